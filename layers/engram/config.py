@@ -1,0 +1,60 @@
+"""Settings from the environment (ENGRAM_*), read once per process."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore")
+
+    env: str = "local"
+    # Either a DSN (local, containers, tests) or the Secrets Manager secret RDS generated (AWS).
+    database_url: str | None = None
+    db_secret_arn: str | None = None
+    db_name: str = "engram"
+    # Role every request runs as (row-level security applies to it); empty to skip SET ROLE.
+    db_app_role: str = "engram_app"
+
+    embed_queue_url: str | None = None
+    embedder: Literal["local", "bedrock"] = "local"
+    embed_batch_chunks: int = Field(default=32, ge=1, le=500)  # chunk ids per SQS message
+
+    max_memory_chars: int = Field(default=16_000, ge=100)
+    max_batch_items: int = 100
+    max_tags: int = 32
+    max_tag_chars: int = 64
+
+    recall_candidates: int = Field(default=100, ge=10, le=1000)  # per retriever, before fusion
+    recall_fusion: Literal["weighted", "rrf"] = "weighted"
+    hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
+
+
+@cache
+def settings() -> Settings:
+    return Settings()
+
+
+@cache
+def database_dsn() -> str:
+    """The DSN to connect with: ENGRAM_DATABASE_URL, else built from the RDS secret."""
+    s = settings()
+    if s.database_url:
+        return s.database_url
+    if not s.db_secret_arn:
+        raise RuntimeError("set ENGRAM_DATABASE_URL or ENGRAM_DB_SECRET_ARN")
+    from aws_lambda_powertools.utilities.parameters import get_secret
+
+    secret = json.loads(str(get_secret(s.db_secret_arn, max_age=300)))
+    from psycopg.conninfo import make_conninfo
+
+    return make_conninfo(
+        host=secret["host"], port=secret.get("port", 5432), user=secret["username"],
+        password=secret["password"], dbname=secret.get("dbname", s.db_name), sslmode="require",
+        connect_timeout=10,
+    )

@@ -1,0 +1,62 @@
+"""Domain errors. The HTTP layer maps each to a status code and the error envelope."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EngramError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, details: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class InvalidField(EngramError):
+    status = 422
+    code = "invalid_field"
+
+    def __init__(self, field: str, message: str, limit: Any = None) -> None:
+        details: dict[str, Any] = {"field": field}
+        if limit is not None:
+            details["limit"] = limit
+        super().__init__(f"{field}: {message}", details)
+
+
+class TooLarge(EngramError):
+    status = 413
+    code = "too_large"
+
+    def __init__(self, field: str, size: int, limit: int, alternative: str) -> None:
+        super().__init__(
+            f"{field} is {size} bytes; the limit is {limit} bytes. {alternative}",
+            {"field": field, "size": size, "limit": limit, "alternative": alternative},
+        )
+
+
+class NotFound(EngramError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(EngramError):
+    status = 409
+    code = "conflict"
+
+
+class Forbidden(EngramError):
+    status = 403
+    code = "forbidden"
+
+
+class Unauthorized(EngramError):
+    status = 401
+    code = "unauthorized"
+
+
+class DependencyDown(EngramError):
+    status = 503
+    code = "dependency_unavailable"

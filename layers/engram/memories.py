@@ -1,0 +1,260 @@
+"""Storing, reading, listing, changing and deleting memories.
+
+Writes never wait for a model: content is chunked, chunks are stored with NULL vectors, and
+embedding jobs go to the queue after commit.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from pydantic import ValidationError
+
+from engram.chunking import chunk_text
+from engram.config import settings
+from engram.db import tenant_transaction
+from engram.errors import Conflict, InvalidField, NotFound, TooLarge
+from engram.jobs import enqueue_embedding
+from engram.models import (
+    BatchItemResult,
+    BatchResult,
+    Memory,
+    MemoryCreate,
+    MemoryPage,
+    MemoryPatch,
+    MemoryWritten,
+)
+
+_MEMORY_COLUMNS = (
+    "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
+    " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from,"
+    " m.valid_to, m.status, m.deleted_at, m.document_tier, m.version,"
+    " CASE WHEN EXISTS (SELECT 1 FROM chunks c WHERE c.memory_id = m.id AND c.embedding IS NULL)"
+    " THEN 'pending' ELSE 'ready' END AS embedding_status"
+)
+
+
+def content_hash(content: str) -> bytes:
+    return hashlib.sha256(content.encode()).digest()
+
+
+def check_content_size(content: str, field: str = "content") -> None:
+    limit = settings().max_memory_chars
+    if len(content) > limit:
+        raise TooLarge(field, len(content.encode()), limit,
+                       "Store large text with POST /v1/documents, which chunks it for recall.")
+
+
+def _check_validity(valid_from: datetime | None, valid_to: datetime | None) -> None:
+    if valid_from and valid_to and valid_to < valid_from:
+        raise InvalidField("valid_to", "must not be earlier than valid_from")
+
+
+def _insert_chunks(conn: psycopg.Connection, tenant_id: UUID, memory: dict[str, Any],
+                   text: str) -> list[UUID]:
+    pieces = chunk_text(text)
+    with conn.cursor() as cur:
+        rows = []
+        for piece in pieces:
+            cur.execute(
+                "INSERT INTO chunks (tenant_id, memory_id, namespace, kind, tags, source, occurred_at,"
+                " position, char_start, text) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                (tenant_id, memory["id"], memory["namespace"], memory["kind"], memory["tags"],
+                 memory["source"], memory["created_at"], piece.position, piece.char_start, piece.text),
+            )
+            row = cur.fetchone()
+            assert row is not None
+            rows.append(row["id"])
+    return rows
+
+
+def _fetch(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
+    status_clause = {False: "AND m.status = 'active'", True: "AND m.status = 'deleted'", None: ""}[deleted]
+    row = conn.execute(f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE m.id = %s {status_clause}",
+                       (memory_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"memory {memory_id} not found")
+    return Memory.model_validate(row)
+
+
+def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tuple[Memory, bool, list[UUID]]:
+    check_content_size(req.content)
+    _check_validity(req.valid_from, req.valid_to)
+    # ON CONFLICT on the partial unique index makes concurrent identical writes converge on one row.
+    row = conn.execute(
+        "INSERT INTO memories (tenant_id, namespace, kind, content, content_hash, importance, tags, source,"
+        " metadata, valid_from, valid_to) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
+        " DO UPDATE SET repetition_count = memories.repetition_count + 1, updated_at = now()"
+        " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
+        (tenant_id, req.namespace, req.kind, req.content, content_hash(req.content), req.importance,
+         req.tags, req.source, json.dumps(req.metadata), req.valid_from, req.valid_to),
+    ).fetchone()
+    assert row is not None
+    chunk_ids = _insert_chunks(conn, tenant_id, row, req.content) if row["inserted"] else []
+    return _fetch(conn, row["id"]), not row["inserted"], chunk_ids
+
+
+def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
+    with tenant_transaction(tenant_id) as conn:
+        memory, deduplicated, chunk_ids = _store(conn, tenant_id, req)
+    enqueue_embedding(tenant_id, chunk_ids)
+    return MemoryWritten(memory=memory, deduplicated=deduplicated)
+
+
+def _error_body(exc: Exception) -> dict[str, Any]:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "item"
+        return {"code": "invalid_field", "message": f"{field}: {first['msg']}", "details": {"field": field}}
+    code = getattr(exc, "code", "invalid")
+    return {"code": code, "message": getattr(exc, "message", str(exc)), "details": getattr(exc, "details", None)}
+
+
+def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
+    """Up to max_batch_items; each item succeeds or fails on its own, in one transaction.
+
+    A failing item is rolled back to its savepoint so the others still land.
+    """
+    limit = settings().max_batch_items
+    if len(items) > limit:
+        raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
+    results: list[BatchItemResult] = []
+    all_chunks: list[UUID] = []
+    with tenant_transaction(tenant_id) as conn:
+        for index, raw in enumerate(items):
+            try:
+                req = MemoryCreate.model_validate(raw)
+                with conn.transaction():  # savepoint per item
+                    memory, dedup, chunk_ids = _store(conn, tenant_id, req)
+            except (ValidationError, InvalidField, TooLarge) as exc:
+                results.append(BatchItemResult(index=index, status="error", error=_error_body(exc)))
+                continue
+            all_chunks.extend(chunk_ids)
+            results.append(BatchItemResult(index=index, status="deduplicated" if dedup else "created",
+                                           memory_id=memory.id))
+    enqueue_embedding(tenant_id, all_chunks)
+    count = {s: sum(r.status == s for r in results) for s in ("created", "deduplicated", "error")}
+    return BatchResult(results=results, created=count["created"], deduplicated=count["deduplicated"],
+                       failed=count["error"])
+
+
+def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> Memory:
+    with tenant_transaction(tenant_id) as conn:
+        return _fetch(conn, memory_id, deleted=None if include_deleted else False)
+
+
+def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory:
+    changes = patch.model_dump(exclude_unset=True)
+    if not changes:
+        raise InvalidField("body", "nothing to change: give at least one field")
+    for field in ("kind", "importance", "tags", "metadata"):
+        if field in changes and changes[field] is None:
+            raise InvalidField(field, "cannot be null")
+    if "content" in changes:
+        check_content_size(changes["content"])
+    chunk_ids: list[UUID] = []
+    with tenant_transaction(tenant_id) as conn:
+        current = _fetch(conn, memory_id)
+        _check_validity(changes.get("valid_from", current.valid_from), changes.get("valid_to", current.valid_to))
+        sets, params = ["updated_at = now()", "version = version + 1"], []
+        for field, value in changes.items():
+            if field == "metadata":
+                value = json.dumps(value)
+            sets.append(f"{field} = %s")
+            params.append(value)
+        if "content" in changes:
+            sets.append("content_hash = %s")
+            params.append(content_hash(changes["content"]))
+        try:
+            row = conn.execute(
+                f"UPDATE memories SET {', '.join(sets)} WHERE id = %s AND status = 'active'"
+                " RETURNING id, namespace, kind, tags, source, created_at",
+                [*params, memory_id],
+            ).fetchone()
+        except psycopg.errors.UniqueViolation as exc:
+            raise Conflict("another active memory in this namespace has exactly this content") from exc
+        assert row is not None
+        if "content" in changes:
+            conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
+            chunk_ids = _insert_chunks(conn, tenant_id, row, changes["content"])
+        elif changes.keys() & {"kind", "tags", "source"}:
+            conn.execute("UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
+                         (row["kind"], row["tags"], row["source"], memory_id))
+        memory = _fetch(conn, memory_id)
+    enqueue_embedding(tenant_id, chunk_ids)
+    return memory
+
+
+def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
+    """Soft delete: the memory goes to the trash and out of recall; restore brings it back."""
+    with tenant_transaction(tenant_id) as conn:
+        row = conn.execute(
+            "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
+            " WHERE id = %s AND status = 'active' RETURNING id", (memory_id,),
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"memory {memory_id} not found")
+        conn.execute("UPDATE chunks SET active = false WHERE memory_id = %s", (memory_id,))
+        return _fetch(conn, memory_id, deleted=True)
+
+
+def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
+    with tenant_transaction(tenant_id) as conn:
+        try:
+            row = conn.execute(
+                "UPDATE memories SET status = 'active', deleted_at = NULL, updated_at = now()"
+                " WHERE id = %s AND status = 'deleted' RETURNING id", (memory_id,),
+            ).fetchone()
+        except psycopg.errors.UniqueViolation as exc:
+            raise Conflict("an active memory with the same content exists in this namespace") from exc
+        if row is None:
+            raise NotFound(f"memory {memory_id} is not in the trash")
+        conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
+        return _fetch(conn, memory_id)
+
+
+def _encode_cursor(created_at: datetime, memory_id: UUID) -> str:
+    return base64.urlsafe_b64encode(f"{created_at.isoformat()}|{memory_id}".encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
+    try:
+        created, mid = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        return datetime.fromisoformat(created), UUID(mid)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidField("cursor", "is not a cursor this API returned") from exc
+
+
+def list_memories(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
+                  kind: str | None = None, layer: str | None = None, deleted: bool = False,
+                  since: datetime | None = None, until: datetime | None = None,
+                  cursor: str | None = None, limit: int = 50) -> MemoryPage:
+    if not 1 <= limit <= 200:
+        raise InvalidField("limit", "must be between 1 and 200", limit=200)
+    where = ["m.status = %s"]
+    params: list[Any] = ["deleted" if deleted else "active"]
+    for clause, value in (("m.namespace = %s", namespace), ("m.tags @> %s", tags), ("m.kind = %s", kind),
+                          ("m.layer = %s", layer), ("m.created_at >= %s", since),
+                          ("m.created_at < %s", until)):
+        if value:
+            where.append(clause)
+            params.append(value)
+    if cursor:
+        created_at, mid = _decode_cursor(cursor)
+        where.append("(m.created_at, m.id) < (%s, %s)")
+        params += [created_at, mid]
+    with tenant_transaction(tenant_id) as conn:
+        rows = conn.execute(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE {' AND '.join(where)}"
+            " ORDER BY m.created_at DESC, m.id DESC LIMIT %s", [*params, limit + 1],
+        ).fetchall()
+    items = [Memory.model_validate(r) for r in rows[:limit]]
+    next_cursor = _encode_cursor(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+    return MemoryPage(items=items, next_cursor=next_cursor)

@@ -1,0 +1,161 @@
+"""Pydantic models at the edges: what callers send and what they get back."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"
+MAX_TAGS = 32
+
+Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,][^,\n\r\t]*$")]
+Kind = Literal["semantic", "episodic", "procedural"]
+Layer = Literal["buffer", "working", "core"]
+
+
+def _unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
+Metadata = Annotated[dict[str, Any], Field(max_length=64)]
+
+
+class Strict(BaseModel):
+    """Unknown fields are an error, not silently dropped: a typo must not lose data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class MemoryCreate(Strict):
+    content: str = Field(min_length=1, description="The memory text. Larger bodies go to /v1/documents.")
+    namespace: Namespace = "default"
+    kind: Kind = "semantic"
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    tags: Tags = Field(default_factory=list)
+    source: str | None = Field(default=None, max_length=200)
+    metadata: Metadata = Field(default_factory=dict)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+
+
+class MemoryBatchCreate(Strict):
+    items: list[dict[str, Any]] = Field(min_length=1, description="Up to 100 MemoryCreate objects")
+
+
+class MemoryPatch(Strict):
+    content: str | None = Field(default=None, min_length=1)
+    kind: Kind | None = None
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    tags: Tags | None = None
+    source: str | None = Field(default=None, max_length=200)
+    metadata: Metadata | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+
+
+class Memory(BaseModel):
+    id: UUID
+    namespace: str
+    kind: Kind
+    layer: Layer
+    content: str
+    importance: float
+    tags: list[str]
+    source: str | None
+    metadata: dict[str, Any]
+    access_count: int
+    repetition_count: int
+    last_accessed: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    valid_from: datetime | None
+    valid_to: datetime | None
+    status: Literal["active", "deleted"]
+    deleted_at: datetime | None
+    document_tier: int | None
+    version: int
+    embedding_status: Literal["pending", "ready"] = "ready"
+
+
+class MemoryWritten(BaseModel):
+    memory: Memory
+    deduplicated: bool = Field(description="True when an identical memory existed; its repetition_count grew")
+
+
+class BatchItemResult(BaseModel):
+    index: int
+    status: Literal["created", "deduplicated", "error"]
+    memory_id: UUID | None = None
+    error: dict[str, Any] | None = None
+
+
+class BatchResult(BaseModel):
+    results: list[BatchItemResult]
+    created: int
+    deduplicated: int
+    failed: int
+
+
+class MemoryPage(BaseModel):
+    items: list[Memory]
+    next_cursor: str | None
+
+
+class RecallRequest(Strict):
+    query: str = Field(min_length=1, max_length=4000)
+    namespace: Namespace | None = None
+    namespaces: list[Namespace] | None = Field(default=None, max_length=50)
+    tags: Tags | None = Field(default=None, description="Every tag must be present")
+    kinds: list[Kind] | None = None
+    layers: list[Layer] | None = None
+    source: str | None = Field(default=None, max_length=200)
+    since: datetime | None = None
+    until: datetime | None = None
+    limit: int = Field(default=10, ge=1, le=100)
+    budget_chars: int | None = Field(default=None, ge=100, le=200_000)
+    mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
+    diversify: bool = False
+    explain: bool = False
+    touch: bool = True
+
+
+class ScoreParts(BaseModel):
+    vector: float | None
+    keyword: float | None
+    recency: float
+    importance: float
+    fused: float
+
+
+class RecalledChunk(BaseModel):
+    id: UUID
+    text: str
+    position: int
+    char_start: int
+    truncated: bool = Field(default=False, description="Cut to fit budget_chars")
+
+
+class RecallHit(BaseModel):
+    memory_id: UUID
+    namespace: str
+    kind: str
+    layer: str
+    tags: list[str]
+    importance: float
+    source: str | None
+    created_at: datetime
+    chunk: RecalledChunk
+    score: float
+    explain: ScoreParts | None = None
+
+
+class RecallResponse(BaseModel):
+    results: list[RecallHit]
+    degraded: list[str] = Field(description="Parts of the search that were unavailable, if any")
+    budget_chars: int | None = None
+    used_chars: int = 0

@@ -1,0 +1,22 @@
+"""The caller, as the authorizer resolved it, and scope checks."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.event_handler.api_gateway import Router
+
+from engram.errors import Forbidden, Unauthorized
+from engram.tenants import Principal
+
+
+def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:
+    """The authorizer's context for this request; 403 unless the key has `scope` (admin has all)."""
+    ctx = app.current_event.request_context.authorizer.get_lambda or {}
+    if not ctx.get("tenant_id"):
+        raise Unauthorized("missing or invalid API key")
+    scopes = frozenset(str(ctx.get("scopes", "")).split())
+    if scope not in scopes and "admin" not in scopes:
+        raise Forbidden(f"this key lacks the '{scope}' scope", {"required_scope": scope})
+    return Principal(UUID(ctx["tenant_id"]), UUID(ctx["key_id"]), scopes)

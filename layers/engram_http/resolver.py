@@ -1,0 +1,33 @@
+"""One way to build a route Lambda's resolver: validation on, errors shaped, routers included."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from pydantic import BaseModel
+
+from engram_http.errors import install_error_handlers
+
+
+def _serialize(obj: Any) -> str:
+    if isinstance(obj, BaseModel):
+        return obj.model_dump_json()
+    return json.dumps(obj, default=str, separators=(",", ":"))
+
+
+def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
+    app = APIGatewayHttpResolver(enable_validation=True, serializer=_serialize)
+    install_error_handlers(app)
+    for router in routers:
+        app.include_router(router)
+    return app
+
+
+def json_response(body: BaseModel | dict[str, Any], status: int = 200) -> Any:
+    from aws_lambda_powertools.event_handler import Response
+
+    payload = body.model_dump(mode="json") if isinstance(body, BaseModel) else body
+    return Response(status_code=status, content_type="application/json", body=payload)

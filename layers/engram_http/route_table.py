@@ -1,0 +1,40 @@
+"""The one list of HTTP routes and the Lambda function that serves each.
+
+The CDK app builds API Gateway routes from it and the local server dispatches with it,
+so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str  # API Gateway syntax: /v1/memories/{memory_id}
+    function: str  # folder name under functions/
+    auth: bool = True
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("GET", "/v1/health", "admin", auth=False),
+    Route("GET", "/v1/openapi.json", "admin", auth=False),
+    Route("GET", "/v1/stats", "admin"),
+    Route("POST", "/v1/memories", "memories"),
+    Route("POST", "/v1/memories/batch", "memories"),
+    Route("GET", "/v1/memories", "memories"),
+    Route("GET", "/v1/memories/{memory_id}", "memories"),
+    Route("PATCH", "/v1/memories/{memory_id}", "memories"),
+    Route("DELETE", "/v1/memories/{memory_id}", "memories"),
+    Route("POST", "/v1/memories/{memory_id}/restore", "memories"),
+    Route("GET", "/v1/trash", "memories"),
+    Route("POST", "/v1/recall", "recall"),
+)
+
+# Functions that are not behind API Gateway.
+EVENT_FUNCTIONS: tuple[str, ...] = ("authorizer", "embed_worker", "migrate")
+
+
+def http_functions() -> list[str]:
+    return sorted({r.function for r in ROUTES})

@@ -1,0 +1,8 @@
+"""Routers, one per capability; functions/<name>/handler.py includes the ones it serves."""
+
+
+def all_routers() -> list:
+    """Every router, for the OpenAPI document and the route-table check."""
+    from engram_http.routes import admin, memories, recall
+
+    return [admin.router, memories.router, recall.router]

@@ -1,0 +1,58 @@
+"""Health (no auth), the OpenAPI document (no auth), and tenant statistics."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+
+from engram import stats
+from engram.db import anonymous_transaction
+from engram.errors import DependencyDown
+from engram_http.auth import principal
+from engram_http.errors import error_response
+from engram_http.resolver import json_response
+
+router = Router()
+
+
+@router.get("/v1/health", tags=["admin"], summary="Liveness and database reachability (no auth)")
+def health() -> Response[dict[str, Any]]:
+    try:
+        with anonymous_transaction() as conn:
+            conn.execute("SELECT 1")
+    except DependencyDown as exc:
+        return error_response(503, exc.code, "database unreachable; nothing works without it", exc.details)
+    return json_response({"status": "ok", "database": "ok"})
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    """Built from the same routers and pydantic models that serve the requests."""
+    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+
+    from engram_http.resolver import build_resolver
+    from engram_http.routes import all_routers
+
+    app = build_resolver(*all_routers())
+    raw = app.get_openapi_json_schema(
+        title="Engram Serverless", version="1.0.0", openapi_version="3.1.0",
+        description="Long-term memory for AI agents: store, recall, documents, conversations.",
+        security_schemes={"bearer": HTTPBearer(bearerFormat="egk_...")},
+        security=[{"bearer": []}],
+    )
+    return json.loads(raw)
+
+
+@router.get("/v1/openapi.json", tags=["admin"], summary="This API's OpenAPI 3.1 document", include_in_schema=False)
+def openapi() -> Response[dict[str, Any]]:
+    return json_response(openapi_document())
+
+
+@router.get("/v1/stats", tags=["admin"], summary="Counts for this tenant, by namespace")
+def tenant_stats() -> dict[str, Any]:
+    who = principal(router, "read")
+    return stats.tenant_stats(who.tenant_id)

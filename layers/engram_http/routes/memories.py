@@ -1,0 +1,93 @@
+"""Memories: create, batch, get, list, patch, delete (to trash), restore."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+from uuid import UUID
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from engram import memories
+from engram.models import (
+    BatchResult,
+    Kind,
+    Layer,
+    Memory,
+    MemoryBatchCreate,
+    MemoryCreate,
+    MemoryPage,
+    MemoryPatch,
+    MemoryWritten,
+)
+from engram_http.auth import principal
+from engram_http.resolver import json_response
+
+router = Router()
+
+
+@router.post("/v1/memories", tags=["memories"], summary="Store one memory",
+             responses={201: {"description": "Created"}, 200: {"description": "Duplicate: existing memory"}})
+def create_memory(body: MemoryCreate) -> Response[MemoryWritten]:
+    who = principal(router, "write")
+    written = memories.create_memory(who.tenant_id, body)
+    return json_response(written, 200 if written.deduplicated else 201)
+
+
+@router.post("/v1/memories/batch", tags=["memories"], summary="Store up to 100 memories, per-item results")
+def create_batch(body: MemoryBatchCreate) -> BatchResult:
+    who = principal(router, "write")
+    return memories.create_batch(who.tenant_id, body.items)
+
+
+@router.get("/v1/memories", tags=["memories"], summary="List memories, newest first, with a cursor")
+def list_memories(
+    namespace: Annotated[str | None, Query()] = None,
+    tag: Annotated[list[str] | None, Query(description="Every tag given must be present")] = None,
+    kind: Annotated[Kind | None, Query()] = None,
+    layer: Annotated[Layer | None, Query()] = None,
+    since: Annotated[datetime | None, Query()] = None,
+    until: Annotated[datetime | None, Query()] = None,
+    cursor: Annotated[str | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> MemoryPage:
+    who = principal(router, "read")
+    return memories.list_memories(who.tenant_id, namespace=namespace, tags=tag, kind=kind, layer=layer,
+                                  since=since, until=until, cursor=cursor, limit=limit)
+
+
+@router.get("/v1/trash", tags=["memories"], summary="Deleted memories that can still be restored")
+def list_trash(
+    namespace: Annotated[str | None, Query()] = None,
+    cursor: Annotated[str | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> MemoryPage:
+    who = principal(router, "read")
+    return memories.list_memories(who.tenant_id, namespace=namespace, deleted=True, cursor=cursor, limit=limit)
+
+
+@router.get("/v1/memories/<memory_id>", tags=["memories"], summary="Get one memory")
+def get_memory(memory_id: UUID) -> Memory:
+    who = principal(router, "read")
+    return memories.get_memory(who.tenant_id, memory_id)
+
+
+@router.patch("/v1/memories/<memory_id>", tags=["memories"],
+              summary="Change fields; new content is re-chunked and re-embedded")
+def patch_memory(memory_id: UUID, body: MemoryPatch) -> Memory:
+    who = principal(router, "write")
+    return memories.patch_memory(who.tenant_id, memory_id, body)
+
+
+@router.delete("/v1/memories/<memory_id>", tags=["memories"], summary="Move a memory to the trash")
+def delete_memory(memory_id: UUID) -> Memory:
+    who = principal(router, "write")
+    return memories.delete_memory(who.tenant_id, memory_id)
+
+
+@router.post("/v1/memories/<memory_id>/restore", tags=["memories"], summary="Bring a memory back from the trash")
+def restore_memory(memory_id: UUID) -> Memory:
+    who = principal(router, "write")
+    return memories.restore_memory(who.tenant_id, memory_id)

@@ -1,0 +1,99 @@
+"""A stand-in for API Gateway's HTTP API: HTTP request -> payload v2.0 event -> authorizer ->
+route Lambda -> HTTP response, using the same route table the CDK app deploys.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from engram_http.route_table import ROUTES, Route
+from engram_local.lambda_runtime import invoke
+
+API_GATEWAY_MAX_BODY = 10 * 1024 * 1024  # HTTP API payload quota
+
+
+@dataclass
+class HttpResponse:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+def _compile(route: Route) -> re.Pattern[str]:
+    pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", route.path)
+    return re.compile(f"^{pattern}$")
+
+
+_COMPILED = [(r, _compile(r)) for r in ROUTES]
+
+
+def match(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+    for route, pattern in _COMPILED:
+        m = pattern.match(path)
+        if m and route.method == method:
+            return route, m.groupdict()
+    return None
+
+
+def _json(status: int, body: str) -> HttpResponse:
+    return HttpResponse(status, {"content-type": "application/json"}, body.encode())
+
+
+def build_event(method: str, raw_path: str, headers: dict[str, str], body: bytes,
+                route: Route, path_params: dict[str, str]) -> dict[str, Any]:
+    parts = urlsplit(raw_path)
+    query: dict[str, str] = {}
+    for k, v in parse_qsl(parts.query, keep_blank_values=True):
+        query[k] = f"{query[k]},{v}" if k in query else v  # HTTP API joins repeated keys with commas
+    try:
+        text, is_b64 = body.decode("utf-8"), False
+    except UnicodeDecodeError:
+        text, is_b64 = base64.b64encode(body).decode(), True
+    lower = {k.lower(): v for k, v in headers.items()}
+    return {
+        "version": "2.0",
+        "routeKey": f"{route.method} {route.path}",
+        "rawPath": parts.path,
+        "rawQueryString": parts.query,
+        "headers": lower,
+        "queryStringParameters": query or None,
+        "pathParameters": path_params or None,
+        "requestContext": {
+            "accountId": "000000000000", "apiId": "local", "domainName": lower.get("host", "localhost"),
+            "http": {"method": method, "path": parts.path, "protocol": "HTTP/1.1",
+                     "sourceIp": "127.0.0.1", "userAgent": lower.get("user-agent", "")},
+            "requestId": str(uuid.uuid4()), "routeKey": f"{route.method} {route.path}", "stage": "$default",
+            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime()), "timeEpoch": int(time.time() * 1000),
+        },
+        "body": text if body else None,
+        "isBase64Encoded": is_b64,
+    }
+
+
+def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> HttpResponse:
+    path = urlsplit(raw_path).path
+    found = match(method, path)
+    if found is None:
+        return _json(404, '{"message":"Not Found"}')
+    if len(body) > API_GATEWAY_MAX_BODY:
+        return _json(413, '{"message":"Request Entity Too Large"}')
+    route, params = found
+    event = build_event(method, raw_path, headers, body, route, params)
+    if route.auth:
+        if not event["headers"].get("authorization"):
+            return _json(401, '{"message":"Unauthorized"}')  # identity source missing: API Gateway answers
+        verdict = invoke("authorizer", event)
+        if not verdict.get("isAuthorized"):
+            return _json(403, '{"message":"Forbidden"}')
+        event["requestContext"]["authorizer"] = {"lambda": verdict.get("context", {})}
+    result = invoke(route.function, event)
+    out_headers = {k.lower(): str(v) for k, v in (result.get("headers") or {}).items()}
+    raw = result.get("body") or ""
+    payload = base64.b64decode(raw) if result.get("isBase64Encoded") else raw.encode()
+    return HttpResponse(int(result.get("statusCode", 200)), out_headers, payload)

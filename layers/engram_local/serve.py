@@ -1,0 +1,85 @@
+"""`make dev`: the local stack plus an HTTP server in front of the real handlers.
+
+Prints the base URL and `API key: <key>` for the dev tenant (a new key each start; keys are
+shown once and stored hashed).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from engram_local import gateway
+from engram_local.postgres import dev_data_dir
+from engram_local.stack import LocalStack
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+class GatewayHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "engram-local"
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else b""
+        resp = gateway.handle(self.command, self.path, dict(self.headers.items()), body)
+        self.send_response(resp.status)
+        for key, value in resp.headers.items():
+            if key != "content-length":
+                self.send_header(key, value)
+        self.send_header("content-length", str(len(resp.body)))
+        self.end_headers()
+        self.wfile.write(resp.body)
+
+    do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _serve
+
+    def log_message(self, format: str, *args: object) -> None:
+        if os.environ.get("ENGRAM_ACCESS_LOG"):
+            super().log_message(format, *args)
+
+
+def dev_key(dsn: str) -> str:
+    """The dev tenant (created once) and a fresh admin key for it."""
+    from engram.db import owner_connection
+    from engram.tenants import create_tenant, issue_key
+
+    with owner_connection(dsn) as owner:
+        row = owner.execute("SELECT id FROM tenants WHERE name = 'dev' ORDER BY created_at LIMIT 1").fetchone()
+        tenant_id = row["id"] if row else create_tenant(owner, "dev")
+        key = issue_key(owner, tenant_id, ["read", "write", "admin"], name="make dev")
+        owner.commit()
+    return key.api_key
+
+
+def make_server(host: str, port: int) -> ThreadingHTTPServer:
+    server = ThreadingHTTPServer((host, port), GatewayHandler)
+    server.daemon_threads = True
+    return server
+
+
+def main() -> int:
+    port = int(os.environ.get("PORT", "8080"))
+    host = os.environ.get("HOST", "127.0.0.1")
+    stack = LocalStack(data_dir=dev_data_dir(PROJECT_ROOT)).start()
+    api_key = dev_key(stack.dsn)
+    server = make_server(host, port)
+    signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
+    print(f"Engram API on http://{host}:{port}  (database {stack.dsn})", flush=True)
+    print(f"API key: {api_key}", flush=True)
+    print(f"Try: curl -s http://{host}:{port}/v1/health", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The whole local stack in one object: database, migrations, queues, embed worker poller.
+
+Used by `make dev`, the test fixtures and the benchmarks, so all three run the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engram import config
+from engram.db import reset_connections
+from engram_local.aws import LocalAws, SqsPoller
+from engram_local.postgres import EmbeddedPostgres
+
+
+@dataclass
+class LocalStack:
+    data_dir: Path | None = None  # embedded Postgres data; ignored when ENGRAM_DATABASE_URL is set
+    start_poller: bool = True
+    postgres: EmbeddedPostgres | None = None
+    aws: LocalAws | None = None
+    pollers: list[SqsPoller] = field(default_factory=list)
+    dsn: str = ""
+    embed_queue_url: str = ""
+    embed_dlq_url: str = ""
+
+    def start(self) -> LocalStack:
+        external = os.environ.get("ENGRAM_EXTERNAL_DATABASE_URL")
+        if external:
+            self.dsn = external
+        else:
+            assert self.data_dir is not None, "data_dir is required for the embedded database"
+            self.postgres = EmbeddedPostgres(self.data_dir).start()
+            self.dsn = self.postgres.admin_dsn
+        os.environ["ENGRAM_DATABASE_URL"] = self.dsn
+        self.aws = LocalAws().start()
+        self.embed_queue_url, self.embed_dlq_url = self.aws.create_queue("engram-embed-jobs")
+        os.environ["ENGRAM_EMBED_QUEUE_URL"] = self.embed_queue_url
+        os.environ.setdefault("ENGRAM_EMBEDDER", "local")
+        self.refresh_settings()
+        from engram.operations import migrate_and_register_embedder
+
+        migrate_and_register_embedder(self.dsn)
+        self.embed_poller = SqsPoller(self.embed_queue_url, "embed_worker")
+        if self.start_poller:
+            self.embed_poller.start()
+        return self
+
+    @staticmethod
+    def refresh_settings() -> None:
+        """Settings are cached per process; re-read them after the environment changed."""
+        config.settings.cache_clear()
+        config.database_dsn.cache_clear()
+        from engram import jobs
+
+        jobs._sqs.cache_clear()
+        reset_connections()
+
+    def stop(self) -> None:
+        self.embed_poller.stop()
+        if self.aws:
+            self.aws.stop()
+        reset_connections()
+        if self.postgres:
+            self.postgres.stop()

@@ -1,0 +1,78 @@
+"""The SQS embedding pipeline: batches, idempotent redelivery, poison messages to the DLQ, backfill."""
+
+from __future__ import annotations
+
+import json
+
+import psycopg
+
+from engram_local.aws import LocalAws
+from engram_local.lambda_runtime import invoke
+
+
+def _pending(dsn: str, tenant_id: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        return conn.execute("SELECT count(*) FROM chunks WHERE tenant_id = %s AND embedding IS NULL",
+                            (tenant_id,)).fetchone()[0]
+
+
+def test_batch_ingest_is_embedded_by_the_worker(api, tenant, stack, drain):
+    items = [{"content": f"fact number {i} about the fleet", "namespace": "fleet"} for i in range(40)]
+    assert api.post("/v1/memories/batch", {"items": items}).body["created"] == 40
+    assert _pending(stack.dsn, tenant.id) == 40
+    drain()
+    assert _pending(stack.dsn, tenant.id) == 0
+    with psycopg.connect(stack.dsn) as conn:
+        dims = conn.execute("SELECT DISTINCT embedding_dim, model_id FROM chunks WHERE tenant_id = %s",
+                            (tenant.id,)).fetchall()
+    assert dims == [(384, "all-minilm-l6-v2-int8")]
+
+
+def test_redelivered_job_writes_nothing_twice(api, tenant, stack, drain):
+    mid = api.post("/v1/memories", {"content": "redelivery check", "namespace": "redo"}).body["memory"]["id"]
+    drain()
+    with psycopg.connect(stack.dsn) as conn:
+        chunk_id, first_at = conn.execute("SELECT id, embedded_at FROM chunks WHERE memory_id = %s",
+                                          (mid,)).fetchone()
+    body = json.dumps({"tenant_id": tenant.id, "chunk_ids": [str(chunk_id)]})
+    event = {"Records": [{"messageId": "m1", "receiptHandle": "r", "body": body, "attributes": {},
+                          "messageAttributes": {}, "md5OfBody": "", "eventSource": "aws:sqs",
+                          "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q", "awsRegion": "us-east-1"}]}
+    assert invoke("embed_worker", event) == {"batchItemFailures": []}
+    with psycopg.connect(stack.dsn) as conn:
+        again = conn.execute("SELECT embedded_at FROM chunks WHERE id = %s", (chunk_id,)).fetchone()[0]
+    assert again == first_at
+
+
+def test_poison_message_goes_to_dlq_without_blocking_the_rest(api, tenant, stack, drain):
+    sqs = LocalAws.sqs()
+    sqs.send_message(QueueUrl=stack.embed_queue_url, MessageBody="{not json")
+    api.post("/v1/memories", {"content": "healthy message after poison", "namespace": "poison"})
+    import time
+
+    deadline = time.monotonic() + 30
+    moved = []
+    while time.monotonic() < deadline and not moved:
+        drain()
+        moved = sqs.receive_message(QueueUrl=stack.embed_dlq_url, MaxNumberOfMessages=10).get("Messages", [])
+        time.sleep(0.5)
+    assert [m["Body"] for m in moved] == ["{not json"]
+    assert _pending(stack.dsn, tenant.id) == 0
+
+
+def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monkeypatch):
+    from engram import config
+
+    drain()
+    monkeypatch.setenv("ENGRAM_EMBED_QUEUE_URL", "http://127.0.0.1:9/nowhere")  # send fails after commit
+    config.settings.cache_clear()
+    r = api.post("/v1/memories", {"content": "written while the queue was down", "namespace": "bf"})
+    assert r.status == 201
+    monkeypatch.setenv("ENGRAM_EMBED_QUEUE_URL", stack.embed_queue_url)
+    config.settings.cache_clear()
+    assert _pending(stack.dsn, tenant.id) == 1
+    from engram.cli import main
+
+    assert main(["backfill"]) == 0
+    drain()
+    assert _pending(stack.dsn, tenant.id) == 0

@@ -1,0 +1,107 @@
+"""Recall through the API on real Postgres + pgvector: meaning, keyword, filters, budget, degraded."""
+
+from __future__ import annotations
+
+import pytest
+
+NOTES = [
+    ("The production database runs PostgreSQL 16 on Aurora Serverless.", ["infra"], "semantic"),
+    ("Maria prefers her coffee black with no sugar.", ["people"], "semantic"),
+    ("We rotate the on-call pager every Monday at 09:00 UTC.", ["process"], "procedural"),
+    ("The billing service crashed because of error code ZX-9931 in the invoice parser.", ["incident"], "episodic"),
+    ("Our cat Biscuit is afraid of the vacuum cleaner.", ["people"], "semantic"),
+    ("Deploys are frozen during the last week of December.", ["process"], "procedural"),
+]
+
+
+@pytest.fixture
+def notes(api, drain):
+    ids = []
+    for text, tags, kind in NOTES:
+        r = api.post("/v1/memories", {"content": text, "tags": tags, "kind": kind, "namespace": "kb"})
+        assert r.status == 201
+        ids.append(r.body["memory"]["id"])
+    drain()
+    return ids
+
+
+def top(api, **body):
+    r = api.post("/v1/recall", {"namespace": "kb", **body})
+    assert r.status == 200, r.body
+    return r.body
+
+
+def test_finds_by_paraphrase(api, notes):
+    body = top(api, query="how does Maria like her hot drink?", mode="vector")
+    assert body["results"][0]["memory_id"] == notes[1]
+    assert body["degraded"] == []
+    hybrid = top(api, query="which pet is scared of cleaning machines?")
+    assert hybrid["results"][0]["memory_id"] == notes[4]
+
+
+def test_finds_by_exact_keyword(api, notes):
+    body = top(api, query="ZX-9931", mode="keyword")
+    assert body["results"][0]["memory_id"] == notes[3]
+    hybrid = top(api, query="ZX-9931")
+    assert hybrid["results"][0]["memory_id"] == notes[3]
+
+
+def test_filters_by_tags_and_kinds(api, notes):
+    body = top(api, query="weekly schedule", tags=["process"], limit=10)
+    assert {h["memory_id"] for h in body["results"]} <= {notes[2], notes[5]}
+    assert top(api, query="database", kinds=["episodic"], limit=10)["results"][0]["memory_id"] == notes[3]
+    elsewhere = api.post("/v1/recall", {"query": "database", "namespaces": ["elsewhere", "nowhere"]})
+    assert elsewhere.status == 200 and elsewhere.body["results"] == []
+
+
+def test_budget_chars_is_a_hard_limit_and_explain_gives_parts(api, notes):
+    body = top(api, query="database coffee pager deploys cat billing", budget_chars=150, explain=True, limit=6)
+    assert body["used_chars"] <= 150
+    assert sum(len(h["chunk"]["text"]) for h in body["results"]) == body["used_chars"]
+    parts = body["results"][0]["explain"]
+    assert set(parts) == {"vector", "keyword", "recency", "importance", "fused"}
+
+
+def test_recall_touches_access_count_unless_told_not_to(api, notes):
+    top(api, query="Biscuit the cat", limit=1)
+    assert api.get(f"/v1/memories/{notes[4]}").body["access_count"] == 1
+    top(api, query="Biscuit the cat", limit=1, touch=False)
+    assert api.get(f"/v1/memories/{notes[4]}").body["access_count"] == 1
+
+
+def test_deleted_memories_are_not_recalled(api, notes):
+    api.delete(f"/v1/memories/{notes[3]}")
+    body = top(api, query="ZX-9931 invoice parser crash")
+    assert notes[3] not in [h["memory_id"] for h in body["results"]]
+
+
+def test_pending_vectors_still_answer_by_keyword_and_say_so(api):
+    api.post("/v1/memories", {"content": "The quokka mascot is named Quentin.", "namespace": "fresh"})
+    body = api.post("/v1/recall", {"query": "quokka mascot", "namespace": "fresh"}).body
+    assert body["results"][0]["chunk"]["text"] == "The quokka mascot is named Quentin."
+    assert any(d.startswith("vectors_pending") for d in body["degraded"])
+
+
+def test_embedder_down_degrades_to_keyword(api, notes, monkeypatch):
+    from engram.embeddings import factory
+
+    class Broken:
+        model_id, dimension = "all-minilm-l6-v2-int8", 384
+
+        def embed(self, texts):
+            raise ConnectionError("model service down")
+
+    monkeypatch.setattr(factory, "embedder_from_env", lambda: Broken())
+    from engram_http.routes import recall as recall_route
+
+    monkeypatch.setattr(recall_route, "embedder_from_env", lambda: Broken())
+    body = top(api, query="ZX-9931")
+    assert body["results"][0]["memory_id"] == notes[3]
+    assert any(d.startswith("vector_search_unavailable") for d in body["degraded"])
+
+
+def test_recall_validation(api):
+    assert api.post("/v1/recall", {"query": ""}).status == 422
+    r = api.post("/v1/recall", {"query": "x", "limit": 1000})
+    assert r.status == 422 and r.body["error"]["details"]["fields"][0]["field"] == "limit"
+    assert api.post("/v1/recall", {"query": "x", "mode": "psychic"}).status == 422
