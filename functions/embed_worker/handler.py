@@ -5,16 +5,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from pydantic import BaseModel, Field
-
 from engram.embeddings.factory import embedder_from_env
 from engram.vectors import embed_chunks
+from pydantic import BaseModel, Field
 
 logger = Logger(service="engram")
-tracer = Tracer(service="engram")
 processor = BatchProcessor(event_type=EventType.SQS)
 
 
@@ -31,6 +29,5 @@ def embed_record(record: SQSRecord) -> int:
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return process_partial_response(event=event, record_handler=embed_record, processor=processor, context=context)

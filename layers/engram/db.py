@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from uuid import UUID
 
 import psycopg
-from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
 from engram.config import database_dsn, settings
@@ -32,10 +31,8 @@ def _connect(dsn: str, role: str | None) -> psycopg.Connection:
         conn.execute(f'SET ROLE "{role}"')
     conn.execute("SET jit = off")  # short OLTP queries: JIT compile time dwarfs their run time
     conn.commit()
-    try:
-        register_vector(conn)
-    except psycopg.ProgrammingError:  # before the first migration the type does not exist yet
-        conn.rollback()
+    # Vectors travel as text literals ('[0.1, ...]'::vector): no numpy/pgvector import on the
+    # request path, which keeps cold starts short.
     return conn
 
 
@@ -88,5 +85,4 @@ def anonymous_transaction() -> Iterator[psycopg.Connection]:
 def owner_connection(dsn: str | None = None) -> Iterator[psycopg.Connection]:
     """A connection as the schema owner (bypasses RLS): migrations, tenant CLI, backfill."""
     with psycopg.connect(dsn or database_dsn(), row_factory=dict_row) as conn:
-        register_vector(conn)
         yield conn

@@ -14,14 +14,13 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-import numpy as np
 from aws_lambda_powertools import Logger
 
 from engram.config import settings
 from engram.db import tenant_transaction
 from engram.embeddings.base import Embedder
-from engram.models import RecallHit, RecalledChunk, RecallRequest, RecallResponse, ScoreParts
-from engram.vectors import active_space
+from engram.models import RecalledChunk, RecallHit, RecallRequest, RecallResponse, ScoreParts
+from engram.vectors import active_space, parse_vector, vector_literal
 
 logger = Logger(service="engram")
 
@@ -72,10 +71,11 @@ def _candidate_sql(where: str, dimension: int | None, use_keyword: bool) -> str:
     parts = []
     if dimension:
         d = int(dimension)
+        distance = f"c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})"  # matches the HNSW index
         parts.append(
-            f"vec AS MATERIALIZED (SELECT c.id, 1 - (c.embedding::halfvec({d}) <=> %(qvec)s::halfvec({d})) AS sim"
+            f"vec AS MATERIALIZED (SELECT c.id, 1 - ({distance}) AS sim"
             f" FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}"
-            f" ORDER BY c.embedding::halfvec({d}) <=> %(qvec)s::halfvec({d}) LIMIT %(k)s)"
+            f" ORDER BY {distance} LIMIT %(k)s)"
         )
     else:
         parts.append("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
@@ -123,7 +123,11 @@ def _fuse(candidates: list[Candidate], fusion: str) -> None:
             c.fused = base * (0.8 + 0.4 * importance)
 
 
-def _mmr(candidates: list[Candidate], vectors: dict[UUID, np.ndarray], limit: int) -> list[Candidate]:
+def _dot(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=False))
+
+
+def _mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: int) -> list[Candidate]:
     """Maximal marginal relevance: trade a little relevance for results that say different things."""
     chosen: list[Candidate] = []
     pool = list(candidates)
@@ -132,7 +136,7 @@ def _mmr(candidates: list[Candidate], vectors: dict[UUID, np.ndarray], limit: in
             v = vectors.get(c.row["chunk_id"])
             if v is None or not chosen:
                 return c.fused
-            sims = [float(v @ vectors[x.row["chunk_id"]]) for x in chosen if x.row["chunk_id"] in vectors]
+            sims = [_dot(v, vectors[x.row["chunk_id"]]) for x in chosen if x.row["chunk_id"] in vectors]
             return MMR_LAMBDA * c.fused - (1 - MMR_LAMBDA) * max(sims, default=0.0)
 
         best = max(pool, key=gain)
@@ -153,7 +157,7 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
             degraded.append("vector_search_unavailable: no embedder configured")
         else:
             try:
-                qvec = np.asarray(embedder.embed([req.query])[0], dtype=np.float32)
+                qvec = vector_literal(embedder.embed([req.query])[0])
             except Exception as exc:  # any embedder failure degrades to keyword search
                 logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
                 degraded.append(f"vector_search_unavailable: {type(exc).__name__}")
@@ -197,10 +201,10 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
         if req.diversify and dimension:
             top = ranked[: req.limit * 4]
             vec_rows = conn.execute(
-                "SELECT id, embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL",
+                "SELECT id, embedding::text AS embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL",
                 ([c.row["chunk_id"] for c in top],),
             ).fetchall()
-            vectors = {r["id"]: np.asarray(r["embedding"].to_numpy(), dtype=np.float32) for r in vec_rows}
+            vectors = {r["id"]: parse_vector(r["embedding"]) for r in vec_rows}
             ranked = _mmr(top, vectors, req.limit)
         hits, used = _shape(ranked[: req.limit], req)
         if req.touch and hits:

@@ -28,6 +28,15 @@ class EmbeddingSpaceMismatch(RuntimeError):
     """The configured embedder is not the active space: re-embedding must be asked for."""
 
 
+def vector_literal(values: Sequence[float]) -> str:
+    """pgvector's text form; parsed server-side by the ::vector cast."""
+    return "[" + ",".join(f"{float(x):.7g}" for x in values) + "]"
+
+
+def parse_vector(text: str) -> list[float]:
+    return [float(x) for x in text.strip("[]").split(",")] if text and text != "[]" else []
+
+
 def hnsw_index_name(dimension: int) -> str:
     return f"chunks_embedding_hnsw_{int(dimension)}"
 
@@ -88,7 +97,8 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
         cur.executemany(
             "UPDATE chunks SET embedding = %s::vector, embedding_dim = %s, model_id = %s, embedded_at = now()"
             " WHERE id = %s",
-            [(str(v), space.dimension, space.model_id, r["id"]) for r, v in zip(rows, vectors, strict=True)],
+            [(vector_literal(v), space.dimension, space.model_id, r["id"])
+             for r, v in zip(rows, vectors, strict=True)],
         )
     return len(rows)
 

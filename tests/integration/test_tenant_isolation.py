@@ -6,7 +6,6 @@ import uuid
 
 import psycopg
 import pytest
-
 from engram.db import tenant_transaction
 
 
@@ -43,7 +42,7 @@ def test_recall_and_list_never_cross_tenants(two_tenants):
 
 
 def test_a_query_without_tenant_filter_still_sees_only_its_tenant(two_tenants, stack):
-    a, b, api_a, _, bid = two_tenants
+    a, _, api_a, _, bid = two_tenants
     api_a.post("/v1/memories", {"content": "Alpha's own note."})
     with tenant_transaction(a.id) as conn:
         contents = [r["content"] for r in conn.execute("SELECT content FROM memories").fetchall()]
