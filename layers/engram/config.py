@@ -34,6 +34,12 @@ class Settings(BaseSettings):
     recall_fusion: Literal["weighted", "rrf"] = "weighted"
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
 
+    # Conversations (seed 004). Window shape chosen with bench/conversation_recall.py.
+    conversation_window_size: int = Field(default=5, ge=1, le=50)
+    conversation_window_stride: int = Field(default=3, ge=1, le=50)
+    max_append_messages: int = Field(default=200, ge=1, le=1000)
+    max_message_bytes: int = Field(default=32 * 1024, ge=100)
+
 
 @cache
 def settings() -> Settings:

@@ -15,6 +15,7 @@ Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,][^,\n\r\t]*$")]
 Kind = Literal["semantic", "episodic", "procedural"]
 Layer = Literal["buffer", "working", "core"]
+RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
 
 
 def _unique(values: list[str]) -> list[str]:
@@ -111,7 +112,9 @@ class RecallRequest(Strict):
     namespace: Namespace | None = None
     namespaces: list[Namespace] | None = Field(default=None, max_length=50)
     tags: Tags | None = Field(default=None, description="Every tag must be present")
-    kinds: list[Kind] | None = None
+    kinds: list[RecallKind] | None = Field(
+        default=None, description="Memory kinds and/or 'conversation' (conversation windows); default all")
+    conversation_id: UUID | None = Field(default=None, description="Only windows of this conversation")
     layers: list[Layer] | None = None
     source: str | None = Field(default=None, max_length=200)
     since: datetime | None = None
@@ -138,13 +141,32 @@ class RecalledChunk(BaseModel):
     position: int
     char_start: int
     truncated: bool = Field(default=False, description="Cut to fit budget_chars")
+    seq_from: int | None = Field(default=None, description="Conversation windows: first message seq")
+    seq_to: int | None = Field(default=None, description="Conversation windows: last message seq")
+
+
+class RecalledMessage(BaseModel):
+    """An original conversation turn, word for word, as a conversation recall result carries it."""
+
+    id: UUID
+    seq: int
+    role: str
+    content: str
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    created_at: datetime
+    metadata: Any = None
 
 
 class RecallHit(BaseModel):
-    memory_id: UUID
+    type: Literal["memory", "conversation"] = "memory"
+    memory_id: UUID | None = Field(default=None, description="Set for memory results")
+    conversation_id: UUID | None = Field(default=None, description="Set for conversation results")
+    messages: list[RecalledMessage] | None = Field(
+        default=None, description="Conversation results: the window's original messages, verbatim")
     namespace: str
     kind: str
-    layer: str
+    layer: str | None
     tags: list[str]
     importance: float
     source: str | None

@@ -19,7 +19,7 @@ from aws_lambda_powertools import Logger
 from engram.config import settings
 from engram.db import tenant_transaction
 from engram.embeddings.base import Embedder
-from engram.models import RecalledChunk, RecallHit, RecallRequest, RecallResponse, ScoreParts
+from engram.models import RecalledChunk, RecalledMessage, RecallHit, RecallRequest, RecallResponse, ScoreParts
 from engram.vectors import active_space, parse_vector, vector_literal
 
 logger = Logger(service="engram")
@@ -52,9 +52,12 @@ def _filters(req: RecallRequest) -> tuple[str, dict[str, Any]]:
     if req.tags:
         clauses.append("c.tags @> %(tags)s")
         params["tags"] = req.tags
-    if req.kinds:
+    if req.kinds:  # memory kinds and/or 'conversation' (conversation windows)
         clauses.append("c.kind = ANY(%(kinds)s)")
         params["kinds"] = list(req.kinds)
+    if req.conversation_id:
+        clauses.append("c.conversation_id = %(conversation_id)s")
+        params["conversation_id"] = req.conversation_id
     if req.source:
         clauses.append("c.source = %(source)s")
         params["source"] = req.source
@@ -91,11 +94,15 @@ def _candidate_sql(where: str, dimension: int | None, use_keyword: bool) -> str:
         parts.append("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
     return (
         "WITH " + ", ".join(parts) + ", ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
-        " SELECT c.id AS chunk_id, c.memory_id, c.text, c.position, c.char_start, c.occurred_at,"
-        " vec.sim, kw.rank, m.namespace, m.kind, m.layer, m.tags, m.importance, m.source, m.created_at,"
-        " m.last_accessed"
-        " FROM ids JOIN chunks c ON c.id = ids.id JOIN memories m ON m.id = c.memory_id AND m.status = 'active'"
+        # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
+        # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
+        " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
+        " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
+        " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
+        " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed"
+        " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
         " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
+        " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
     )
 
 
@@ -194,9 +201,9 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
             for r in rows
         ]
         _fuse(candidates, s.recall_fusion)
-        best: dict[UUID, Candidate] = {}
+        best: dict[UUID, Candidate] = {}  # best chunk per memory; every conversation window stands alone
         for c in sorted(candidates, key=lambda c: -c.fused):
-            best.setdefault(c.row["memory_id"], c)
+            best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
         ranked = list(best.values())
         if req.diversify and dimension:
             top = ranked[: req.limit * 4]
@@ -207,10 +214,12 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
             vectors = {r["id"]: parse_vector(r["embedding"]) for r in vec_rows}
             ranked = _mmr(top, vectors, req.limit)
         hits, used = _shape(ranked[: req.limit], req)
-        if req.touch and hits:
+        _attach_messages(conn, hits)
+        memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
+        if req.touch and memory_ids:
             conn.execute(
                 "UPDATE memories SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(%s)",
-                ([h.memory_id for h in hits],),
+                (memory_ids,),
             )
     return RecallResponse(results=hits, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
 
@@ -232,12 +241,37 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
         used += len(text)
         r = c.row
         hits.append(RecallHit(
-            memory_id=r["memory_id"], namespace=r["namespace"], kind=r["kind"], layer=r["layer"], tags=r["tags"],
+            type="conversation" if r["conversation_id"] else "memory",
+            memory_id=r["memory_id"], conversation_id=r["conversation_id"], namespace=r["namespace"],
+            kind=r["kind"], layer=r["layer"], tags=r["tags"],
             importance=r["importance"], source=r["source"], created_at=r["created_at"],
             chunk=RecalledChunk(id=r["chunk_id"], text=text, position=r["position"], char_start=r["char_start"],
-                                truncated=truncated),
+                                truncated=truncated, seq_from=r["seq_from"], seq_to=r["seq_to"]),
             score=round(c.fused, 6),
             explain=ScoreParts(vector=c.vector, keyword=c.keyword, recency=round(c.recency, 6),
                                importance=float(r["importance"]), fused=c.fused) if req.explain else None,
         ))
     return hits, used
+
+
+def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
+    """Conversation results carry their window's original messages, word for word (seed 004).
+
+    When budget_chars cut a window's text, only the messages whose line made it into the text
+    are attached, so the budget still bounds what the caller reads.
+    """
+    from engram.conversations import messages_for_windows
+
+    spans = [(h.conversation_id, h.chunk.seq_from, h.chunk.seq_to) for h in hits
+             if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None]
+    if not spans:
+        return
+    rows = messages_for_windows(conn, spans)  # type: ignore[arg-type]
+    for h in hits:
+        if h.conversation_id is None or h.chunk.seq_from is None or h.chunk.seq_to is None:
+            continue
+        found = [rows[(h.conversation_id, q)] for q in range(h.chunk.seq_from, h.chunk.seq_to + 1)
+                 if (h.conversation_id, q) in rows]
+        if h.chunk.truncated:
+            found = [m for m in found if m["content"][:40] in h.chunk.text]
+        h.messages = [RecalledMessage.model_validate(m) for m in found]

@@ -30,6 +30,13 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/memories/{memory_id}/restore", "memories"),
     Route("GET", "/v1/trash", "memories"),
     Route("POST", "/v1/recall", "recall"),
+    Route("POST", "/v1/conversations", "conversations"),
+    Route("GET", "/v1/conversations", "conversations"),
+    Route("GET", "/v1/conversations/{conversation_id}", "conversations"),
+    Route("DELETE", "/v1/conversations/{conversation_id}", "conversations"),
+    Route("POST", "/v1/conversations/{conversation_id}/messages", "conversations"),
+    Route("GET", "/v1/conversations/{conversation_id}/messages", "conversations"),
+    Route("POST", "/v1/namespaces/{namespace}/purge", "conversations"),
 )
 
 # Functions that are not behind API Gateway.

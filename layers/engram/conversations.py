@@ -1,0 +1,273 @@
+"""Verbatim conversations: create, list, get, delete; append messages; read messages by sequence.
+
+Messages are stored exactly as sent and ordered by a per-conversation sequence number. An append
+locks the conversation row, takes `next_seq`, writes all its messages or none, and extends the
+chunk windows (engram.conversation_windows) without rebuilding the conversation. Window chunks go
+to the embedding queue after commit, like memory chunks.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+from engram.config import settings
+from engram.conversation_models import (
+    AppendResult,
+    Conversation,
+    ConversationCreate,
+    ConversationPage,
+    DeletedConversation,
+    Message,
+    MessageCreate,
+    MessagePage,
+    MessagesAppend,
+)
+from engram.conversation_windows import Window, format_window, windows_to_rebuild
+from engram.db import tenant_transaction
+from engram.errors import Conflict, InvalidField, NotFound, TooLarge
+from engram.jobs import enqueue_embedding
+
+CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
+
+_CONVERSATION_COLUMNS = (
+    "id, namespace, title, agent_id, tags, metadata, message_count, last_message_at, created_at, updated_at"
+)
+MESSAGE_COLUMNS = "id, conversation_id, seq, role, content, tool_call_id, tool_name, metadata, created_at"
+
+
+# ------------------------------------------------------------------------------------ conversations
+
+
+def create_conversation(tenant_id: UUID, req: ConversationCreate) -> Conversation:
+    with tenant_transaction(tenant_id) as conn:
+        row = conn.execute(
+            f"INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
+            f" VALUES (%s, %s, %s, %s, %s, %s) RETURNING {_CONVERSATION_COLUMNS}",
+            (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
+        ).fetchone()
+    return Conversation.model_validate(row)
+
+
+def _fetch_conversation(conn: psycopg.Connection, conversation_id: UUID, *, lock: bool = False) -> dict[str, Any]:
+    row = conn.execute(
+        f"SELECT {_CONVERSATION_COLUMNS}, next_seq FROM conversations WHERE id = %s"
+        + (" FOR UPDATE" if lock else ""), (conversation_id,),
+    ).fetchone()
+    if row is None:  # another tenant's conversation is invisible (RLS): the same 404
+        raise NotFound(f"conversation {conversation_id} not found")
+    return row
+
+
+def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:
+    with tenant_transaction(tenant_id) as conn:
+        return Conversation.model_validate(_fetch_conversation(conn, conversation_id))
+
+
+def _encode_cursor(created_at: datetime, row_id: UUID) -> str:
+    return base64.urlsafe_b64encode(f"{created_at.isoformat()}|{row_id}".encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
+    try:
+        created, rid = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        return datetime.fromisoformat(created), UUID(rid)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidField("cursor", "is not a cursor this API returned") from exc
+
+
+def list_conversations(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
+                       agent_id: str | None = None, cursor: str | None = None,
+                       limit: int = 50) -> ConversationPage:
+    if not 1 <= limit <= 200:
+        raise InvalidField("limit", "must be between 1 and 200", limit=200)
+    where, params = ["true"], []
+    for clause, value in (("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)):
+        if value:
+            where.append(clause)
+            params.append(value)
+    if cursor:
+        created_at, cid = _decode_cursor(cursor)
+        where.append("(created_at, id) < (%s, %s)")
+        params += [created_at, cid]
+    with tenant_transaction(tenant_id) as conn:
+        rows = conn.execute(
+            f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE {' AND '.join(where)}"
+            " ORDER BY created_at DESC, id DESC LIMIT %s", [*params, limit + 1],
+        ).fetchall()
+    items = [Conversation.model_validate(r) for r in rows[:limit]]
+    next_cursor = _encode_cursor(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+    return ConversationPage(items=items, next_cursor=next_cursor)
+
+
+def delete_conversation(tenant_id: UUID, conversation_id: UUID) -> DeletedConversation:
+    """Hard delete: the conversation, its messages, its chunks (and their vectors) are gone."""
+    with tenant_transaction(tenant_id) as conn:
+        _fetch_conversation(conn, conversation_id, lock=True)
+        counts = conn.execute(
+            "SELECT (SELECT count(*) FROM messages WHERE conversation_id = %(id)s) AS messages,"
+            " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks", {"id": conversation_id},
+        ).fetchone()
+        conn.execute("DELETE FROM conversations WHERE id = %s", (conversation_id,))
+    assert counts is not None
+    return DeletedConversation(id=conversation_id, messages=counts["messages"], chunks=counts["chunks"])
+
+
+# ----------------------------------------------------------------------------------------- messages
+
+
+def _validate_messages(messages: list[MessageCreate]) -> None:
+    s = settings()
+    if len(messages) > s.max_append_messages:
+        raise InvalidField("messages", f"at most {s.max_append_messages} messages per append, got {len(messages)}",
+                           limit=s.max_append_messages)
+    for i, m in enumerate(messages):
+        field = f"messages.{i}.content"
+        try:
+            size = len(m.content.encode("utf-8"))
+        except UnicodeEncodeError as exc:
+            raise InvalidField(field, "is not valid Unicode (lone surrogate)") from exc
+        if size > s.max_message_bytes:
+            raise TooLarge(field, size, s.max_message_bytes,
+                           "Split the message, or store long text with POST /v1/documents.")
+        if "\x00" in m.content:
+            raise InvalidField(field, "must not contain NUL (\\u0000) characters")
+
+
+def _request_hash(messages: list[MessageCreate]) -> bytes:
+    canonical = json.dumps([m.model_dump(mode="json") for m in messages], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).digest()
+
+
+def _messages_between(conn: psycopg.Connection, conversation_id: UUID, seq_from: int, seq_to: int,
+                      limit: int | None = None) -> list[dict[str, Any]]:
+    return conn.execute(
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s"
+        " ORDER BY seq LIMIT %s", (conversation_id, seq_from, seq_to, limit),
+    ).fetchall()
+
+
+def _extend_windows(conn: psycopg.Connection, tenant_id: UUID, conv: dict[str, Any], count: int) -> list[UUID]:
+    """Bring the conversation's windows up to `count` messages: replace the partial tail, add new ones."""
+    s = settings()
+    size, stride = s.conversation_window_size, s.conversation_window_stride
+    existing = [Window(r["seq_from"], r["seq_to"]) for r in conn.execute(
+        "SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv["id"],)).fetchall()]
+    delete, insert = windows_to_rebuild(existing, count, size, stride)
+    if delete:
+        conn.execute("DELETE FROM chunks WHERE conversation_id = %s AND seq_from = ANY(%s)",
+                     (conv["id"], [w.seq_from for w in delete]))
+    if not insert:
+        return []
+    rows = _messages_between(conn, conv["id"], min(w.seq_from for w in insert), max(w.seq_to for w in insert))
+    by_seq = {r["seq"]: r for r in rows}
+    ids: list[UUID] = []
+    with conn.cursor() as cur:
+        for w in insert:
+            msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
+            cur.execute(
+                "INSERT INTO chunks (tenant_id, conversation_id, seq_from, seq_to, namespace, kind, tags,"
+                " occurred_at, position, char_start, text) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 0, %s)"
+                " RETURNING id",
+                (tenant_id, conv["id"], w.seq_from, w.seq_to, conv["namespace"], CONVERSATION_KIND, conv["tags"],
+                 msgs[-1]["created_at"], (w.seq_from - 1) // max(stride, 1), format_window(msgs)),
+            )
+            row = cur.fetchone()
+            assert row is not None
+            ids.append(row["id"])
+    return ids
+
+
+def append_messages(tenant_id: UUID, conversation_id: UUID, req: MessagesAppend,
+                    idempotency_key: str | None = None) -> AppendResult:
+    """All messages or none, numbered in order after the last one; a keyed retry writes nothing."""
+    _validate_messages(req.messages)
+    if idempotency_key is not None and req.idempotency_key is not None and idempotency_key != req.idempotency_key:
+        raise InvalidField("idempotency_key", "differs from the Idempotency-Key header")
+    key = idempotency_key if idempotency_key is not None else req.idempotency_key
+    if key is not None and not 1 <= len(key) <= 200:
+        raise InvalidField("idempotency_key", "must be 1 to 200 characters", limit=200)
+    digest = _request_hash(req.messages)
+    chunk_ids: list[UUID] = []
+    with tenant_transaction(tenant_id) as conn:
+        conv = _fetch_conversation(conn, conversation_id, lock=True)  # serialises appends
+        if key is not None:
+            seen = conn.execute(
+                "SELECT request_hash, seq_from, seq_to FROM conversation_appends"
+                " WHERE conversation_id = %s AND idempotency_key = %s", (conversation_id, key),
+            ).fetchone()
+            if seen is not None:
+                if bytes(seen["request_hash"]) != digest:
+                    raise Conflict("this idempotency key was used for a different set of messages",
+                                   {"idempotency_key": key})
+                rows = _messages_between(conn, conversation_id, seen["seq_from"], seen["seq_to"])
+                return AppendResult(conversation_id=conversation_id, seq_from=seen["seq_from"],
+                                    seq_to=seen["seq_to"], count=len(rows), replayed=True,
+                                    messages=[Message.model_validate(r) for r in rows])
+        first = conv["next_seq"]
+        n = len(req.messages)
+        rows = conn.execute(
+            f"INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
+            f" metadata, created_at)"
+            f" SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
+            f" COALESCE(u.created_at, now())"
+            f" FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::timestamptz[])"
+            f" AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
+            f" RETURNING {MESSAGE_COLUMNS}",
+            (tenant_id, conversation_id, list(range(first, first + n)), [m.role for m in req.messages],
+             [m.content for m in req.messages], [m.tool_call_id for m in req.messages],
+             [m.tool_name for m in req.messages],
+             [json.dumps(m.metadata, ensure_ascii=False) for m in req.messages],
+             [m.created_at for m in req.messages]),
+        ).fetchall()
+        rows.sort(key=lambda r: r["seq"])
+        conn.execute(
+            "UPDATE conversations SET next_seq = %s, message_count = message_count + %s, updated_at = now(),"
+            " last_message_at = GREATEST(last_message_at, %s) WHERE id = %s",
+            (first + n, n, max(r["created_at"] for r in rows), conversation_id),
+        )
+        if key is not None:
+            conn.execute(
+                "INSERT INTO conversation_appends (tenant_id, conversation_id, idempotency_key, request_hash,"
+                " seq_from, seq_to) VALUES (%s, %s, %s, %s, %s, %s)",
+                (tenant_id, conversation_id, key, digest, first, first + n - 1),
+            )
+        chunk_ids = _extend_windows(conn, tenant_id, conv, first + n - 1)
+    enqueue_embedding(tenant_id, chunk_ids)
+    return AppendResult(conversation_id=conversation_id, seq_from=first, seq_to=first + n - 1, count=n,
+                        replayed=False, messages=[Message.model_validate(r) for r in rows])
+
+
+def list_messages(tenant_id: UUID, conversation_id: UUID, *, from_seq: int | None = None,
+                  to_seq: int | None = None, limit: int = 100) -> MessagePage:
+    """Messages in sequence order, `from_seq`..`to_seq` inclusive: a recall hit's neighbours."""
+    if not 1 <= limit <= 500:
+        raise InvalidField("limit", "must be between 1 and 500", limit=500)
+    lo, hi = from_seq or 1, to_seq if to_seq is not None else 2**31 - 1
+    if hi < lo:
+        raise InvalidField("to_seq", "must not be below from_seq")
+    with tenant_transaction(tenant_id) as conn:
+        _fetch_conversation(conn, conversation_id)
+        rows = _messages_between(conn, conversation_id, lo, hi, limit + 1)
+    items = [Message.model_validate(r) for r in rows[:limit]]
+    return MessagePage(items=items, next_from_seq=items[-1].seq + 1 if len(rows) > limit else None)
+
+
+def messages_for_windows(conn: psycopg.Connection,
+                         spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
+    """The original rows of several windows at once, keyed by (conversation_id, seq)."""
+    if not spans:
+        return {}
+    rows = conn.execute(
+        f"SELECT {', '.join('m.' + c.strip() for c in MESSAGE_COLUMNS.split(','))}"
+        " FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
+        " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi",
+        ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]),
+    ).fetchall()
+    return {(r["conversation_id"], r["seq"]): r for r in rows}

@@ -1,0 +1,91 @@
+"""Conversations: create, list, get, delete; append and read verbatim messages; purge a namespace."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from engram import conversations, namespaces
+from engram.conversation_models import (
+    AppendResult,
+    Conversation,
+    ConversationCreate,
+    ConversationPage,
+    DeletedConversation,
+    MessagePage,
+    MessagesAppend,
+    PurgeResult,
+)
+from engram.models import NAMESPACE_PATTERN
+
+from engram_http.auth import principal
+from engram_http.resolver import json_response
+
+router = Router()
+
+
+@router.post("/v1/conversations", tags=["conversations"], summary="Start a conversation",
+             responses={201: {"description": "Created"}})
+def create_conversation(body: ConversationCreate) -> Response[Conversation]:
+    who = principal(router, "write")
+    return json_response(conversations.create_conversation(who.tenant_id, body), 201)
+
+
+@router.get("/v1/conversations", tags=["conversations"], summary="List conversations, newest first")
+def list_conversations(
+    namespace: Annotated[str | None, Query()] = None,
+    tag: Annotated[list[str] | None, Query(description="Every tag given must be present")] = None,
+    agent_id: Annotated[str | None, Query()] = None,
+    cursor: Annotated[str | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> ConversationPage:
+    who = principal(router, "read")
+    return conversations.list_conversations(who.tenant_id, namespace=namespace, tags=tag, agent_id=agent_id,
+                                            cursor=cursor, limit=limit)
+
+
+@router.get("/v1/conversations/<conversation_id>", tags=["conversations"], summary="Get one conversation")
+def get_conversation(conversation_id: UUID) -> Conversation:
+    who = principal(router, "read")
+    return conversations.get_conversation(who.tenant_id, conversation_id)
+
+
+@router.delete("/v1/conversations/<conversation_id>", tags=["conversations"],
+               summary="Delete a conversation, its messages and chunks (hard delete)")
+def delete_conversation(conversation_id: UUID) -> DeletedConversation:
+    who = principal(router, "write")
+    return conversations.delete_conversation(who.tenant_id, conversation_id)
+
+
+@router.post("/v1/conversations/<conversation_id>/messages", tags=["conversations"],
+             summary="Append up to 200 messages atomically, numbered in order",
+             responses={201: {"description": "Appended"},
+                        200: {"description": "Retry of an idempotency key: the first answer, nothing written"}})
+def append_messages(conversation_id: UUID, body: MessagesAppend) -> Response[AppendResult]:
+    who = principal(router, "write")
+    key = router.current_event.headers.get("idempotency-key") if router.current_event.headers else None
+    result = conversations.append_messages(who.tenant_id, conversation_id, body, key)
+    return json_response(result, 200 if result.replayed else 201)
+
+
+@router.get("/v1/conversations/<conversation_id>/messages", tags=["conversations"],
+            summary="Messages in sequence order, from_seq..to_seq inclusive")
+def list_messages(
+    conversation_id: UUID,
+    from_seq: Annotated[int | None, Query(ge=1)] = None,
+    to_seq: Annotated[int | None, Query(ge=1)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> MessagePage:
+    who = principal(router, "read")
+    return conversations.list_messages(who.tenant_id, conversation_id, from_seq=from_seq, to_seq=to_seq,
+                                       limit=limit)
+
+
+@router.post("/v1/namespaces/<namespace>/purge", tags=["admin"],
+             summary="Hard-delete every memory, conversation, message and chunk in a namespace (admin)")
+def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) -> PurgeResult:
+    who = principal(router, "admin")
+    return namespaces.purge_namespace(who.tenant_id, namespace)

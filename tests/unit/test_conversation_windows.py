@@ -1,0 +1,63 @@
+"""Conversation chunk windows: layout, the partial tail, and formatting."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+
+import pytest
+from engram.conversation_windows import Window, format_window, windows, windows_to_rebuild
+
+
+def spans(ws: list[Window]) -> list[tuple[int, int]]:
+    return [(w.seq_from, w.seq_to) for w in ws]
+
+
+def test_seed_004_layout_five_stride_three():
+    assert spans(windows(10, 5, 3)) == [(1, 5), (4, 8), (7, 10)]
+    assert spans(windows(5, 5, 3)) == [(1, 5)]
+    assert spans(windows(6, 5, 3)) == [(1, 5), (4, 6)]
+    assert spans(windows(2, 5, 3)) == [(1, 2)]
+    assert windows(0, 5, 3) == []
+
+
+@pytest.mark.parametrize("size,stride", [(5, 3), (3, 2), (1, 1), (4, 4), (6, 1)])
+@pytest.mark.parametrize("count", range(1, 40))
+def test_every_message_is_covered_and_windows_overlap_by_size_minus_stride(count, size, stride):
+    ws = windows(count, size, stride)
+    covered = {q for w in ws for q in range(w.seq_from, w.seq_to + 1)}
+    assert covered == set(range(1, count + 1))
+    assert ws[-1].seq_to == count
+    assert all(b.seq_from - a.seq_from == stride for a, b in itertools.pairwise(ws))
+    assert all(w.full(size) for w in ws[:-1])
+
+
+def test_stride_above_size_is_clamped_so_no_message_is_skipped():
+    assert spans(windows(7, 2, 5)) == [(1, 2), (3, 4), (5, 6), (7, 7)]
+
+
+@pytest.mark.parametrize("old,new", [(6, 10), (5, 6), (1, 200), (8, 9), (10, 11), (7, 7)])
+def test_append_replaces_only_the_partial_tail(old, new):
+    existing = windows(old, 5, 3)
+    delete, insert = windows_to_rebuild(existing, new, 5, 3)
+    assert not any(w.full(5) for w in delete)  # full windows are never rebuilt
+    assert len(delete) <= 1
+    after = sorted((set(existing) - set(delete)) | set(insert), key=lambda w: w.seq_from)
+    assert after == windows(new, 5, 3)
+
+
+def test_format_has_roles_dates_and_speakers():
+    day1 = datetime(2024, 3, 4, 9, tzinfo=UTC)
+    day2 = datetime(2024, 3, 5, 9, tzinfo=UTC)
+    text = format_window([
+        {"role": "user", "content": "Can you check the logs?", "created_at": day1, "metadata": {"speaker": "Ana"}},
+        {"role": "tool", "content": '{"errors": []}', "created_at": day1, "tool_name": "logs", "metadata": {}},
+        {"role": "assistant", "content": "Nothing there.", "created_at": day2, "metadata": {}},
+    ])
+    assert text.splitlines() == [
+        "(Monday 04 March 2024)",
+        "[user Ana]: Can you check the logs?",
+        '[tool logs]: {"errors": []}',
+        "(Tuesday 05 March 2024)",
+        "[assistant]: Nothing there.",
+    ]
