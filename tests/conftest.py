@@ -105,3 +105,9 @@ def api_for():
 def drain(stack: Any):
     """Run the embed worker over everything queued, as the event source mapping would."""
     return stack.embed_poller.drain
+
+
+@pytest.fixture
+def drain_uploads(stack: Any):
+    """Deliver pending S3 ObjectCreated events to document_ingest, as the event source mapping would."""
+    return stack.upload_poller.drain

@@ -30,6 +30,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/memories/{memory_id}/restore", "memories"),
     Route("GET", "/v1/trash", "memories"),
     Route("POST", "/v1/recall", "recall"),
+    Route("POST", "/v1/documents", "documents"),
+    Route("POST", "/v1/documents/uploads", "documents"),
+    Route("GET", "/v1/documents/uploads/{upload_id}", "documents"),
+    Route("POST", "/v1/memories/{memory_id}/query", "documents"),
     Route("POST", "/v1/conversations", "conversations"),
     Route("GET", "/v1/conversations", "conversations"),
     Route("GET", "/v1/conversations/{conversation_id}", "conversations"),
@@ -40,7 +44,7 @@ ROUTES: tuple[Route, ...] = (
 )
 
 # Functions that are not behind API Gateway.
-EVENT_FUNCTIONS: tuple[str, ...] = ("authorizer", "embed_worker", "migrate")
+EVENT_FUNCTIONS: tuple[str, ...] = ("authorizer", "embed_worker", "migrate", "document_ingest")
 
 
 def http_functions() -> list[str]:

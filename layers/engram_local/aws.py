@@ -55,6 +55,28 @@ class LocalAws:
         })["QueueUrl"]
         return url, dlq_url
 
+    @staticmethod
+    def s3() -> Any:
+        import boto3
+        from botocore.config import Config
+
+        return boto3.client("s3", region_name=REGION, config=Config(s3={"addressing_style": "path"}))
+
+    def create_uploads_bucket(self, bucket: str, queue_name: str) -> tuple[str, str]:
+        """The uploads bucket as the CDK app builds it: ObjectCreated on uploads/ -> an SQS queue (+DLQ)
+        that the document_ingest function consumes, and a 1-day expiry on uploads/. Returns the queue."""
+        s3 = self.s3()
+        s3.create_bucket(Bucket=bucket)
+        s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": [{
+            "ID": "expire-uploads", "Status": "Enabled", "Filter": {"Prefix": "uploads/"},
+            "Expiration": {"Days": 1}}]})
+        url, dlq_url = self.create_queue(queue_name, visibility_timeout=120)  # a 50 MiB ingest takes seconds
+        arn = self.sqs().get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={
+            "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
+                                     "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "uploads/"}]}}}]})
+        return url, dlq_url
+
 
 @dataclass
 class SqsPoller:

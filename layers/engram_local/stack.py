@@ -26,6 +26,8 @@ class LocalStack:
     dsn: str = ""
     embed_queue_url: str = ""
     embed_dlq_url: str = ""
+    uploads_bucket: str = "engram-uploads"
+    uploads_queue_url: str = ""
 
     def start(self) -> LocalStack:
         external = os.environ.get("ENGRAM_EXTERNAL_DATABASE_URL")
@@ -39,14 +41,20 @@ class LocalStack:
         self.aws = LocalAws().start()
         self.embed_queue_url, self.embed_dlq_url = self.aws.create_queue("engram-embed-jobs")
         os.environ["ENGRAM_EMBED_QUEUE_URL"] = self.embed_queue_url
+        # S3 stand-in for large documents: presigned PUTs go to the moto server, its ObjectCreated
+        # notifications land in an SQS queue that a poller feeds to functions/document_ingest.
+        self.uploads_queue_url, _ = self.aws.create_uploads_bucket(self.uploads_bucket, "engram-upload-events")
+        os.environ["ENGRAM_UPLOADS_BUCKET"] = self.uploads_bucket
         os.environ.setdefault("ENGRAM_EMBEDDER", "local")
         self.refresh_settings()
         from engram.operations import migrate_and_register_embedder
 
         migrate_and_register_embedder(self.dsn)
         self.embed_poller = SqsPoller(self.embed_queue_url, "embed_worker")
+        self.upload_poller = SqsPoller(self.uploads_queue_url, "document_ingest", batch_size=1)
         if self.start_poller:
             self.embed_poller.start()
+            self.upload_poller.start()
         return self
 
     @staticmethod
@@ -57,10 +65,15 @@ class LocalStack:
         from engram import jobs
 
         jobs._sqs.cache_clear()
+        from engram import llm, uploads
+
+        uploads._s3.cache_clear()
+        llm.reset()
         reset_connections()
 
     def stop(self) -> None:
         self.embed_poller.stop()
+        self.upload_poller.stop()
         if self.aws:
             self.aws.stop()
         reset_connections()
