@@ -1,0 +1,161 @@
+"""The HTTP API: one route per entry of the route table, a cached Lambda authorizer, throttling
+and JSON access logs.
+
+Routes come from `engram_http.route_table.ROUTES`, the same table the local server dispatches
+with, so a route added there appears here on the next synth. Each function gets one Lambda
+integration shared by all of its routes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Protocol
+
+import jsii
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_apigatewayv2 as apigwv2
+from aws_cdk import aws_apigatewayv2_authorizers as authorizers
+from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from infra.config import EnvConfig
+from infra.nag import acknowledge
+from infra.retention import retention_days
+
+AUTHORIZER_FUNCTION = "authorizer"
+IDENTITY_SOURCE = "$request.header.Authorization"
+
+# One JSON object per request; tenant_id and key_id come from the authorizer's context.
+ACCESS_LOG_FORMAT = json.dumps(
+    {
+        "requestId": "$context.requestId",
+        "time": "$context.requestTime",
+        "ip": "$context.identity.sourceIp",
+        "userAgent": "$context.identity.userAgent",
+        "method": "$context.httpMethod",
+        "routeKey": "$context.routeKey",
+        "path": "$context.path",
+        "status": "$context.status",
+        "protocol": "$context.protocol",
+        "responseLength": "$context.responseLength",
+        "responseLatency": "$context.responseLatency",
+        "integrationLatency": "$context.integrationLatency",
+        "integrationStatus": "$context.integrationStatus",
+        "integrationError": "$context.integrationErrorMessage",
+        "authorizerError": "$context.authorizer.error",
+        "tenantId": "$context.authorizer.tenant_id",
+        "keyId": "$context.authorizer.key_id",
+        "error": "$context.error.message",
+    }
+)
+
+
+class RouteSpec(Protocol):
+    """What the API needs from a route-table entry (engram_http.route_table.Route fits)."""
+
+    method: str
+    path: str
+    function: str
+    auth: bool
+
+
+@jsii.implements(apigwv2.IAccessLogSettings)
+class _AccessLogSettings:
+    def __init__(self, destination: apigwv2.IAccessLogDestination, log_format: apigw.AccessLogFormat) -> None:
+        self._destination = destination
+        self._format = log_format
+
+    @property
+    def destination(self) -> apigwv2.IAccessLogDestination:
+        return self._destination
+
+    @property
+    def format(self) -> apigw.AccessLogFormat:
+        return self._format
+
+
+class Api(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        config: EnvConfig,
+        routes: Iterable[RouteSpec],
+        functions: dict[str, lambda_.IFunction],
+    ) -> None:
+        super().__init__(scope, id)
+        self.authorizer = authorizers.HttpLambdaAuthorizer(
+            "ApiKeyAuthorizer",
+            functions[AUTHORIZER_FUNCTION],
+            authorizer_name=f"{config.prefix}-api-key",
+            response_types=[authorizers.HttpLambdaResponseType.SIMPLE],
+            identity_source=[IDENTITY_SOURCE],
+            # A key's verdict is cached per Authorization header: a revoked key keeps working
+            # for at most this long, and the database sees one lookup per key per period.
+            results_cache_ttl=Duration.seconds(config.authorizer_cache_seconds),
+        )
+        self.http_api = apigwv2.HttpApi(
+            self,
+            "HttpApi",
+            api_name=config.prefix,
+            description=f"Engram memory API ({config.env})",
+            default_authorizer=self.authorizer,
+            create_default_stage=False,
+        )
+        self.access_logs = logs.LogGroup(
+            self,
+            "AccessLogs",
+            retention=retention_days(config.log_retention_days),
+            removal_policy=RemovalPolicy.RETAIN if config.retain_data else RemovalPolicy.DESTROY,
+        )
+        self.stage = apigwv2.HttpStage(
+            self,
+            "DefaultStage",
+            http_api=self.http_api,
+            stage_name="$default",
+            auto_deploy=True,
+            throttle=apigwv2.ThrottleSettings(
+                rate_limit=config.api_throttle_rate, burst_limit=config.api_throttle_burst
+            ),
+            detailed_metrics_enabled=True,
+            access_log_settings=_AccessLogSettings(
+                apigwv2.LogGroupLogDestination(self.access_logs), apigw.AccessLogFormat.custom(ACCESS_LOG_FORMAT)
+            ),
+        )
+
+        integrations_by_function: dict[str, integrations.HttpLambdaIntegration] = {}
+        self.routes: dict[str, apigwv2.HttpRoute] = {}
+        for route in routes:
+            if route.function not in functions:
+                raise ValueError(f"route {route.method} {route.path}: no function {route.function!r}")
+            integration = integrations_by_function.setdefault(
+                route.function,
+                integrations.HttpLambdaIntegration(
+                    f"{route.function}-integration",
+                    functions[route.function],
+                    payload_format_version=apigwv2.PayloadFormatVersion.VERSION_2_0,
+                ),
+            )
+            (added,) = self.http_api.add_routes(
+                path=route.path,
+                methods=[apigwv2.HttpMethod[route.method.upper()]],
+                integration=integration,
+                authorizer=None if route.auth else apigwv2.HttpNoneAuthorizer(),
+            )
+            self.routes[f"{route.method.upper()} {route.path}"] = added
+            if not route.auth:
+                acknowledge(
+                    added.node.default_child,  # type: ignore[arg-type]
+                    "AwsSolutions-APIG4",
+                    f"{route.method} {route.path} is public on purpose (marked auth=False in the route "
+                    "table): health checks and the OpenAPI document need no API key.",
+                )
+
+    @property
+    def url(self) -> str:
+        return self.stage.url

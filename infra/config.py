@@ -1,0 +1,162 @@
+"""Per-environment settings, read from the context in cdk.json.
+
+`cdk.json` holds `engram:defaults` (every setting) and `engram:environments` (what each of
+dev, staging and prod changes). The CDK CLI passes that context to the app; `python infra/app.py`
+and the tests read cdk.json themselves, so all three see the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from constructs import Node
+
+from infra.paths import CDK_JSON, REPO_ROOT
+
+__all__ = ["CDK_JSON", "REPO_ROOT", "EnvConfig", "load_config", "read_cdk_json_context"]
+
+ENVIRONMENTS = ("dev", "staging", "prod")
+LLM_LEVELS = ("off", "auto", "full")
+LLM_PROVIDERS = ("bedrock", "anthropic")
+TITAN_V2_DIMS = (256, 512, 1024)
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    env: str
+    account: str | None = None
+    region: str | None = None
+
+    # network
+    vpc_cidr: str = "10.60.0.0/16"
+    max_azs: int = 2
+    nat_gateways: int = 0
+    # Interface endpoints cost per AZ-hour; dev keeps them in one AZ (Lambdas in the other AZ
+    # reach them across the AZ boundary, which only costs a little latency).
+    endpoint_azs: int = 1
+
+    # database
+    db_engine_version: str = "16.8"
+    db_min_acu: float = 0
+    db_max_acu: float = 4
+    db_auto_pause_minutes: int = 15
+    db_readers: int = 0
+    db_backup_days: int = 1
+    db_deletion_protection: bool = False
+    db_rds_proxy: bool = False
+    db_rotation_days: int = 30
+    db_performance_insights: bool = False
+    # Server-side idle_session_timeout: closes connections that frozen Lambda containers hold,
+    # so a scale-to-zero cluster can actually pause. 0 leaves it off.
+    db_idle_session_timeout_s: int = 0
+    # retain (prod): the database is snapshotted and the buckets kept when the stack goes.
+    retain_data: bool = False
+
+    # functions
+    lambda_memory_mb: int = 512
+    function_memory_mb: dict[str, int] = field(default_factory=dict)
+    log_level: str = "INFO"
+    log_retention_days: int = 14
+
+    # api
+    api_throttle_rate: int = 50
+    api_throttle_burst: int = 100
+    authorizer_cache_seconds: int = 300
+
+    # embeddings and LLM
+    embedder: str = "bedrock"
+    embed_model_id: str = "amazon.titan-embed-text-v2:0"
+    embed_dim: int = 1024
+    worker_max_concurrency: int = 2
+    llm_level: str = "off"
+    llm_provider: str = "bedrock"
+    llm_model: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+
+    # consolidation schedule (used once the consolidation functions exist)
+    consolidation_schedule: str = "cron(0 3 * * ? *)"
+    consolidation_timezone: str = "UTC"
+
+    # storage
+    uploads_expire_days: int = 7
+    access_logs_expire_days: int = 30
+
+    # observability
+    alarm_email: str | None = None
+    p95_latency_ms: int = 2000
+    function_error_threshold: int = 1
+    api_5xx_threshold: int = 5
+
+    @property
+    def prefix(self) -> str:
+        """Every physical name starts with this, so environments sit side by side."""
+        return f"engram-{self.env}"
+
+    @property
+    def stack_name(self) -> str:
+        return f"Engram-{self.env}"
+
+    def memory_for(self, function: str) -> int:
+        return self.function_memory_mb.get(function, self.lambda_memory_mb)
+
+    def validate(self) -> None:
+        problems: list[str] = []
+        if self.env not in ENVIRONMENTS:
+            problems.append(f"env must be one of {ENVIRONMENTS}, not {self.env!r}")
+        if self.llm_level not in LLM_LEVELS:
+            problems.append(f"llm_level must be one of {LLM_LEVELS}")
+        if self.llm_provider not in LLM_PROVIDERS:
+            problems.append(f"llm_provider must be one of {LLM_PROVIDERS}")
+        if self.embedder == "bedrock" and self.embed_dim not in TITAN_V2_DIMS:
+            problems.append(f"Titan v2 embeddings are {TITAN_V2_DIMS} dimensions, not {self.embed_dim}")
+        if self.embedder != "bedrock":
+            problems.append("only the bedrock embedder is packaged for the cloud (see infra/README.md)")
+        if not 0 <= self.db_min_acu <= self.db_max_acu <= 256:
+            problems.append("need 0 <= db_min_acu <= db_max_acu <= 256")
+        if self.db_min_acu == 0 and not 5 <= self.db_auto_pause_minutes <= 1440:
+            problems.append("db_auto_pause_minutes must be within 5..1440 when db_min_acu is 0")
+        if self.db_min_acu == 0 and self.db_rds_proxy:
+            # A proxy holds connections open, so the cluster would never pause while paying for both.
+            problems.append("db_rds_proxy and db_min_acu 0 together: the proxy keeps the cluster awake")
+        if not 1 <= self.endpoint_azs <= self.max_azs:
+            problems.append("endpoint_azs must be within 1..max_azs")
+        if self.max_azs < 2:
+            problems.append("Aurora needs subnets in at least two AZs: max_azs >= 2")
+        if self.llm_provider == "anthropic" and self.llm_level != "off" and self.nat_gateways == 0:
+            problems.append("the anthropic provider needs internet egress: set nat_gateways >= 1")
+        if not re.fullmatch(r"(rate|cron|at)\(.+\)", self.consolidation_schedule):
+            problems.append("consolidation_schedule must be an EventBridge Scheduler expression")
+        if problems:
+            raise ValueError(f"cdk.json settings for {self.env!r}: " + "; ".join(problems))
+
+
+def read_cdk_json_context(path: Path = CDK_JSON) -> dict[str, Any]:
+    """The `context` block of cdk.json (what the CDK CLI would pass to the app)."""
+    return dict(json.loads(path.read_text()).get("context", {}))
+
+
+def load_config(node: Node, env: str | None = None) -> EnvConfig:
+    """Settings for `env` (default: the `env` context value, else dev) merged over the defaults."""
+    file_context = read_cdk_json_context()
+
+    def context(key: str) -> Any:
+        value = node.try_get_context(key)
+        return file_context.get(key) if value is None else value
+
+    name = env or context("env") or "dev"
+    if name not in ENVIRONMENTS:
+        raise ValueError(f"-c env={name}: expected one of {', '.join(ENVIRONMENTS)}")
+    defaults: dict[str, Any] = dict(context("engram:defaults") or {})
+    overrides: dict[str, Any] = dict((context("engram:environments") or {}).get(name, {}))
+    merged = {**defaults, **overrides, "env": name}
+    known = {f.name for f in dataclasses.fields(EnvConfig)}
+    unknown = sorted(set(merged) - known)
+    if unknown:
+        raise ValueError(f"cdk.json: unknown settings {unknown} (known: {sorted(known)})")
+    config = EnvConfig(**merged)
+    config.validate()
+    return config

@@ -1,0 +1,248 @@
+"""The Lambda functions: one per folder under functions/, all arm64 / Python 3.12, in the VPC.
+
+Every function gets the same two layers (third-party dependencies, and the engram core
+library), the same environment, JSON logs into its own log group with a retention, X-Ray
+tracing, and a role of its own. Beyond that baseline a function is granted only what its
+profile in infra/profiles.py lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from aws_cdk import Aws, Duration, RemovalPolicy, Stack
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from infra.assets import LambdaAssets
+from infra.config import EnvConfig
+from infra.database import Database
+from infra.nag import acknowledge
+from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, profile_for
+from infra.retention import retention_days
+from infra.storage import UPLOADS_PREFIX
+from infra.workers import WorkQueues
+
+RUNTIME = lambda_.Runtime.PYTHON_3_12
+ARCHITECTURE = lambda_.Architecture.ARM_64
+HANDLER = "handler.handler"
+VPC_POLICY = "service-role/AWSLambdaVPCAccessExecutionRole"
+# Cross-region inference profile ids start with a geography ("us.", "eu.", "apac.", "global.").
+INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
+
+
+def construct_id(function: str) -> str:
+    """embed_worker -> EmbedWorker (CloudFormation logical ids)."""
+    return "".join(part.title() for part in function.split("_"))
+
+
+def function_name(config: EnvConfig, function: str) -> str:
+    """embed_worker -> engram-dev-embed-worker (the physical name carries the environment)."""
+    return f"{config.prefix}-{function.replace('_', '-')}"
+
+
+class Functions(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        config: EnvConfig,
+        names: Iterable[str],
+        assets: LambdaAssets,
+        vpc: ec2.IVpc,
+        subnets: ec2.SubnetSelection,
+        security_group: ec2.ISecurityGroup,
+        database: Database,
+        queues: WorkQueues,
+        uploads_bucket: s3.IBucket,
+    ) -> None:
+        super().__init__(scope, id)
+        self.config = config
+        self.deps_layer = lambda_.LayerVersion(
+            self,
+            "DependenciesLayer",
+            layer_version_name=f"{config.prefix}-dependencies",
+            description="Engram third-party dependencies (pip --platform manylinux aarch64, cp312)",
+            code=assets.deps_layer_code(),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+        )
+        self.core_layer = lambda_.LayerVersion(
+            self,
+            "CoreLayer",
+            layer_version_name=f"{config.prefix}-core",
+            description="Engram core library (engram, engram_http)",
+            code=assets.core_layer_code(),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+        )
+
+        embed_queue = queues.get(EMBED_QUEUE).queue
+        environment = {
+            "ENGRAM_ENV": config.env,
+            "ENGRAM_DB_SECRET_ARN": database.secret.secret_arn,
+            "ENGRAM_DB_NAME": database.name,
+            # The host to connect to: the RDS Proxy where there is one, else the cluster
+            # writer. Overrides the host in the secret.
+            "ENGRAM_DB_HOST": database.endpoint,
+            "ENGRAM_EMBED_QUEUE_URL": embed_queue.queue_url,
+            "ENGRAM_EMBEDDER": config.embedder,
+            "ENGRAM_EMBED_MODEL": config.embed_model_id,
+            "ENGRAM_EMBED_DIM": str(config.embed_dim),
+            "ENGRAM_LLM_LEVEL": config.llm_level,
+            "ENGRAM_LLM_PROVIDER": config.llm_provider,
+            "ENGRAM_LLM_MODEL": config.llm_model,
+            "ENGRAM_UPLOADS_BUCKET": uploads_bucket.bucket_name,
+            "POWERTOOLS_LOG_LEVEL": config.log_level,
+            "POWERTOOLS_METRICS_NAMESPACE": f"Engram/{config.env}",
+        }
+        if CONSOLIDATE_QUEUE in queues.queues:
+            environment["ENGRAM_CONSOLIDATE_QUEUE_URL"] = queues.get(CONSOLIDATE_QUEUE).queue.queue_url
+
+        self.functions: dict[str, lambda_.Function] = {}
+        for name in names:
+            profile = profile_for(name)
+            role = iam.Role(
+                self,
+                f"{construct_id(name)}Role",
+                assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+                description=f"{function_name(config, name)} execution role",
+                managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(VPC_POLICY)],
+            )
+            log_group = logs.LogGroup(
+                self,
+                f"{construct_id(name)}Logs",
+                retention=retention_days(config.log_retention_days),
+                removal_policy=RemovalPolicy.RETAIN if config.retain_data else RemovalPolicy.DESTROY,
+            )
+            function = lambda_.Function(
+                self,
+                construct_id(name),
+                function_name=function_name(config, name),
+                description=profile.description or f"Engram {name}",
+                runtime=RUNTIME,
+                architecture=ARCHITECTURE,
+                handler=HANDLER,
+                code=assets.function_code(name),
+                layers=[self.deps_layer, self.core_layer],
+                memory_size=config.memory_for(name),
+                timeout=Duration.seconds(profile.timeout_s),
+                role=role,
+                vpc=vpc,
+                vpc_subnets=subnets,
+                security_groups=[security_group],
+                environment={**environment, "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}"},
+                tracing=lambda_.Tracing.ACTIVE,
+                logging_format=lambda_.LoggingFormat.JSON,
+                application_log_level_v2=lambda_.ApplicationLogLevel[config.log_level],
+                system_log_level_v2=lambda_.SystemLogLevel.WARN,
+                log_group=log_group,
+            )
+            acknowledge(
+                function.node.default_child,  # type: ignore[arg-type]
+                "AwsSolutions-L1",
+                "Python 3.12 is pinned on purpose: the dependency layer is built for CPython 3.12 wheels "
+                "(pip --python-version 3.12); a runtime upgrade means rebuilding and retesting that layer.",
+            )
+            self._grant(name, function, role, database, queues, uploads_bucket)
+            self.functions[name] = function
+
+    # -- permissions -----------------------------------------------------------------------
+
+    def _grant(
+        self,
+        name: str,
+        function: lambda_.Function,
+        role: iam.Role,
+        database: Database,
+        queues: WorkQueues,
+        uploads_bucket: s3.IBucket,
+    ) -> None:
+        config, profile = self.config, profile_for(name)
+        # Every function reads the one database secret, and no other.
+        database.secret.grant_read(role)
+        if profile.embed_send:
+            queues.get(EMBED_QUEUE).queue.grant_send_messages(role)
+        if profile.consolidate_send:
+            queues.get(CONSOLIDATE_QUEUE).queue.grant_send_messages(role)
+        if profile.bedrock_embed:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["bedrock:InvokeModel"],
+                    resources=[f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}::foundation-model/{config.embed_model_id}"],
+                )
+            )
+        if profile.bedrock_llm and config.llm_level != "off" and config.llm_provider == "bedrock":
+            self._grant_llm(role)
+        if profile.uploads_read:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["s3:GetObject"], resources=[uploads_bucket.arn_for_objects(f"{UPLOADS_PREFIX}*")]
+                )
+            )
+        if profile.uploads_write:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["s3:PutObject"], resources=[uploads_bucket.arn_for_objects(f"{UPLOADS_PREFIX}*")]
+                )
+            )
+        if profile.uploads_delete:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["s3:DeleteObject"], resources=[uploads_bucket.arn_for_objects(f"{UPLOADS_PREFIX}*")]
+                )
+            )
+        if profile.uploads_read or profile.uploads_write or profile.uploads_delete:
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM5[Resource::<{Stack.of(self).get_logical_id(_cfn(uploads_bucket))}.Arn>"
+                f"/{UPLOADS_PREFIX}*]",
+                "Object access is limited to the uploads/ prefix of the one uploads bucket; object keys "
+                "are generated per upload, so they cannot be listed in advance.",
+            )
+
+        acknowledge(
+            role,
+            f"AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/{VPC_POLICY}]",
+            "AWSLambdaVPCAccessExecutionRole is the AWS-maintained minimum for a VPC Lambda: ENI "
+            "management (which has no resource-level permissions) and writing its logs.",
+        )
+        acknowledge(
+            role,
+            "AwsSolutions-IAM5[Resource::*]",
+            "X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) do not support "
+            "resource-level permissions; no other statement uses a wildcard resource.",
+        )
+
+    def _grant_llm(self, role: iam.Role) -> None:
+        model = self.config.llm_model
+        resources: list[str]
+        if model.startswith(INFERENCE_PROFILE_PREFIXES):
+            base_model = model.split(".", 1)[1]
+            profile_arn = f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}:{Aws.ACCOUNT_ID}:inference-profile/{model}"
+            # A cross-region inference profile forwards to the same model in any Region of its
+            # geography, and IAM checks the model ARN in the destination Region as well.
+            model_arn = f"arn:{Aws.PARTITION}:bedrock:*::foundation-model/{base_model}"
+            resources = [profile_arn, model_arn]
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/{base_model}]",
+                "Cross-region inference needs InvokeModel on the one configured Claude model in every "
+                "Region its inference profile may route to; the model itself is fixed.",
+            )
+        else:
+            resources = [f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}::foundation-model/{model}"]
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"], resources=resources
+            )
+        )
+
+
+def _cfn(bucket: s3.IBucket) -> s3.CfnBucket:
+    return bucket.node.default_child  # type: ignore[return-value]

@@ -1,0 +1,201 @@
+"""Alarms and a dashboard: what someone on call looks at first.
+
+Alarms (all into one SNS topic, optionally mailed to `alarm_email`):
+- every dead-letter queue holding a message (something failed MAX_RECEIVES times);
+- the oldest message in a job queue older than 15 minutes (the worker is not keeping up);
+- every function's errors (crashes and timeouts, not 4xx answers);
+- the API's p95 latency and its 5xx count;
+- Aurora pinned at its maximum capacity.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration
+from aws_cdk import aws_apigatewayv2 as apigwv2
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_rds as rds
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from constructs import Construct
+
+from infra.config import EnvConfig
+from infra.nag import acknowledge
+from infra.workers import WorkQueues
+
+PERIOD = Duration.minutes(5)
+QUEUE_AGE_ALARM_SECONDS = 900
+
+
+class Observability(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        config: EnvConfig,
+        functions: dict[str, lambda_.Function],
+        queues: WorkQueues,
+        http_api: apigwv2.HttpApi,
+        cluster: rds.DatabaseCluster,
+    ) -> None:
+        super().__init__(scope, id)
+        self.config = config
+        self.topic = sns.Topic(self, "AlarmTopic", topic_name=f"{config.prefix}-alarms", enforce_ssl=True)
+        acknowledge(
+            self.topic.node.default_child,  # type: ignore[arg-type]
+            "AwsSolutions-SNS2",
+            "Alarm notifications carry no customer data, and CloudWatch alarms cannot publish to a topic "
+            "encrypted with the AWS-managed SNS key; a customer-managed key would cost more than it protects.",
+        )
+        if config.alarm_email:
+            self.topic.add_subscription(subscriptions.EmailSubscription(config.alarm_email))
+        self.alarms: list[cloudwatch.Alarm] = []
+
+        for work in queues.queues.values():
+            self._alarm(
+                f"{work.key}-dlq-depth",
+                work.dead_letter_queue.metric_approximate_number_of_messages_visible(
+                    period=PERIOD, statistic="Maximum"
+                ),
+                threshold=1,
+                description=f"Messages in the {work.key} dead-letter queue: inspect and redrive.",
+            )
+            self._alarm(
+                f"{work.key}-oldest-message",
+                work.queue.metric_approximate_age_of_oldest_message(period=PERIOD, statistic="Maximum"),
+                threshold=QUEUE_AGE_ALARM_SECONDS,
+                description=f"{work.key} has a backlog older than {QUEUE_AGE_ALARM_SECONDS // 60} minutes.",
+                periods=3,
+            )
+        for name, function in functions.items():
+            self._alarm(
+                f"{name.replace('_', '-')}-errors",
+                function.metric_errors(period=PERIOD, statistic="Sum"),
+                threshold=config.function_error_threshold,
+                description=f"{name} raised or timed out.",
+            )
+        latency = http_api.metric_latency(period=PERIOD, statistic="p95")
+        self._alarm(
+            "api-p95-latency",
+            latency,
+            threshold=config.p95_latency_ms,
+            description=f"API p95 latency above {config.p95_latency_ms} ms for 15 minutes.",
+            periods=3,
+        )
+        server_errors = http_api.metric_server_error(period=PERIOD, statistic="Sum")
+        self._alarm(
+            "api-5xx",
+            server_errors,
+            threshold=config.api_5xx_threshold,
+            description="The API answered with 5xx.",
+        )
+        capacity = cluster.metric_serverless_database_capacity(period=PERIOD, statistic="Maximum")
+        self._alarm(
+            "db-capacity-at-max",
+            capacity,
+            threshold=config.db_max_acu,
+            description="Aurora has been at its maximum ACUs for 30 minutes: raise db_max_acu.",
+            periods=6,
+        )
+
+        self.dashboard = self._dashboard(functions, queues, http_api, cluster, latency, server_errors, capacity)
+
+    def _alarm(
+        self,
+        name: str,
+        metric: cloudwatch.IMetric,
+        *,
+        threshold: float,
+        description: str,
+        periods: int = 1,
+    ) -> cloudwatch.Alarm:
+        alarm = cloudwatch.Alarm(
+            self,
+            "".join(part.title() for part in name.split("-")) + "Alarm",
+            alarm_name=f"{self.config.prefix}-{name}",
+            alarm_description=description,
+            metric=metric,
+            threshold=threshold,
+            evaluation_periods=periods,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            # No data means no traffic (dev is idle most of the time), which is not a failure.
+            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+        )
+        alarm.add_alarm_action(cw_actions.SnsAction(self.topic))
+        self.alarms.append(alarm)
+        return alarm
+
+    def _dashboard(
+        self,
+        functions: dict[str, lambda_.Function],
+        queues: WorkQueues,
+        http_api: apigwv2.HttpApi,
+        cluster: rds.DatabaseCluster,
+        latency: cloudwatch.IMetric,
+        server_errors: cloudwatch.IMetric,
+        capacity: cloudwatch.IMetric,
+    ) -> cloudwatch.Dashboard:
+        dashboard = cloudwatch.Dashboard(self, "Dashboard", dashboard_name=self.config.prefix)
+        fns = list(functions.items())
+        dashboard.add_widgets(
+            cloudwatch.GraphWidget(
+                title="API requests and errors",
+                left=[http_api.metric_count(period=PERIOD)],
+                right=[http_api.metric_client_error(period=PERIOD), server_errors],
+                width=8,
+            ),
+            cloudwatch.GraphWidget(
+                title="API latency (ms)",
+                left=[
+                    http_api.metric_latency(period=PERIOD, statistic="p50"),
+                    latency,
+                    http_api.metric_latency(period=PERIOD, statistic="p99"),
+                    http_api.metric_integration_latency(period=PERIOD, statistic="p95"),
+                ],
+                width=8,
+            ),
+            cloudwatch.GraphWidget(
+                title="Aurora",
+                left=[capacity],
+                right=[cluster.metric_database_connections(period=PERIOD)],
+                width=8,
+            ),
+        )
+        dashboard.add_widgets(
+            cloudwatch.GraphWidget(
+                title="Function invocations",
+                left=[f.metric_invocations(period=PERIOD, label=n) for n, f in fns],
+                width=8,
+            ),
+            cloudwatch.GraphWidget(
+                title="Function errors and throttles",
+                left=[f.metric_errors(period=PERIOD, label=f"{n} errors") for n, f in fns],
+                right=[f.metric_throttles(period=PERIOD, label=f"{n} throttles") for n, f in fns],
+                width=8,
+            ),
+            cloudwatch.GraphWidget(
+                title="Function duration p95 (ms)",
+                left=[f.metric_duration(period=PERIOD, statistic="p95", label=n) for n, f in fns],
+                width=8,
+            ),
+        )
+        queue_widgets: list[cloudwatch.IWidget] = []
+        for work in queues.queues.values():
+            queue_widgets.append(
+                cloudwatch.GraphWidget(
+                    title=f"{work.key} queue",
+                    left=[
+                        work.queue.metric_approximate_number_of_messages_visible(period=PERIOD, label="waiting"),
+                        work.dead_letter_queue.metric_approximate_number_of_messages_visible(
+                            period=PERIOD, label="dead letters"
+                        ),
+                    ],
+                    right=[work.queue.metric_approximate_age_of_oldest_message(period=PERIOD, label="oldest (s)")],
+                    width=8,
+                )
+            )
+        queue_widgets.append(cloudwatch.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=8, height=6))
+        dashboard.add_widgets(*queue_widgets)
+        return dashboard

@@ -1,0 +1,82 @@
+"""What each Lambda function may do: the one table to edit when a function is added.
+
+The route table (layers/engram_http/route_table.py) says which functions exist; this table
+says what each needs beyond the baseline (VPC, the database secret, its own logs). A name in
+the route table that is missing here gets DEFAULT_PROFILE, so a new HTTP function deploys
+with database access only and nothing else until someone grants more here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Queue keys used by `consumes` and the *_send flags (see infra/workers.py).
+EMBED_QUEUE = "embed-jobs"
+CONSOLIDATE_QUEUE = "consolidate-jobs"
+UPLOAD_EVENTS_QUEUE = "upload-events"  # S3 ObjectCreated notifications for the uploads bucket
+
+
+@dataclass(frozen=True)
+class FunctionProfile:
+    timeout_s: int = 29  # HTTP API waits 30 s for an integration; stay below it.
+    embed_send: bool = False  # may enqueue embedding jobs
+    consolidate_send: bool = False  # may enqueue consolidation jobs
+    bedrock_embed: bool = False  # bedrock:InvokeModel on the embedding model only
+    bedrock_llm: bool = False  # bedrock:InvokeModel on the configured Claude model (when llm_level != off)
+    uploads_read: bool = False  # s3:GetObject under uploads/
+    uploads_write: bool = False  # s3:PutObject under uploads/ (signs presigned PUT URLs)
+    uploads_delete: bool = False  # s3:DeleteObject under uploads/ (drops rejected or ingested objects)
+    consumes: str | None = None  # SQS queue key whose messages invoke it (partial batch responses)
+    batch_size: int = 10  # SQS messages per invocation when `consumes` is set
+    # ObjectCreated under this prefix of the uploads bucket is sent to the `consumes` queue
+    # (S3 -> SQS -> Lambda: retries, a DLQ and partial batch responses, unlike a direct invoke).
+    s3_trigger_prefix: str | None = None
+    scheduled: bool = False  # invoked by the EventBridge Scheduler consolidation schedule
+    description: str = ""
+
+
+DEFAULT_PROFILE = FunctionProfile(description="Engram HTTP function")
+
+PROFILES: dict[str, FunctionProfile] = {
+    "authorizer": FunctionProfile(timeout_s=10, description="API key authorizer for the HTTP API"),
+    "admin": FunctionProfile(description="health, OpenAPI, stats, tenant and key management"),
+    "memories": FunctionProfile(embed_send=True, description="memory CRUD; enqueues embedding jobs"),
+    "recall": FunctionProfile(bedrock_embed=True, description="hybrid recall; embeds the query"),
+    "conversations": FunctionProfile(embed_send=True, description="verbatim conversations"),
+    "documents": FunctionProfile(
+        embed_send=True, uploads_write=True, bedrock_llm=True, description="documents and query-document"
+    ),
+    "topics": FunctionProfile(bedrock_llm=True, description="topic tree, resume and prime"),
+    "document_ingest": FunctionProfile(
+        timeout_s=300,
+        embed_send=True,
+        uploads_read=True,
+        uploads_delete=True,
+        consumes=UPLOAD_EVENTS_QUEUE,
+        batch_size=1,  # one document per invocation: a large one may need the whole timeout
+        s3_trigger_prefix="uploads/",
+        description="ingests large documents uploaded to S3",
+    ),
+    "embed_worker": FunctionProfile(
+        timeout_s=120, bedrock_embed=True, consumes=EMBED_QUEUE, description="fills chunk embeddings"
+    ),
+    "migrate": FunctionProfile(
+        timeout_s=600, description="applies SQL migrations on deploy; creates tenants on direct invoke"
+    ),
+    "consolidation_dispatcher": FunctionProfile(
+        timeout_s=60, consolidate_send=True, scheduled=True, description="fans consolidation out per namespace"
+    ),
+    "consolidation_worker": FunctionProfile(
+        timeout_s=600,
+        consumes=CONSOLIDATE_QUEUE,
+        batch_size=1,  # one namespace per invocation: bounded, resumable runs
+        embed_send=True,
+        bedrock_embed=True,
+        bedrock_llm=True,
+        description="consolidates one tenant namespace",
+    ),
+}
+
+
+def profile_for(function: str) -> FunctionProfile:
+    return PROFILES.get(function, DEFAULT_PROFILE)

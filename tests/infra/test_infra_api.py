@@ -1,0 +1,120 @@
+"""The HTTP API: every route of the route table, each with its function and the authorizer."""
+
+from __future__ import annotations
+
+import json
+
+from aws_cdk.assertions import Match
+from engram_http.route_table import EVENT_FUNCTIONS, ROUTES
+
+from infra.functions import function_name
+
+
+def _integration_function(synth, integration_id: str) -> str:
+    """The logical id of the Lambda function an integration calls."""
+    uri = synth.json["Resources"][integration_id]["Properties"]["IntegrationUri"]
+    return uri["Fn::GetAtt"][0]
+
+
+def test_every_route_has_its_function_and_the_authorizer(dev):
+    routes = dev.resources("AWS::ApiGatewayV2::Route")
+    by_key = {r["Properties"]["RouteKey"]: r["Properties"] for r in routes.values()}
+    assert set(by_key) == {f"{r.method} {r.path}" for r in ROUTES}
+    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    for route in ROUTES:
+        props = by_key[f"{route.method} {route.path}"]
+        integration_id = props["Target"]["Fn::Join"][1][1]["Ref"]
+        assert _integration_function(dev, integration_id) == dev.function_logical_id(route.function)
+        if route.auth:
+            assert props["AuthorizationType"] == "CUSTOM", route
+            assert props["AuthorizerId"] == {"Ref": authorizer_id}, route
+        else:
+            assert props["AuthorizationType"] == "NONE", route
+
+
+def test_only_the_routes_marked_public_are_public(dev):
+    public = {
+        r["Properties"]["RouteKey"]
+        for r in dev.resources("AWS::ApiGatewayV2::Route").values()
+        if r["Properties"]["AuthorizationType"] == "NONE"
+    }
+    assert public == {f"{r.method} {r.path}" for r in ROUTES if not r.auth}
+    assert public <= {"GET /v1/health", "GET /v1/openapi.json"}
+
+
+def test_one_function_per_folder_in_the_table(dev):
+    expected = {
+        function_name(dev.stack.functions.config, n) for n in {r.function for r in ROUTES} | set(EVENT_FUNCTIONS)
+    }
+    ours = {
+        f["Properties"]["FunctionName"]
+        for f in dev.resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName", "").startswith("engram-dev-")
+    }
+    assert ours == expected
+    # one integration per function, however many routes it serves
+    integrations = dev.resources("AWS::ApiGatewayV2::Integration")
+    assert len(integrations) == len({r.function for r in ROUTES})
+
+
+def test_authorizer_is_a_cached_simple_request_authorizer(dev):
+    dev.template.has_resource_properties(
+        "AWS::ApiGatewayV2::Authorizer",
+        {
+            "AuthorizerType": "REQUEST",
+            "AuthorizerPayloadFormatVersion": "2.0",
+            "EnableSimpleResponses": True,
+            "IdentitySource": ["$request.header.Authorization"],
+            "AuthorizerResultTtlInSeconds": 300,
+            "AuthorizerUri": Match.object_like(
+                {
+                    "Fn::Join": Match.array_with(
+                        [
+                            Match.array_with(
+                                [Match.object_like({"Fn::GetAtt": [dev.function_logical_id("authorizer"), "Arn"]})]
+                            )
+                        ]
+                    )
+                }
+            ),
+        },
+    )
+
+
+def test_stage_throttles_and_writes_json_access_logs(dev):
+    (stage,) = dev.resources("AWS::ApiGatewayV2::Stage").values()
+    props = stage["Properties"]
+    assert props["StageName"] == "$default" and props["AutoDeploy"] is True
+    assert props["DefaultRouteSettings"]["ThrottlingRateLimit"] == 50
+    assert props["DefaultRouteSettings"]["ThrottlingBurstLimit"] == 100
+    assert props["DefaultRouteSettings"]["DetailedMetricsEnabled"] is True
+    log_format = json.loads(props["AccessLogSettings"]["Format"])
+    assert log_format["requestId"] == "$context.requestId"
+    assert log_format["tenantId"] == "$context.authorizer.tenant_id"
+    assert "DestinationArn" in props["AccessLogSettings"]
+
+
+def test_functions_are_arm64_python312_json_logging_traced_in_the_vpc(dev):
+    for name in dev.stack.function_names:
+        props = dev.json["Resources"][dev.function_logical_id(name)]["Properties"]
+        assert props["Runtime"] == "python3.12"
+        assert props["Architectures"] == ["arm64"]
+        assert props["Handler"] == "handler.handler"
+        assert props["TracingConfig"] == {"Mode": "Active"}
+        assert props["LoggingConfig"]["LogFormat"] == "JSON"
+        assert "LogGroup" in props["LoggingConfig"]
+        assert props["VpcConfig"]["SubnetIds"]
+        assert len(props["Layers"]) == 2
+        env = props["Environment"]["Variables"]
+        for variable in (
+            "ENGRAM_DB_SECRET_ARN", "ENGRAM_DB_NAME", "ENGRAM_DB_HOST", "ENGRAM_EMBED_QUEUE_URL",
+            "ENGRAM_EMBEDDER", "ENGRAM_EMBED_DIM", "ENGRAM_LLM_LEVEL", "ENGRAM_LLM_PROVIDER",
+            "ENGRAM_LLM_MODEL", "ENGRAM_UPLOADS_BUCKET", "ENGRAM_ENV", "POWERTOOLS_SERVICE_NAME",
+            "POWERTOOLS_LOG_LEVEL",
+        ):  # fmt: skip
+            assert variable in env, (name, variable)
+        assert env["ENGRAM_EMBEDDER"] == "bedrock"
+        assert env["ENGRAM_ENV"] == "dev"
+        # HTTP integrations time out at 30 s: route functions must finish before that.
+        if any(r.function == name for r in ROUTES):
+            assert props["Timeout"] < 30

@@ -1,0 +1,57 @@
+"""`make build` helpers and the asset modes, without running pip."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from infra import assets as assets_module
+from infra import build_assets
+
+
+def test_layer_requirements_leave_out_the_sdk_the_runtime_has():
+    requirements = build_assets.layer_requirements()
+    names = {r.split(">")[0].split("=")[0].split("[")[0].strip().lower() for r in requirements}
+    assert "boto3" not in names
+    assert {"pydantic", "psycopg", "pgvector", "aws-lambda-powertools", "numpy"} <= names
+    # the local embedder is not shipped to the cloud by default
+    assert not names & {"onnxruntime", "tokenizers", "torch"}
+
+
+def test_the_dependency_layer_targets_arm64_python312():
+    assert build_assets.PYTHON_VERSION == "3.12"
+    assert "manylinux_2_28_aarch64" in build_assets.PLATFORMS
+
+
+def test_architecture_check_rejects_x86_native_code(tmp_path):
+    def elf(machine: int) -> bytes:
+        return b"\x7fELF" + b"\0" * 14 + machine.to_bytes(2, "little") + b"\0" * 40
+
+    (tmp_path / "ok.so").write_bytes(elf(build_assets.EM_AARCH64))
+    build_assets.check_architecture(tmp_path)
+    (tmp_path / "bad.cpython-312-x86_64-linux-gnu.so").write_bytes(elf(62))
+    with pytest.raises(SystemExit, match="non-aarch64"):
+        build_assets.check_architecture(tmp_path)
+
+
+def test_engram_local_is_not_shipped():
+    assert "engram_local" not in assets_module.CORE_PACKAGES
+
+
+def test_build_mode_refuses_to_synthesize_without_a_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(assets_module, "MANIFEST", tmp_path / "missing.json")
+    with pytest.raises(assets_module.MissingBuildError, match="make build"):
+        assets_module.LambdaAssets(mode="build")
+    auto = assets_module.LambdaAssets(mode="auto")
+    auto.deps_layer_code()
+    assert auto.warnings and not auto.deployable
+
+
+def test_build_manifest_sizes_are_under_the_limit_when_built():
+    if not assets_module.MANIFEST.is_file():
+        pytest.skip("make build has not run")
+    manifest = json.loads(assets_module.MANIFEST.read_text())
+    layers = manifest["sizes"]["layer:deps"]["unzipped"] + manifest["sizes"]["layer:core"]["unzipped"]
+    for name in manifest["functions"]:
+        assert manifest["sizes"][f"function:{name}"]["unzipped"] + layers <= build_assets.LAMBDA_UNZIPPED_LIMIT
