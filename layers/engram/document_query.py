@@ -208,10 +208,17 @@ def rank_windows(text: str, question: str, anchors: list[tuple[int, int]] | None
             candidates.append(Candidate(start, end, 1.0 + bm25(start, end)))
     else:
         grid = {p // stride for positions in hits.values() for p in positions}
+        every = sorted(p for positions in hits.values() for p in positions)
         for k in sorted(grid | {g - 1 for g in grid if g > 0}):
             start = k * stride
             end = min(len(text), start + window)
-            candidates.append(Candidate(start, end, bm25(start, end)))
+            score = bm25(start, end)
+            inside = every[bisect.bisect_left(every, start) : bisect.bisect_left(every, end)]
+            if inside:  # centre the span on its hits, so a budget cut keeps what matched
+                centre = (inside[0] + inside[-1]) // 2
+                start = max(0, min(centre - window // 2, len(text) - window))
+                end = min(len(text), start + window)
+            candidates.append(Candidate(start, end, score))
         if not candidates and text:
             candidates.append(Candidate(0, min(len(text), window), 0.0))  # nothing matched: the opening
     candidates.sort(key=lambda c: (-c.score, c.start))
@@ -330,7 +337,8 @@ def query_document(tenant_id: UUID, memory_id: UUID, req: QueryRequest) -> Query
         compile_guarded(req.filter)  # a bad pattern is 422 before any body is read
     with tenant_transaction(tenant_id) as conn:
         tier, source, segments = _load(conn, memory_id)
-    ranked = extract_spans(segments, req, window)
+    # A span never needs to be longer than the whole budget (one UTF-8 byte per character at least).
+    ranked = extract_spans(segments, req, max(100, min(window, budget_bytes)))
     del segments
     spans, used = apply_budget(ranked, budget_bytes)
     answer, citations, info, reason = None, [], None, None
