@@ -147,8 +147,9 @@ class Database(Construct):
             acknowledge(
                 cfn_cluster,
                 "AwsSolutions-RDS10",
-                f"{config.env} is disposable: `make destroy ENV={config.env}` must be able to delete it. "
-                "prod sets db_deletion_protection in cdk.json.",
+                f"{config.env} must be removable with `make destroy ENV={config.env}`"
+                + ("; a final snapshot is still taken" if config.retain_data else "")
+                + ". prod turns db_deletion_protection on in cdk.json.",
             )
 
         self.proxy: rds.DatabaseProxy | None = None
