@@ -165,7 +165,20 @@ def test_bad_appends_are_refused_whole(api, messages, status, field):
     assert all_messages(api, cid) == []
 
 
-def test_windows_form_and_appending_extends_without_rebuild(api, stack):
+@pytest.fixture
+def seed_windows(monkeypatch):
+    """The seed-004 shape (5 messages, stride 3) instead of the benchmarked default."""
+    from engram import config
+
+    monkeypatch.setenv("ENGRAM_CONVERSATION_WINDOW_SIZE", "5")
+    monkeypatch.setenv("ENGRAM_CONVERSATION_WINDOW_STRIDE", "3")
+    config.settings.cache_clear()
+    yield
+    monkeypatch.undo()
+    config.settings.cache_clear()
+
+
+def test_windows_form_and_appending_extends_without_rebuild(api, stack, seed_windows):
     cid = new_conversation(api)
     append(api, cid, turns(6))
     before = windows_of(stack, cid)
@@ -196,6 +209,12 @@ def chat(api, drain):
     assert append(api, cid, msgs).status == 201
     drain()
     return cid, msgs
+
+
+def test_default_windows_are_single_turns(api, stack):
+    cid = new_conversation(api)
+    append(api, cid, turns(3))
+    assert [(w["seq_from"], w["seq_to"]) for w in windows_of(stack, cid)] == [(1, 1), (2, 2), (3, 3)]
 
 
 def test_recall_returns_the_original_messages(api, chat):
