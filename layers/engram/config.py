@@ -34,6 +34,29 @@ class Settings(BaseSettings):
     recall_fusion: Literal["weighted", "rrf"] = "weighted"
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
 
+    # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
+    # engram.documents.HARD_MAX_BYTES and is not a setting.
+    document_tier0_max_bytes: int = Field(default=500 * 1024, ge=1024)
+    document_tier1_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    # A synchronous Lambda carries 6 MB (request JSON included), API Gateway 10 MB: inline bodies
+    # stop at 5 MiB; larger ones go through POST /v1/documents/uploads.
+    document_inline_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=5 * 1024 * 1024)
+    document_chunking: Literal["document", "focused"] = "document"
+    uploads_bucket: str | None = None
+    upload_url_expiry_s: int = Field(default=900, ge=60, le=7 * 24 * 3600)
+    query_window_chars: int = Field(default=1200, ge=100, le=20_000)
+    query_token_budget: int = Field(default=2000, ge=16, le=50_000)
+    query_regex_timeout_s: float = Field(default=1.0, gt=0, le=10)
+
+    # LLM (Claude): off | auto (used where it pays, when configured) | full (also optional uses).
+    llm_level: Literal["off", "auto", "full"] = "auto"
+    llm_provider: Literal["anthropic", "bedrock"] = "anthropic"
+    llm_model: str = "claude-sonnet-4-5"
+    anthropic_base_url: str | None = None
+    llm_timeout_s: float = Field(default=20.0, gt=0, le=120)
+    llm_max_retries: int = Field(default=2, ge=0, le=6)
+    llm_backoff_s: float = Field(default=0.5, ge=0, le=30)
+
     # Conversations (seed 004). Window shape chosen with bench/conversation_recall.py (see
     # bench/RESULTS-conversations.md): single turns beat 5/3 at every context budget, on the
     # training and the held-out set. 5/3 (seed 004) stays one setting away.
