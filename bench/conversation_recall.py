@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conversation_data import Dataset, datasets  # noqa: E402
+from conversation_data import Dataset, datasets
 
 BUDGETS = (2000, 4000, 8000)
 METHODS = {  # label -> (recall mode, fusion)
