@@ -1,24 +1,37 @@
-"""The configured embedder, one per process."""
+"""Pick the embedder from the environment, once per process (a Lambda container reuses it)."""
 
 from __future__ import annotations
 
+import functools
 import os
-from functools import cache
 
 from engram.embeddings.base import Embedder
 
 
-@cache
+@functools.cache
 def embedder_from_env() -> Embedder:
-    kind = os.environ.get("ENGRAM_EMBEDDER", "local")
+    """`ENGRAM_EMBEDDER`: `local` (default, MiniLM int8 on onnxruntime) or `bedrock` (Titan v2).
+
+    bedrock reads `ENGRAM_EMBED_DIM` (1024, 512 or 256; default 1024), `AWS_REGION` and the
+    optional `ENGRAM_BEDROCK_ENDPOINT_URL` (VPC endpoint or a test stand-in). Construction is
+    cheap for both: models and clients load on the first `embed` call.
+    """
+    kind = os.environ.get("ENGRAM_EMBEDDER", "local").strip().lower() or "local"
+    if kind == "local":
+        from engram.embeddings.local import LocalEmbedder
+
+        return LocalEmbedder()
     if kind == "bedrock":
         from engram.embeddings.bedrock import BedrockTitanEmbedder
 
+        raw_dim = os.environ.get("ENGRAM_EMBED_DIM", "1024").strip() or "1024"
+        try:
+            dimension = int(raw_dim)
+        except ValueError:
+            raise ValueError(f"ENGRAM_EMBED_DIM must be an integer, got {raw_dim!r}") from None
         return BedrockTitanEmbedder(
-            dimension=int(os.environ.get("ENGRAM_EMBED_DIM", "1024")),
-            endpoint_url=os.environ.get("ENGRAM_BEDROCK_ENDPOINT_URL") or None,
+            dimension,
             region=os.environ.get("AWS_REGION") or None,
+            endpoint_url=os.environ.get("ENGRAM_BEDROCK_ENDPOINT_URL") or None,
         )
-    from engram.embeddings.local import LocalEmbedder
-
-    return LocalEmbedder()
+    raise ValueError(f"ENGRAM_EMBEDDER must be 'local' or 'bedrock', got {kind!r}")
