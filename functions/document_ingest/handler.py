@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
+
 from engram.uploads import ingest_object, s3_records
 
 logger = Logger(service="engram")

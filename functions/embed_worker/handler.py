@@ -8,9 +8,10 @@ from uuid import UUID
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from pydantic import BaseModel, Field
+
 from engram.embeddings.factory import embedder_from_env
 from engram.vectors import embed_chunks
-from pydantic import BaseModel, Field
 
 logger = Logger(service="engram")
 processor = BatchProcessor(event_type=EventType.SQS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
+
 from engram import operations
 
 logger = Logger(service="engram")

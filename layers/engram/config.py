@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     max_tags: int = 32
     max_tag_chars: int = 64
 
-    recall_candidates: int = Field(default=100, ge=10, le=1000)  # per retriever, before fusion
+    recall_candidates: int = Field(default=40, ge=10, le=1000)  # per retriever, before fusion
     recall_fusion: Literal["weighted", "rrf"] = "weighted"
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
 

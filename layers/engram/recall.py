@@ -20,7 +20,7 @@ from engram.config import settings
 from engram.db import tenant_transaction
 from engram.embeddings.base import Embedder
 from engram.models import RecalledChunk, RecalledMessage, RecallHit, RecallRequest, RecallResponse, ScoreParts
-from engram.vectors import active_space, parse_vector, vector_literal
+from engram.vectors import cached_active_space, parse_vector, vector_literal
 
 logger = Logger(service="engram")
 
@@ -83,11 +83,11 @@ def _candidate_sql(where: str, dimension: int | None, use_keyword: bool) -> str:
     else:
         parts.append("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
     if use_keyword:
-        # Any query term may match (OR): natural-language questions rarely share every word.
+        # Any query term may match (OR): questions rarely share every word. tenant_chunks: see migration 0004.
         parts.append(
             "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')"
             "::tsquery AS q),"
-            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank FROM chunks c, tq"
+            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank FROM tenant_chunks c, tq"
             f" WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q AND {where} ORDER BY rank DESC LIMIT %(k)s)"
         )
     else:
@@ -173,19 +173,22 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     with tenant_transaction(tenant_id) as conn:
         dimension = None
         if qvec is not None and embedder is not None:
-            space = active_space(conn)
+            space = cached_active_space(conn)
             if space is None or space.model_id != embedder.model_id:
                 degraded.append("vector_search_unavailable: embedding space mismatch")
             else:
                 dimension = space.dimension
                 params.update(qvec=qvec, model=space.model_id)
-                conn.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
-                conn.execute(f"SET LOCAL hnsw.ef_search = {int(s.hnsw_ef_search)}")
         use_keyword = req.mode != "vector" or dimension is None
         if req.mode == "vector" and dimension is None:
             degraded.append("keyword_fallback")
+        # One round trip: the HNSW scan settings for this transaction and the pending-vector count.
+        params["ef_search"] = str(int(s.hnsw_ef_search))
         pending = conn.execute(
-            f"SELECT count(*) AS n FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p",
+            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+            " set_config('hnsw.ef_search', %(ef_search)s, true),"
+            f" (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p)"
+            " AS n",
             params,
         ).fetchone()
         if pending and pending["n"]:

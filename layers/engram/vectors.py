@@ -8,6 +8,7 @@ model change leaves old vectors in place until they are re-embedded: nothing is 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
@@ -41,6 +42,19 @@ def hnsw_index_name(dimension: int) -> str:
     return f"chunks_embedding_hnsw_{int(dimension)}"
 
 
+_space_cache: tuple[float, EmbeddingSpace | None] | None = None
+SPACE_CACHE_SECONDS = 60.0
+
+
+def cached_active_space(conn: psycopg.Connection) -> EmbeddingSpace | None:
+    """The active space, re-read at most once a minute: it changes only on a deliberate switch."""
+    global _space_cache
+    now = time.monotonic()
+    if _space_cache is None or now - _space_cache[0] > SPACE_CACHE_SECONDS or _space_cache[1] is None:
+        _space_cache = (now, active_space(conn))
+    return _space_cache[1]
+
+
 def ensure_embedding_space(owner: psycopg.Connection, model_id: str, dimension: int,
                            activate: bool = False) -> EmbeddingSpace:
     """Register the space (owner connection). The first one becomes active; switching needs activate."""
@@ -65,6 +79,8 @@ def ensure_embedding_space(owner: psycopg.Connection, model_id: str, dimension: 
         f"WHERE embedding_dim = {dimension}"
     )
     owner.commit()
+    global _space_cache
+    _space_cache = None
     return EmbeddingSpace(model_id, dimension)
 
 

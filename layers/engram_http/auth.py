@@ -6,6 +6,7 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 from aws_lambda_powertools.event_handler.api_gateway import Router
+
 from engram.errors import Forbidden, Unauthorized
 from engram.tenants import Principal
 

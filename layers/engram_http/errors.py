@@ -7,6 +7,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
 from engram.errors import EngramError
 
 logger = Logger(service="engram")

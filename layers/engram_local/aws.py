@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import threading
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class LocalAws:
     def start(self) -> LocalAws:
         from moto.server import ThreadedMotoServer
 
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per SQS poll is noise
         self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
         self.server.start()
         endpoint = f"http://127.0.0.1:{self.port}"

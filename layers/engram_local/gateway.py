@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from engram_http.route_table import ROUTES, Route
-
 from engram_local.lambda_runtime import invoke
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024  # HTTP API payload quota

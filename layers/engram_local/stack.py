@@ -11,7 +11,6 @@ from pathlib import Path
 
 from engram import config
 from engram.db import reset_connections
-
 from engram_local.aws import LocalAws, SqsPoller
 from engram_local.postgres import EmbeddedPostgres
 

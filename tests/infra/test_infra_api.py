@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from aws_cdk.assertions import Match
-from engram_http.route_table import EVENT_FUNCTIONS, ROUTES
 
+from engram_http.route_table import EVENT_FUNCTIONS, ROUTES
 from infra.functions import function_name
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import psycopg
+
 from engram_local.aws import LocalAws
 from engram_local.lambda_runtime import invoke
 

@@ -6,6 +6,7 @@ import uuid
 
 import psycopg
 import pytest
+
 from engram.db import tenant_transaction
 
 

@@ -6,6 +6,7 @@ import itertools
 from datetime import UTC, datetime
 
 import pytest
+
 from engram.conversation_windows import Window, format_window, windows, windows_to_rebuild
 
 

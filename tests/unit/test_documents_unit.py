@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from engram.chunking import _TOKEN, chunk, chunk_focused, chunk_text
 from engram.document_models import QueryFilter, Span
 from engram.document_query import (

@@ -8,10 +8,10 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
+
 from engram import stats
 from engram.db import anonymous_transaction
 from engram.errors import DependencyDown
-
 from engram_http.auth import principal
 from engram_http.errors import error_response
 from engram_http.resolver import json_response

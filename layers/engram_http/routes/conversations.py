@@ -8,6 +8,7 @@ from uuid import UUID
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+
 from engram import conversations, namespaces
 from engram.conversation_models import (
     AppendResult,
@@ -20,7 +21,6 @@ from engram.conversation_models import (
     PurgeResult,
 )
 from engram.models import NAMESPACE_PATTERN
-
 from engram_http.auth import principal
 from engram_http.resolver import json_response
 

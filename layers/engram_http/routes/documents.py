@@ -6,6 +6,7 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
+
 from engram import document_query, documents, uploads
 from engram.document_models import (
     DocumentCreate,
@@ -16,7 +17,6 @@ from engram.document_models import (
     UploadStatus,
     UploadTicket,
 )
-
 from engram_http.auth import principal
 from engram_http.resolver import json_response
 

@@ -9,6 +9,7 @@ from uuid import UUID
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
+
 from engram import memories
 from engram.models import (
     BatchResult,
@@ -21,7 +22,6 @@ from engram.models import (
     MemoryPatch,
     MemoryWritten,
 )
-
 from engram_http.auth import principal
 from engram_http.resolver import json_response
 

@@ -1,0 +1,156 @@
+"""Recall latency at 10k and 100k memories (384-d), beside the bare pgvector top-k on the same data.
+
+    .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--queries 200]
+
+Data is synthetic (clustered unit vectors, text from a made-up vocabulary) loaded with COPY so
+100k rows take seconds, not the hours real embedding would. Query vectors are precomputed, so
+both sides measure the database path only:
+  - bare:   SELECT id FROM chunks WHERE embedding_dim = 384 ORDER BY embedding::halfvec(384) <=> q
+            LIMIT 10 (the same partial HNSW index recall uses)
+  - recall: engram.recall.recall(): tenant transaction + RLS, filters, vector AND keyword
+            candidates, fusion, best chunk per memory, budget shaping (touch=False).
+The figure is the p50/p95 ratio recall/bare (aim: at most 2x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from uuid import UUID, uuid4
+
+import numpy as np
+
+from engram.models import RecallRequest
+from engram.recall import recall
+from engram.vectors import vector_literal
+
+DIM = 384
+SYLLABLES = ["ka", "lo", "mi", "ran", "tes", "vo", "qui", "del", "ar", "zen", "po", "lu", "shi", "ber", "nax"]
+
+
+class PrecomputedQueries:
+    """Stands in for the embedder so the bench times the database, not the model."""
+
+    model_id = "all-minilm-l6-v2-int8"
+    dimension = DIM
+
+    def __init__(self) -> None:
+        self.next: list[float] = []
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.next for _ in texts]
+
+
+def vocabulary(rng: random.Random, n: int = 5000) -> list[str]:
+    return list({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(n * 2)})[:n]
+
+
+def load(dsn: str, tenant_id: UUID, n: int, rng: random.Random, centers: np.ndarray, words: list[str]) -> None:
+    import psycopg
+
+    nrng = np.random.default_rng(rng.randint(0, 2**31))
+    mem_rows, chunk_rows = [], []
+    for i in range(n):
+        mid = uuid4()
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(12, 40)))
+        ns, tags = f"ns{i % 10}", [f"tag{i % 7}"]
+        created = f"2026-{(i % 11) + 1:02d}-{(i % 27) + 1:02d}T12:00:00Z"
+        vec = centers[i % len(centers)] + nrng.normal(0, 0.35, DIM)
+        vec /= np.linalg.norm(vec)
+        mem_rows.append((mid, tenant_id, ns, "semantic", text, uuid4().bytes, 0.5, tags, created))
+        chunk_rows.append((tenant_id, mid, ns, "semantic", tags, created, 0, text, vector_literal(vec), DIM,
+                           PrecomputedQueries.model_id, created))
+    with psycopg.connect(dsn) as conn:
+        with conn.cursor().copy(
+            "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
+            " FROM STDIN"
+        ) as copy:
+            for row in mem_rows:
+                copy.write_row(row)
+        with conn.cursor().copy(
+            "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
+            " embedding_dim, model_id, embedded_at) FROM STDIN"
+        ) as copy:
+            for row in chunk_rows:
+                copy.write_row(row)
+        conn.commit()
+    # The steady state autovacuum reaches: statistics fresh, GIN pending list merged.
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE memories")
+        conn.execute("VACUUM ANALYZE chunks")
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
+
+
+def run(size: int, queries: int, seed: int) -> None:
+    import psycopg
+
+    from engram.operations import create_tenant_with_key
+    from engram_local.stack import LocalStack
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
+        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
+        try:
+            tenant = UUID(create_tenant_with_key("bench", dsn=stack.dsn)["tenant_id"])
+            centers = np.random.default_rng(seed).normal(size=(200, DIM))
+            words = vocabulary(rng)
+            t0 = time.perf_counter()
+            load(stack.dsn, tenant, size, rng, centers, words)
+            loaded = time.perf_counter() - t0
+            with psycopg.connect(stack.dsn) as conn:  # the HNSW index is built as the rows arrive
+                conn.execute("SET hnsw.ef_search = 100")
+                qs = []
+                for _ in range(queries):
+                    v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(
+                        0, 0.35, DIM)
+                    qs.append((vector_literal(v / np.linalg.norm(v)), " ".join(rng.sample(words, 3))))
+                bare: list[float] = []
+                for vec, _ in qs:
+                    t = time.perf_counter()
+                    conn.execute("SELECT id FROM chunks WHERE embedding_dim = 384"
+                                 " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384)"
+                                 " LIMIT 10", (vec,)).fetchall()
+                    bare.append((time.perf_counter() - t) * 1000)
+            embedder = PrecomputedQueries()
+            full: list[float] = []
+            filtered: list[float] = []
+            for i, (vec, text) in enumerate(qs):
+                embedder.next = [float(x) for x in vec.strip("[]").split(",")]
+                t = time.perf_counter()
+                recall(tenant, RecallRequest(query=text, limit=10, touch=False), embedder)
+                full.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                recall(tenant, RecallRequest(query=text, limit=10, touch=False, namespace=f"ns{i % 10}",
+                                             tags=[f"tag{i % 7}"]), embedder)
+                filtered.append((time.perf_counter() - t) * 1000)
+        finally:
+            stack.stop()
+    b50, b95 = percentiles(bare)
+    f50, f95 = percentiles(full)
+    g50, g95 = percentiles(filtered)
+    print(f"{size:>7} memories (load {loaded:.0f}s)  bare top-10 p50 {b50:6.2f} ms p95 {b95:6.2f} ms | "
+          f"recall p50 {f50:6.2f} ms p95 {f95:6.2f} ms (ratio {f50 / b50:.2f}x / {f95 / b95:.2f}x) | "
+          f"recall+namespace+tag filter p50 {g50:6.2f} ms p95 {g95:6.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    for size in args.sizes:
+        run(size, args.queries, args.seed)
+
+
+if __name__ == "__main__":
+    main()

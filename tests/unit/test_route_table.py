@@ -1,0 +1,36 @@
+"""The route table (what API Gateway deploys) and the routers (what the Lambdas serve) agree."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from engram_http.route_table import EVENT_FUNCTIONS, ROUTES, http_functions
+from engram_http.routes import all_routers
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _served() -> set[tuple[str, str]]:
+    served = set()
+    for router in all_routers():
+        for key in router._routes:
+            rule, methods = key[0], key[1]
+            path = re.sub(r"<(\w+)>", r"{\1}", rule)
+            for method in methods if isinstance(methods, tuple | list) else (methods,):
+                served.add((method.upper(), path))
+    return served
+
+
+def test_every_route_in_the_table_is_served_and_vice_versa():
+    table = {(r.method, r.path) for r in ROUTES}
+    assert table == _served()
+
+
+def test_every_function_has_a_handler_module():
+    for name in [*http_functions(), *EVENT_FUNCTIONS]:
+        assert (ROOT / "functions" / name / "handler.py").is_file(), name
+
+
+def test_only_health_and_openapi_are_public():
+    assert {r.path for r in ROUTES if not r.auth} == {"/v1/health", "/v1/openapi.json"}
