@@ -25,3 +25,40 @@ test: venv
 
 lint: venv
 	$(VENV)/bin/ruff check .
+
+# ---- AWS: build, synth, deploy (see infra/README.md) ----
+CDK := infra/node_modules/.bin/cdk
+CDK_APP := --app "$(PY) infra/app.py" -c env=$(ENV)
+
+.PHONY: build synth nag deploy destroy bench
+
+$(CDK): infra/package.json infra/package-lock.json
+	npm --prefix infra ci --no-audit --no-fund
+	touch $(CDK)
+
+# Lambda code + layers (arm64, CPython 3.12, pip --platform, no Docker) into build/lambda; prints sizes.
+build: venv
+	$(PY) infra/build_assets.py
+
+# Offline synthesis with cdk-nag, no CLI or AWS account; uses build/ when present.
+synth: venv
+	$(PY) infra/synth.py --env $(ENV)
+
+# All environments; every nag acknowledgement with its reason.
+nag: venv
+	$(PY) infra/synth.py --all --report
+
+deploy: build $(CDK)
+	$(CDK) deploy $(CDK_APP) --require-approval broadening
+
+destroy: venv $(CDK)
+	$(CDK) destroy $(CDK_APP) -c engram:assets=auto
+
+# Every benchmark, figures printed (minutes; not part of the tests).
+bench: venv
+	$(PY) bench/cold_import.py
+	$(PY) bench/ingest_throughput.py
+	$(PY) bench/recall_latency.py
+	$(PY) bench/embed_throughput.py
+	$(PY) bench/document_ingest.py
+	$(PY) bench/conversation_recall.py
