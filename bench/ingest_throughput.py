@@ -11,13 +11,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import tempfile
 import time
 from pathlib import Path
 
-WORDS = ("deploy database invoice customer rollback latency budget meeting holiday cluster migration "
-         "runbook allergy recipe tutor insurance dentist renovation revenue sleep coffee hike rain").split()
+WORDS = ("deploy database invoice customer rollback latency budget meeting holiday cluster migration runbook "  # noqa: SIM905
+         "allergy recipe tutor insurance dentist renovation revenue sleep coffee hike rain").split()
 
 
 def texts(n: int, seed: int = 3) -> list[str]:
@@ -41,7 +42,6 @@ def main() -> None:
         try:
             key = create_tenant_with_key("bench", dsn=stack.dsn)["api_key"]
             headers = {"authorization": f"Bearer {key}", "content-type": "application/json"}
-            import json
 
             gateway.handle("GET", "/v1/health", {}, b"")  # load the handlers before timing
             t0 = time.perf_counter()

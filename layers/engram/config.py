@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     database_url: str | None = None
     db_secret_arn: str | None = None
     db_name: str = "engram"
+    db_host: str | None = None  # overrides the secret's host (an RDS Proxy endpoint, say)
+    db_connect_timeout_s: int = Field(default=10, ge=1, le=60)  # one attempt
+    db_connect_wait_s: float = Field(default=25.0, ge=0, le=300)  # all attempts: a paused cluster resumes in ~15 s
     # Role every request runs as (row-level security applies to it); empty to skip SET ROLE.
     db_app_role: str = "engram_app"
 
@@ -74,6 +77,18 @@ def settings() -> Settings:
 @cache
 def database_dsn() -> str:
     """The DSN to connect with: ENGRAM_DATABASE_URL, else built from the RDS secret."""
+    return _build_dsn(force_fetch=False)
+
+
+def refresh_database_dsn() -> str:
+    """After a failed login: the password may have rotated, so fetch the secret again."""
+    database_dsn.cache_clear()
+    dsn = _build_dsn(force_fetch=True)
+    database_dsn.cache_clear()
+    return dsn
+
+
+def _build_dsn(force_fetch: bool) -> str:
     s = settings()
     if s.database_url:
         return s.database_url
@@ -81,11 +96,10 @@ def database_dsn() -> str:
         raise RuntimeError("set ENGRAM_DATABASE_URL or ENGRAM_DB_SECRET_ARN")
     from aws_lambda_powertools.utilities.parameters import get_secret
 
-    secret = json.loads(str(get_secret(s.db_secret_arn, max_age=300)))
+    secret = json.loads(str(get_secret(s.db_secret_arn, max_age=300, force_fetch=force_fetch)))
     from psycopg.conninfo import make_conninfo
 
     return make_conninfo(
-        host=secret["host"], port=secret.get("port", 5432), user=secret["username"],
+        host=s.db_host or secret["host"], port=secret.get("port", 5432), user=secret["username"],
         password=secret["password"], dbname=secret.get("dbname", s.db_name), sslmode="require",
-        connect_timeout=10,
     )

@@ -11,7 +11,8 @@ import hashlib
 from dataclasses import dataclass
 from importlib import resources
 
-import psycopg
+from engram.config import settings
+from engram.db import open_connection
 
 # Any stable 64-bit number; the CDK migrate function and the CLI use this same key.
 MIGRATION_LOCK_KEY = 0x656E6772616D  # "engram"
@@ -40,7 +41,8 @@ def available_migrations() -> list[Migration]:
 def apply_migrations(dsn: str) -> list[str]:
     """Apply what is missing; return the versions applied by this call."""
     applied_now: list[str] = []
-    with psycopg.connect(dsn, autocommit=True) as conn:
+    # A deploy may find a paused dev cluster: wait longer than a request would.
+    with open_connection(dsn, wait_s=max(settings().db_connect_wait_s, 90.0), autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK_KEY,))
         try:
             conn.execute(
@@ -48,7 +50,8 @@ def apply_migrations(dsn: str) -> list[str]:
                 " version text PRIMARY KEY, checksum text NOT NULL,"
                 " applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            done = dict(conn.execute("SELECT version, checksum FROM schema_migrations").fetchall())
+            done = {r["version"]: r["checksum"]
+                    for r in conn.execute("SELECT version, checksum FROM schema_migrations").fetchall()}
             for migration in available_migrations():
                 if migration.version in done:
                     if done[migration.version] != migration.checksum:

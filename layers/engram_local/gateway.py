@@ -88,7 +88,10 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
     if route.auth:
         if not event["headers"].get("authorization"):
             return _json(401, '{"message":"Unauthorized"}')  # identity source missing: API Gateway answers
-        verdict = invoke("authorizer", event)
+        try:
+            verdict = invoke("authorizer", event)
+        except Exception:  # an authorizer that fails (database down) gets API Gateway's uncached 500
+            return _json(500, '{"message":"Internal Server Error"}')
         if not verdict.get("isAuthorized"):
             return _json(403, '{"message":"Forbidden"}')
         event["requestContext"]["authorizer"] = {"lambda": verdict.get("context", {})}

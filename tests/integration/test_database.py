@@ -1,0 +1,87 @@
+"""Migrations under the advisory lock, and connections that die between requests."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+
+import psycopg
+import pytest
+
+from engram.db import connection
+from engram.migrate import Migration, MigrationDrift, apply_migrations
+from engram_local import gateway
+from engram_local.lambda_runtime import invoke
+
+
+@pytest.fixture
+def fresh_db(stack):
+    """An empty database in the same server, dropped afterwards."""
+    name = "engram_migrate_test"
+    base = stack.dsn.rsplit("/", 1)[0]
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"{base}/{name}"
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_concurrent_migrators_apply_each_file_once(fresh_db):
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: apply_migrations(fresh_db), range(4)))
+    applied = [v for r in results for v in r]
+    with psycopg.connect(fresh_db) as conn:
+        recorded = [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    assert sorted(applied) == recorded  # every file applied by exactly one of the four
+    assert recorded[0] == "0001_core"
+    assert apply_migrations(fresh_db) == []  # idempotent
+
+
+def test_an_edited_applied_migration_is_reported(fresh_db, monkeypatch):
+    apply_migrations(fresh_db)
+    from engram import migrate
+
+    original = migrate.available_migrations()
+    edited = [Migration(original[0].version, original[0].sql + "\n-- edited"), *original[1:]]
+    monkeypatch.setattr(migrate, "available_migrations", lambda: edited)
+    with pytest.raises(MigrationDrift):
+        apply_migrations(fresh_db)
+
+
+def test_a_connection_killed_between_requests_is_replaced_transparently(api, stack):
+    assert api.post("/v1/memories", {"content": "before the restart", "namespace": "dead"}).status == 201
+    pid = connection().info.backend_pid  # the gateway runs handlers on this thread: same connection
+    with psycopg.connect(stack.dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    after = api.post("/v1/memories", {"content": "after the restart", "namespace": "dead"})
+    assert after.status == 201, after.body
+    assert connection().info.backend_pid != pid
+
+
+def test_database_down_is_a_503_naming_the_dependency(api, tenant, monkeypatch):
+    from engram import config, db
+
+    monkeypatch.setenv("ENGRAM_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none")
+    monkeypatch.setenv("ENGRAM_DB_CONNECT_WAIT_S", "0")
+    monkeypatch.setenv("ENGRAM_DB_CONNECT_TIMEOUT_S", "1")
+    config.settings.cache_clear()
+    config.database_dsn.cache_clear()
+    db.reset_connections()
+    try:
+        # The authorizer cannot answer: API Gateway gives an (uncached) 500.
+        assert api.get("/v1/memories").status == 500
+        # A route whose caller was already authorized (cached authorizer result) answers 503.
+        route = gateway.match("GET", "/v1/memories")
+        assert route is not None
+        event = gateway.build_event("GET", "/v1/memories", {}, b"", *route)
+        event["requestContext"]["authorizer"] = {"lambda": {"tenant_id": tenant.id, "key_id": tenant.id,
+                                                            "scopes": "read"}}
+        reply = invoke("memories", event)
+        assert reply["statusCode"] == 503
+        assert json.loads(reply["body"])["error"]["details"]["dependency"] == "database"
+    finally:
+        monkeypatch.undo()
+        config.settings.cache_clear()
+        config.database_dsn.cache_clear()
+        db.reset_connections()
