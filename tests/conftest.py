@@ -1,6 +1,6 @@
 """Shared fixtures: one real local stack (embedded PostgreSQL 16 + pgvector, moto SQS) per run.
 
-Set ENGRAM_EXTERNAL_DATABASE_URL to run against another Postgres (a pgvector container, Aurora).
+Set ENGRAM_DATABASE_URL to run against another Postgres 16 + pgvector (a container, say) instead.
 """
 
 from __future__ import annotations

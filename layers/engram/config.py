@@ -30,8 +30,6 @@ class Settings(BaseSettings):
 
     max_memory_chars: int = Field(default=16_000, ge=100)
     max_batch_items: int = 100
-    max_tags: int = 32
-    max_tag_chars: int = 64
 
     recall_candidates: int = Field(default=40, ge=10, le=1000)  # per retriever, before fusion
     recall_fusion: Literal["weighted", "rrf"] = "weighted"

@@ -40,7 +40,7 @@ ROUTES: tuple[Route, ...] = (
     Route("DELETE", "/v1/conversations/{conversation_id}", "conversations"),
     Route("POST", "/v1/conversations/{conversation_id}/messages", "conversations"),
     Route("GET", "/v1/conversations/{conversation_id}/messages", "conversations"),
-    Route("POST", "/v1/namespaces/{namespace}/purge", "conversations"),
+    Route("POST", "/v1/namespaces/{namespace}/purge", "admin"),
 )
 
 # Functions that are not behind API Gateway.

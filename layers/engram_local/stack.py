@@ -22,6 +22,7 @@ class LocalStack:
     postgres: EmbeddedPostgres | None = None
     aws: LocalAws | None = None
     pollers: list[SqsPoller] = field(default_factory=list)
+    _set_database_url: bool = False
     dsn: str = ""
     embed_queue_url: str = ""
     embed_dlq_url: str = ""
@@ -29,14 +30,15 @@ class LocalStack:
     uploads_queue_url: str = ""
 
     def start(self) -> LocalStack:
-        external = os.environ.get("ENGRAM_EXTERNAL_DATABASE_URL")
-        if external:
+        external = os.environ.get("ENGRAM_DATABASE_URL")
+        if external:  # any Postgres 16 with pgvector >= 0.8: a container, a managed instance
             self.dsn = external
         else:
             assert self.data_dir is not None, "data_dir is required for the embedded database"
             self.postgres = EmbeddedPostgres(self.data_dir).start()
             self.dsn = self.postgres.admin_dsn
-        os.environ["ENGRAM_DATABASE_URL"] = self.dsn
+            os.environ["ENGRAM_DATABASE_URL"] = self.dsn
+            self._set_database_url = True
         self.aws = LocalAws().start()
         self.embed_queue_url, self.embed_dlq_url = self.aws.create_queue("engram-embed-jobs")
         os.environ["ENGRAM_EMBED_QUEUE_URL"] = self.embed_queue_url
@@ -78,3 +80,5 @@ class LocalStack:
         reset_connections()
         if self.postgres:
             self.postgres.stop()
+        if self._set_database_url:  # the next stack in this process starts its own database
+            os.environ.pop("ENGRAM_DATABASE_URL", None)

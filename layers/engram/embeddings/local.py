@@ -34,7 +34,7 @@ MODEL_ID = "all-minilm-l6-v2-int8"
 DIMENSION = 384
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 # Bump when the graph or quantization recipe changes so stale cached files are not reused.
-BUILD_VERSION = "v1"
+BUILD_VERSION = "v2"
 MODEL_FILENAME = f"{MODEL_ID}-{BUILD_VERSION}.onnx"
 TOKENIZER_FILENAME = "all-minilm-l6-v2-tokenizer.json"
 BATCH_SIZE = 32
@@ -276,29 +276,32 @@ def build_graph(
 
     outliers = outliers or {}
 
-    def linear(x: str, prefix: str, scale: np.ndarray | None = None, cols: np.ndarray | None = None) -> str:
-        # MatMul against [in, out] weights: the form the dynamic quantizer turns into MatMulInteger.
+    def linear(
+        x: str,
+        prefix: str,
+        scale: np.ndarray | None = None,
+        cols: np.ndarray | None = None,
+        out_scale: np.ndarray | None = None,
+        tag: str = "",
+    ) -> str:
+        """x @ W.T + b as MatMul on [in, out] weights, the form the dynamic quantizer turns into
+        MatMulInteger. scale: smoothing of the input rows; cols: a subset of the outputs;
+        out_scale: divides the outputs (folds the next site's smoothing in for free)."""
         weight_t = w[f"{prefix}.weight"].T
         bias = w[f"{prefix}.bias"]
         if scale is not None:
             weight_t = weight_t * scale[:, None]
+        if out_scale is not None:
+            weight_t, bias = weight_t / out_scale[None, :], bias / out_scale
         if cols is not None:
             weight_t, bias = weight_t[:, cols], bias[cols]
-        wt = const(f"{prefix}.w", f32(weight_t))
-        b = const(f"{prefix}.b", f32(bias))
-        return node("Add", [node("MatMul", [x, wt], name=f"{prefix}.matmul"), b])
+        wt = const(f"{prefix}.w{tag}", f32(weight_t))
+        b = const(f"{prefix}.b{tag}", f32(bias))
+        return node("Add", [node("MatMul", [x, wt], name=f"{prefix}.matmul{tag}"), b])
 
-    def split_linear(x: str, prefix: str, perm: np.ndarray, n_out: int) -> str:
-        """x's channels are already permuted by perm with the n_out outlier channels last: two
-        MatMuls, so each half gets its own dynamic activation scale."""
-        weight_t = w[f"{prefix}.weight"].T[perm]
-        k = weight_t.shape[0] - n_out
-        c_sizes = const(f"{prefix}.split", np.array([k, n_out], np.int64))
-        part = f"{prefix}.part"
-        nodes.append(helper.make_node("Split", [x, c_sizes], [f"{part}0", f"{part}1"], name=part, axis=-1))
-        main = node("MatMul", [f"{part}0", const(f"{prefix}.w", f32(weight_t[:k]))], name=f"{prefix}.matmul")
-        rest = node("MatMul", [f"{part}1", const(f"{prefix}.w_out", f32(weight_t[k:]))], name=f"{prefix}.matmul_out")
-        return node("Add", [node("Add", [main, rest]), const(f"{prefix}.b", f32(w[f"{prefix}.bias"]))])
+    def gelu(h: str) -> str:
+        # Exact (erf) GELU, written the way onnxruntime's GeluFusion expects.
+        return node("Mul", [node("Mul", [h, node("Add", [node("Erf", [node("Div", [h, c_sqrt2])]), c_one])]), c_half])
 
     def layer_norm(x: str, prefix: str) -> str:
         g = const(f"{prefix}.g", f32(w[f"{prefix}.weight"]))
@@ -343,27 +346,31 @@ def build_graph(
         xs, sc = site(x, f"{p}.qkv")
         q = split_heads(linear(xs, f"{p}.attention.self.query", sc), [0, 2, 1, 3])
         k = split_heads(linear(xs, f"{p}.attention.self.key", sc), [0, 2, 3, 1])
-        v = split_heads(linear(xs, f"{p}.attention.self.value", sc), [0, 2, 1, 3])
+        # ctx is linear in V channel by channel, so the attention-output smoothing folds into V.
+        s_ctx = smoothing.get(f"{p}.attn_out")
+        v = split_heads(linear(xs, f"{p}.attention.self.value", sc, out_scale=s_ctx), [0, 2, 1, 3])
         scores = node("Add", [node("Div", [node("MatMul", [q, k]), c_scale]), mask_bias])
         ctx = node("MatMul", [node("Softmax", [scores], axis=-1), v])
         ctx = node("Reshape", [node("Transpose", [ctx], perm=[0, 2, 1, 3]), c_hidden_shape])
-        ctx, sc = site(ctx, f"{p}.attn_out")
-        attn = linear(ctx, f"{p}.attention.output.dense", sc)
+        if expose_sites:
+            site(ctx, f"{p}.attn_out")
+        attn = linear(ctx, f"{p}.attention.output.dense", s_ctx)
         x = layer_norm(node("Add", [attn, x]), f"{p}.attention.output.LayerNorm")
         xs, sc = site(x, f"{p}.ffn_in")
         out_idx = outliers.get(f"{p}.ffn_out")
-        perm = None
-        if out_idx is not None:
-            rest = np.setdiff1d(np.arange(ref.INTERMEDIATE), out_idx)
-            perm = np.concatenate([rest, out_idx])
-        h = linear(xs, f"{p}.intermediate.dense", sc, cols=perm)
-        # Exact (erf) GELU, written the way onnxruntime's GeluFusion expects.
-        h = node("Mul", [node("Mul", [h, node("Add", [node("Erf", [node("Div", [h, c_sqrt2])]), c_one])]), c_half])
-        if perm is not None and out_idx is not None:
-            ffn = split_linear(h, f"{p}.output.dense", perm, len(out_idx))
+        if out_idx is None:
+            h, sc_out = site(gelu(linear(xs, f"{p}.intermediate.dense", sc)), f"{p}.ffn_out")
+            ffn = linear(h, f"{p}.output.dense", sc_out)
         else:
-            h, sc = site(h, f"{p}.ffn_out")
-            ffn = linear(h, f"{p}.output.dense", sc)
+            # Outlier channels get their own FFN slice (two MatMuls sharing one quantized input),
+            # so each slice's activations get their own dynamic scale; no Split copy needed.
+            w2_t = w[f"{p}.output.dense.weight"].T
+            parts = []
+            for tag, idx in (("", np.setdiff1d(np.arange(ref.INTERMEDIATE), out_idx)), (".outliers", out_idx)):
+                h = gelu(linear(xs, f"{p}.intermediate.dense", sc, cols=idx, tag=tag))
+                w2 = const(f"{p}.output.dense.w{tag}", f32(w2_t[idx]))
+                parts.append(node("MatMul", [h, w2], name=f"{p}.output.dense.matmul{tag}"))
+            ffn = node("Add", [node("Add", parts), const(f"{p}.output.dense.b", f32(w[f"{p}.output.dense.bias"]))])
         x = layer_norm(node("Add", [ffn, x]), f"{p}.output.LayerNorm")
 
     # Mean pooling over real tokens.

@@ -1,17 +1,20 @@
-"""Health (no auth), the OpenAPI document (no auth), and tenant statistics."""
+"""Health (no auth), the OpenAPI document (no auth), tenant statistics, namespace purge."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Path
 
-from engram import stats
+from engram import namespaces, stats
+from engram.conversation_models import PurgeResult
 from engram.db import anonymous_transaction
 from engram.errors import DependencyDown
+from engram.models import NAMESPACE_PATTERN
 from engram_http.auth import principal
 from engram_http.errors import error_response
 from engram_http.resolver import json_response
@@ -56,3 +59,10 @@ def openapi() -> Response[dict[str, Any]]:
 def tenant_stats() -> dict[str, Any]:
     who = principal(router, "read")
     return stats.tenant_stats(who.tenant_id)
+
+
+@router.post("/v1/namespaces/<namespace>/purge", tags=["admin"],
+             summary="Hard-delete every memory, conversation, message and chunk in a namespace (admin scope)")
+def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) -> PurgeResult:
+    who = principal(router, "admin")
+    return namespaces.purge_namespace(who.tenant_id, namespace)

@@ -1,4 +1,4 @@
-"""Conversations: create, list, get, delete; append and read verbatim messages; purge a namespace."""
+"""Conversations: create, list, get, delete; append and read verbatim messages."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from engram import conversations, namespaces
+from engram import conversations
 from engram.conversation_models import (
     AppendResult,
     Conversation,
@@ -18,9 +18,7 @@ from engram.conversation_models import (
     DeletedConversation,
     MessagePage,
     MessagesAppend,
-    PurgeResult,
 )
-from engram.models import NAMESPACE_PATTERN
 from engram_http.auth import principal
 from engram_http.resolver import json_response
 
@@ -83,9 +81,3 @@ def list_messages(
     return conversations.list_messages(who.tenant_id, conversation_id, from_seq=from_seq, to_seq=to_seq,
                                        limit=limit)
 
-
-@router.post("/v1/namespaces/<namespace>/purge", tags=["admin"],
-             summary="Hard-delete every memory, conversation, message and chunk in a namespace (admin)")
-def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) -> PurgeResult:
-    who = principal(router, "admin")
-    return namespaces.purge_namespace(who.tenant_id, namespace)
