@@ -71,7 +71,9 @@ class BedrockTitanEmbedder:
                         read_timeout=self._timeouts[1],
                         max_pool_connections=max(10, self._max_workers),
                     )
-                    self._client = boto3.client(
+                    # Its own session: credentials resolved now, not whatever the process-wide
+                    # default session cached earlier.
+                    self._client = boto3.session.Session().client(
                         "bedrock-runtime",
                         region_name=self._region,
                         endpoint_url=self._endpoint_url,
