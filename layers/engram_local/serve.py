@@ -12,6 +12,7 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from engram.operations import backfill
 from engram_local import gateway
 from engram_local.postgres import dev_data_dir
 from engram_local.stack import LocalStack
@@ -61,16 +62,27 @@ def make_server(host: str, port: int) -> ThreadingHTTPServer:
     return server
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     port = int(os.environ.get("PORT", "8080"))
     host = os.environ.get("HOST", "127.0.0.1")
-    stack = LocalStack(data_dir=dev_data_dir(PROJECT_ROOT)).start()
+    server = make_server(host, port)  # first: a busy port fails before anything starts
+    # A fixed port: a dev database left running by a killed server is found and reused.
+    pg_port = int(os.environ.get("ENGRAM_DEV_PG_PORT", "54329"))
+    stack = LocalStack(data_dir=dev_data_dir(PROJECT_ROOT), pg_port=pg_port).start()
     api_key = dev_key(stack.dsn)
-    server = make_server(host, port)
-    signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
+    # The local queue lives in memory: jobs of an earlier run are gone, so re-enqueue what is pending.
+    pending = backfill(stack.dsn)
+    signal.signal(signal.SIGTERM, _interrupt)  # stop like Ctrl-C: the database is shut down too
     print(f"Engram API on http://{host}:{port}  (database {stack.dsn})", flush=True)
     print(f"API key: {api_key}", flush=True)
     print(f"Try: curl -s http://{host}:{port}/v1/health", flush=True)
+    if pending:
+        print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)
+    print(f"CLI: ENGRAM_DATABASE_URL={stack.dsn} .venv/bin/engram create-tenant <name>", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

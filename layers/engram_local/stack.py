@@ -19,6 +19,7 @@ from engram_local.postgres import EmbeddedPostgres
 class LocalStack:
     data_dir: Path | None = None  # embedded Postgres data; ignored when ENGRAM_DATABASE_URL is set
     start_poller: bool = True
+    pg_port: int | None = None  # embedded Postgres port; a free one when not given
     postgres: EmbeddedPostgres | None = None
     aws: LocalAws | None = None
     pollers: list[SqsPoller] = field(default_factory=list)
@@ -35,7 +36,8 @@ class LocalStack:
             self.dsn = external
         else:
             assert self.data_dir is not None, "data_dir is required for the embedded database"
-            self.postgres = EmbeddedPostgres(self.data_dir).start()
+            self.postgres = (EmbeddedPostgres(self.data_dir, port=self.pg_port) if self.pg_port
+                             else EmbeddedPostgres(self.data_dir)).start()
             self.dsn = self.postgres.admin_dsn
             os.environ["ENGRAM_DATABASE_URL"] = self.dsn
             self._set_database_url = True
