@@ -8,10 +8,8 @@ to the embedding queue after commit, like memory chunks.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -33,6 +31,7 @@ from engram.conversation_windows import Window, format_window, windows_to_rebuil
 from engram.db import tenant_transaction
 from engram.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.jobs import enqueue_embedding
+from engram.pagination import newest_first
 
 CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
 
@@ -70,39 +69,15 @@ def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:
         return Conversation.model_validate(_fetch_conversation(conn, conversation_id))
 
 
-def _encode_cursor(created_at: datetime, row_id: UUID) -> str:
-    return base64.urlsafe_b64encode(f"{created_at.isoformat()}|{row_id}".encode()).decode()
-
-
-def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
-    try:
-        created, rid = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        return datetime.fromisoformat(created), UUID(rid)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidField("cursor", "is not a cursor this API returned") from exc
-
-
 def list_conversations(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
                        agent_id: str | None = None, cursor: str | None = None,
                        limit: int = 50) -> ConversationPage:
-    if not 1 <= limit <= 200:
-        raise InvalidField("limit", "must be between 1 and 200", limit=200)
-    where, params = ["true"], []
-    for clause, value in (("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)):
-        if value:
-            where.append(clause)
-            params.append(value)
-    if cursor:
-        created_at, cid = _decode_cursor(cursor)
-        where.append("(created_at, id) < (%s, %s)")
-        params += [created_at, cid]
     with tenant_transaction(tenant_id) as conn:
-        rows = conn.execute(
-            f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE {' AND '.join(where)}"
-            " ORDER BY created_at DESC, id DESC LIMIT %s", [*params, limit + 1],
-        ).fetchall()
-    items = [Conversation.model_validate(r) for r in rows[:limit]]
-    next_cursor = _encode_cursor(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+        rows, next_cursor = newest_first(
+            conn, select=f"SELECT {_CONVERSATION_COLUMNS} FROM conversations", cursor=cursor, limit=limit,
+            filters=[("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)],
+        )
+    items = [Conversation.model_validate(r) for r in rows]
     return ConversationPage(items=items, next_cursor=next_cursor)
 
 

@@ -8,20 +8,14 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, model_validator
 
-from engram.models import Kind, Memory, Metadata, Namespace, Strict, Tags
+from engram.models import Memory, MemoryFields, Strict
 
 ChunkingMode = Literal["document", "focused"]
 
 CONTENT_TYPE_DESCRIPTION = "text/markdown (default) or text/plain, UTF-8; anything else is 415"
 
 
-class DocumentOptions(Strict):
-    namespace: Namespace = "default"
-    kind: Kind = "semantic"
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    tags: Tags = Field(default_factory=list)
-    source: str | None = Field(default=None, max_length=200)
-    metadata: Metadata = Field(default_factory=dict)
+class DocumentOptions(MemoryFields):
     chunking: ChunkingMode | None = Field(
         default=None, description="document: ~2,000 characters at boundaries; focused: 512-token windows")
 

@@ -6,7 +6,6 @@ embedding jobs go to the queue after commit.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from datetime import datetime
@@ -30,6 +29,7 @@ from engram.models import (
     MemoryPatch,
     MemoryWritten,
 )
+from engram.pagination import newest_first
 
 _MEMORY_COLUMNS = (
     "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
@@ -220,41 +220,16 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
         return _fetch(conn, memory_id)
 
 
-def _encode_cursor(created_at: datetime, memory_id: UUID) -> str:
-    return base64.urlsafe_b64encode(f"{created_at.isoformat()}|{memory_id}".encode()).decode()
-
-
-def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
-    try:
-        created, mid = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        return datetime.fromisoformat(created), UUID(mid)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidField("cursor", "is not a cursor this API returned") from exc
-
-
 def list_memories(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
                   kind: str | None = None, layer: str | None = None, deleted: bool = False,
                   since: datetime | None = None, until: datetime | None = None,
                   cursor: str | None = None, limit: int = 50) -> MemoryPage:
-    if not 1 <= limit <= 200:
-        raise InvalidField("limit", "must be between 1 and 200", limit=200)
-    where = ["m.status = %s"]
-    params: list[Any] = ["deleted" if deleted else "active"]
-    for clause, value in (("m.namespace = %s", namespace), ("m.tags @> %s", tags), ("m.kind = %s", kind),
-                          ("m.layer = %s", layer), ("m.created_at >= %s", since),
-                          ("m.created_at < %s", until)):
-        if value:
-            where.append(clause)
-            params.append(value)
-    if cursor:
-        created_at, mid = _decode_cursor(cursor)
-        where.append("(m.created_at, m.id) < (%s, %s)")
-        params += [created_at, mid]
     with tenant_transaction(tenant_id) as conn:
-        rows = conn.execute(
-            f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE {' AND '.join(where)}"
-            " ORDER BY m.created_at DESC, m.id DESC LIMIT %s", [*params, limit + 1],
-        ).fetchall()
-    items = [Memory.model_validate(r) for r in rows[:limit]]
-    next_cursor = _encode_cursor(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+        rows, next_cursor = newest_first(
+            conn, select=f"SELECT {_MEMORY_COLUMNS} FROM memories m", alias="m", cursor=cursor, limit=limit,
+            filters=[("m.status = %s", "deleted" if deleted else "active"), ("m.namespace = %s", namespace),
+                     ("m.tags @> %s", tags), ("m.kind = %s", kind), ("m.layer = %s", layer),
+                     ("m.created_at >= %s", since), ("m.created_at < %s", until)],
+        )
+    items = [Memory.model_validate(r) for r in rows]
     return MemoryPage(items=items, next_cursor=next_cursor)

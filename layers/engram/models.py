@@ -32,14 +32,19 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class MemoryCreate(Strict):
-    content: str = Field(min_length=1, description="The memory text. Larger bodies go to /v1/documents.")
+class MemoryFields(Strict):
+    """What describes a memory, whichever way it arrives (a memory, a document)."""
+
     namespace: Namespace = "default"
     kind: Kind = "semantic"
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     tags: Tags = Field(default_factory=list)
     source: str | None = Field(default=None, max_length=200)
     metadata: Metadata = Field(default_factory=dict)
+
+
+class MemoryCreate(MemoryFields):
+    content: str = Field(min_length=1, description="The memory text. Larger bodies go to /v1/documents.")
     valid_from: datetime | None = None
     valid_to: datetime | None = None
 
