@@ -1,31 +1,34 @@
-"""S3 ObjectCreated (direct, or through SQS) -> ingest the uploaded document; engram.uploads does the work.
+"""S3 ObjectCreated -> ingest the uploaded document; engram.uploads does the work.
 
-Each record is settled on its own: a rejected object fails its upload (with the reason) and is
-deleted; an infrastructure error raises so the event is retried (SQS: that message only).
+In AWS the events arrive through SQS (retries, a DLQ): Powertools partial-batch responses settle
+each message on its own. A direct S3 notification (async invoke) is accepted too. A rejected
+object fails its upload with the reason and is deleted; an infrastructure error raises, so the
+event is retried.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from engram.uploads import ingest_object, s3_records
 
 logger = Logger(service="engram")
+processor = BatchProcessor(event_type=EventType.SQS)
+
+
+def ingest_message(record: SQSRecord) -> list[str]:
+    return [ingest_object(bucket, key) for bucket, key in s3_records(json.loads(record.body))]
 
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    failures: list[dict[str, str]] = []
-    outcomes: list[str] = []
-    for record in event.get("Records", []):
-        try:
-            for bucket, key in s3_records({"Records": [record]}):
-                outcomes.append(ingest_object(bucket, key))
-        except Exception:
-            logger.exception("document ingest failed; the event will be retried")
-            if record.get("eventSource") != "aws:sqs":
-                raise
-            failures.append({"itemIdentifier": record["messageId"]})
-    return {"batchItemFailures": failures, "outcomes": outcomes}
+    records = event.get("Records") or []
+    if records and records[0].get("eventSource") == "aws:sqs":
+        return process_partial_response(event=event, record_handler=ingest_message, processor=processor,
+                                        context=context)
+    return {"outcomes": [ingest_object(bucket, key) for bucket, key in s3_records(event)]}

@@ -202,14 +202,10 @@ def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
 
 
 def s3_records(event: dict[str, Any]) -> list[tuple[str, str]]:
-    """(bucket, key) of every ObjectCreated record in a direct S3 event or an SQS-wrapped one."""
-    import json
-
+    """(bucket, key) of every ObjectCreated record in an S3 event (s3:TestEvent has none)."""
     out: list[tuple[str, str]] = []
     for record in event.get("Records", []):
-        if record.get("eventSource") == "aws:sqs":
-            out.extend(s3_records(json.loads(record["body"])))  # S3 -> SQS: the body is an S3 event
-        elif record.get("eventSource") == "aws:s3" and str(record.get("eventName", "")).startswith(
+        if record.get("eventSource") == "aws:s3" and str(record.get("eventName", "")).startswith(
                 "ObjectCreated"):
             out.append((record["s3"]["bucket"]["name"], unquote_plus(record["s3"]["object"]["key"])))
     return out
