@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -169,6 +170,27 @@ def test_cache_is_reused_not_rebuilt(embedder: LocalEmbedder, monkeypatch: pytes
 
     monkeypatch.setattr(local, "_build_into", no_build)
     assert LocalEmbedder().embed(["reuse"])
+
+
+def test_damaged_cache_file_is_rebuilt(
+    embedder: LocalEmbedder, cache_base: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder.embed(["x"])
+    good = cache_base / "engram-model-cache"
+    damaged = tmp_path / "cache"
+    damaged.mkdir()
+    (damaged / local.MODEL_FILENAME).write_bytes(b"truncated download")
+    shutil.copy(good / local.TOKENIZER_FILENAME, damaged / local.TOKENIZER_FILENAME)
+    rebuilt: list[Path] = []
+
+    def fake_build(target: Path) -> None:  # the real build is covered above; copying is faster
+        rebuilt.append(target)
+        shutil.copy(good / local.MODEL_FILENAME, target / local.MODEL_FILENAME)
+
+    monkeypatch.setenv("ENGRAM_MODEL_CACHE", str(damaged))
+    monkeypatch.setattr(local, "_build_into", fake_build)
+    assert len(LocalEmbedder().embed(["recovered"])[0]) == 384
+    assert rebuilt == [damaged]
 
 
 def test_unusable_cache_dir_falls_back_to_temp(

@@ -423,21 +423,30 @@ class LocalEmbedder:
                     from tokenizers import Tokenizer
                 except ImportError as exc:
                     raise EmbedderUnavailable(f"local embedder needs onnxruntime + tokenizers: {exc}") from exc
-                directory = ensure_model()
-                tok = Tokenizer.from_file(str(directory / TOKENIZER_FILENAME))
-                # The shipped tokenizer.json pads/truncates to a fixed 128; we pad per batch instead.
-                tok.enable_truncation(MAX_TOKENS)
-                tok.no_padding()
                 opts = ort.SessionOptions()
                 opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
                 if self._threads:
                     opts.intra_op_num_threads = self._threads
-                try:
-                    sess = ort.InferenceSession(
-                        str(directory / MODEL_FILENAME), opts, providers=["CPUExecutionProvider"]
-                    )
-                except Exception as exc:  # a corrupt cache file: say which one
-                    raise EmbedderUnavailable(f"cannot load {directory / MODEL_FILENAME}: {exc}") from exc
+                for attempt in (1, 2):
+                    directory = ensure_model()
+                    path = directory / MODEL_FILENAME
+                    try:
+                        sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+                        tok = Tokenizer.from_file(str(directory / TOKENIZER_FILENAME))
+                        break
+                    except Exception as exc:
+                        # A damaged cache file would fail every process forever: drop it and
+                        # rebuild once (a read-only shipped cache just reports the error).
+                        log.warning("cannot load %s: %s", path, exc)
+                        removed = False
+                        with contextlib.suppress(OSError):
+                            path.unlink()
+                            removed = True
+                        if attempt == 2 or not removed:
+                            raise EmbedderUnavailable(f"cannot load {path}: {exc}") from exc
+                # The shipped tokenizer.json pads/truncates to a fixed 128; we pad per batch instead.
+                tok.enable_truncation(MAX_TOKENS)
+                tok.no_padding()
                 # Publish the tokenizer first: readers check _session without the lock.
                 self._tokenizer = tok
                 self._session = sess
