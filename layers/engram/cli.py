@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("key_id", type=UUID)
     b = sub.add_parser("backfill", help="re-enqueue chunks that still have no vector")
     b.add_argument("--limit", type=int, default=100_000)
+    b.add_argument("--tenant", type=UUID, default=None, help="only this tenant's chunks")
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
@@ -47,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
             owner.commit()
         print(json.dumps({"revoked": str(args.key_id)}))
     elif args.command == "backfill":
-        print(json.dumps({"enqueued": operations.backfill(limit=args.limit)}))
+        tenant = str(args.tenant) if args.tenant else None
+        print(json.dumps({"enqueued": operations.backfill(limit=args.limit, tenant_id=tenant)}))
     return 0
 
 

@@ -31,13 +31,13 @@ def create_tenant_with_key(name: str, scopes: list[str] | None = None, dsn: str 
             "scopes": list(key.scopes)}
 
 
-def backfill(dsn: str | None = None, limit: int = 100_000) -> int:
-    """Re-enqueue every chunk that has no vector of the active model; return how many."""
+def backfill(dsn: str | None = None, limit: int = 100_000, tenant_id: str | None = None) -> int:
+    """Re-enqueue every chunk (of one tenant, or all) without a vector of the active model; return how many."""
     with owner_connection(dsn) as owner:
         space = active_space(owner)
         if space is None:
             return 0
-        rows = pending_chunks(owner, space.model_id, limit)
+        rows = pending_chunks(owner, space.model_id, limit, tenant_id)
     by_tenant: dict[str, list[str]] = {}
     for r in rows:
         by_tenant.setdefault(str(r["tenant_id"]), []).append(str(r["id"]))

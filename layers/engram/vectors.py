@@ -119,10 +119,12 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
     return len(rows)
 
 
-def pending_chunks(owner: psycopg.Connection, model_id: str, limit: int = 100_000) -> list[dict]:
-    """All tenants' chunks without a vector of the active model (owner connection, for backfill)."""
+def pending_chunks(owner: psycopg.Connection, model_id: str, limit: int = 100_000,
+                   tenant_id: UUID | str | None = None) -> list[dict]:
+    """Chunks without a vector of the active model (owner connection, for backfill): every
+    tenant's, or one tenant's."""
     return owner.execute(
-        "SELECT tenant_id, id FROM chunks WHERE embedding IS NULL OR model_id IS DISTINCT FROM %s"
-        " ORDER BY tenant_id, created_at LIMIT %s",
-        (model_id, limit),
+        "SELECT tenant_id, id FROM chunks WHERE (embedding IS NULL OR model_id IS DISTINCT FROM %s)"
+        " AND (%s::uuid IS NULL OR tenant_id = %s::uuid) ORDER BY tenant_id, created_at LIMIT %s",
+        (model_id, tenant_id, tenant_id, limit),
     ).fetchall()

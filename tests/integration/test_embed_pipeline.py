@@ -73,6 +73,6 @@ def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monk
     assert _pending(stack.dsn, tenant.id) == 1
     from engram.cli import main
 
-    assert main(["backfill"]) == 0
+    assert main(["backfill", "--tenant", tenant.id]) == 0
     drain()
     assert _pending(stack.dsn, tenant.id) == 0
