@@ -186,3 +186,23 @@ class RecallResponse(BaseModel):
     degraded: list[str] = Field(description="Parts of the search that were unavailable, if any")
     budget_chars: int | None = None
     used_chars: int = 0
+
+
+class KeyCreate(Strict):
+    scopes: list[Literal["read", "write", "admin"]] = Field(min_length=1, max_length=3)
+    name: str = Field(default="", max_length=200)
+
+
+class ApiKeyInfo(BaseModel):
+    id: UUID
+    name: str
+    prefix: str = Field(description="egk_<prefix>_...: recognise a key without storing it")
+    scopes: list[str]
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class IssuedApiKey(BaseModel):
+    key_id: UUID
+    api_key: str = Field(description="Shown once; only its hash is stored")
+    scopes: list[str]

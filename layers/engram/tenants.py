@@ -13,7 +13,9 @@ from uuid import UUID
 
 import psycopg
 
+from engram.db import tenant_transaction
 from engram.errors import InvalidField, NotFound
+from engram.models import ApiKeyInfo, IssuedApiKey, KeyCreate
 
 SCOPES = ("read", "write", "admin")
 
@@ -95,3 +97,20 @@ def authenticate(conn: psycopg.Connection, api_key: str) -> Principal | None:
     if row is None:
         return None
     return Principal(row["tenant_id"], row["key_id"], frozenset(row["scopes"]))
+
+
+def create_tenant_key(tenant_id: UUID, req: KeyCreate) -> IssuedApiKey:
+    """A tenant admin issues a key for their own tenant (RLS confines the insert to it)."""
+    with tenant_transaction(tenant_id) as conn:
+        key = issue_key(conn, tenant_id, req.scopes, name=req.name)
+    return IssuedApiKey(key_id=key.key_id, api_key=key.api_key, scopes=list(key.scopes))
+
+
+def tenant_keys(tenant_id: UUID) -> list[ApiKeyInfo]:
+    with tenant_transaction(tenant_id) as conn:
+        return [ApiKeyInfo.model_validate(r) for r in list_keys(conn)]
+
+
+def revoke_tenant_key(tenant_id: UUID, key_id: UUID) -> None:
+    with tenant_transaction(tenant_id) as conn:
+        revoke_key(conn, key_id)

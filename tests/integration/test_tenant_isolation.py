@@ -94,3 +94,23 @@ def test_scopes_are_enforced(make_tenant, api_for):
 
 def test_unknown_memory_id_is_404_not_500(api):
     assert api.get(f"/v1/memories/{uuid.uuid4()}").status == 404
+
+
+def test_keys_api_issues_lists_and_revokes_within_the_tenant(make_tenant, api_for):
+    admin_tenant, other = make_tenant("keys-a"), make_tenant("keys-b")
+    admin = api_for(admin_tenant.key)
+    issued = admin.post("/v1/keys", {"scopes": ["read"], "name": "reporting"})
+    assert issued.status == 201 and issued.body["api_key"].startswith("egk_")
+    reader = api_for(issued.body["api_key"])
+    assert reader.get("/v1/memories").status == 200
+    assert reader.post("/v1/memories", {"content": "nope"}).status == 403
+    assert reader.post("/v1/keys", {"scopes": ["admin"]}).status == 403  # no privilege escalation
+    listed = admin.get("/v1/keys").body
+    assert {k["name"] for k in listed} == {"initial", "reporting"}
+    assert all("api_key" not in k and "key_hash" not in k for k in listed)
+    other_keys = api_for(other.key).get("/v1/keys").body
+    assert api_for(other.key).delete(f"/v1/keys/{issued.body['key_id']}").status == 404  # not theirs
+    assert issued.body["key_id"] not in {k["id"] for k in other_keys}
+    assert admin.delete(f"/v1/keys/{issued.body['key_id']}").status == 200
+    assert reader.get("/v1/memories").status == 401
+    assert admin.post("/v1/keys", {"scopes": ["root"]}).status == 422
