@@ -130,6 +130,9 @@ class RecallRequest(Strict):
     diversify: bool = False
     explain: bool = False
     touch: bool = True
+    min_score: float | None = Field(default=None, ge=0.0, le=2.0,
+                                    description="Drop results scoring below this (the scale of `score`): "
+                                                "no filler when little is relevant")
 
 
 class ScoreParts(BaseModel):

@@ -216,6 +216,8 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
             ).fetchall()
             vectors = {r["id"]: parse_vector(r["embedding"]) for r in vec_rows}
             ranked = _mmr(top, vectors, req.limit)
+        if req.min_score is not None:
+            ranked = [c for c in ranked if c.fused >= req.min_score]
         hits, used = _shape(ranked[: req.limit], req)
         _attach_messages(conn, hits)
         memory_ids = [h.memory_id for h in hits if h.memory_id is not None]

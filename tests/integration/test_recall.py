@@ -105,3 +105,11 @@ def test_recall_validation(api):
     r = api.post("/v1/recall", {"query": "x", "limit": 1000})
     assert r.status == 422 and r.body["error"]["details"]["fields"][0]["field"] == "limit"
     assert api.post("/v1/recall", {"query": "x", "mode": "psychic"}).status == 422
+
+
+def test_min_score_drops_the_filler(api, notes):
+    everything = top(api, query="ZX-9931 invoice parser", limit=6)["results"]
+    assert len(everything) == 6  # without a floor, unrelated notes fill the list
+    best = everything[0]["score"]
+    floored = top(api, query="ZX-9931 invoice parser", limit=6, min_score=best * 0.9)["results"]
+    assert [h["memory_id"] for h in floored] == [notes[3]]
