@@ -13,7 +13,7 @@ from aws_lambda_powertools import Logger
 from engram.db import anonymous_transaction
 from engram.tenants import authenticate
 
-logger = Logger(service="engram")
+logger = Logger()
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

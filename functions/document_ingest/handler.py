@@ -17,7 +17,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from engram.uploads import ingest_object, s3_records
 
-logger = Logger(service="engram")
+logger = Logger()
 processor = BatchProcessor(event_type=EventType.SQS)
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from engram.embeddings.factory import embedder_from_env
 from engram.vectors import embed_chunks
 
-logger = Logger(service="engram")
+logger = Logger()
 processor = BatchProcessor(event_type=EventType.SQS)
 
 

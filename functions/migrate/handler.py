@@ -10,7 +10,7 @@ from aws_lambda_powertools import Logger
 
 from engram import operations
 
-logger = Logger(service="engram")
+logger = Logger()
 
 
 @logger.inject_lambda_context(clear_state=True)

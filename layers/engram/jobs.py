@@ -17,7 +17,7 @@ from aws_lambda_powertools import Logger
 
 from engram.config import settings
 
-logger = Logger(service="engram")
+logger = Logger()
 
 
 @cache

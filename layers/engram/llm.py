@@ -28,7 +28,7 @@ from aws_lambda_powertools import Logger
 from engram.config import settings
 from engram.db import tenant_transaction
 
-logger = Logger(service="engram")
+logger = Logger()
 
 _lock = threading.Lock()
 _client: Any = None

@@ -22,7 +22,7 @@ from engram.embeddings.base import Embedder
 from engram.models import RecalledChunk, RecalledMessage, RecallHit, RecallRequest, RecallResponse, ScoreParts
 from engram.vectors import cached_active_space, parse_vector, vector_literal
 
-logger = Logger(service="engram")
+logger = Logger()
 
 RECENCY_HALF_LIFE_DAYS = 30.0
 # engram-go's composite weights (seed 000); see README "Recall quality" for what was measured.

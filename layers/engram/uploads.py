@@ -32,7 +32,7 @@ from engram.documents import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_c
 from engram.errors import DependencyDown, EngramError, NotFound, TooLarge
 from engram.jobs import enqueue_embedding
 
-logger = Logger(service="engram")
+logger = Logger()
 
 KEY_PREFIX = "uploads/"
 _STATUS_COLUMNS = ("id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"

@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 
 from engram.errors import EngramError
 
-logger = Logger(service="engram")
+logger = Logger()
 
 _FRIENDLY = {
     "extra_forbidden": "is not a known field",

@@ -42,7 +42,7 @@ def lambda_handler(*routers: Router) -> Callable[[dict[str, Any], Any], dict[str
     """
     from aws_lambda_powertools import Logger
 
-    logger = Logger(service="engram")
+    logger = Logger()
     app = build_resolver(*routers)
 
     @logger.inject_lambda_context(clear_state=True)

@@ -49,6 +49,7 @@ class LocalStack:
         self.uploads_queue_url, _ = self.aws.create_uploads_bucket(self.uploads_bucket, "engram-upload-events")
         os.environ["ENGRAM_UPLOADS_BUCKET"] = self.uploads_bucket
         os.environ.setdefault("ENGRAM_EMBEDDER", "local")
+        os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "engram-local")
         self.refresh_settings()
         from engram.operations import migrate_and_register_embedder
 
