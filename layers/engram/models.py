@@ -130,6 +130,7 @@ class RecallRequest(Strict):
     diversify: bool = False
     explain: bool = False
     touch: bool = True
+    include_expired: bool = Field(default=False, description="Also memories whose valid_to has passed")
     min_score: float | None = Field(default=None, ge=0.0, le=2.0,
                                     description="Drop results scoring below this (the scale of `score`): "
                                                 "no filler when little is relevant")

@@ -103,6 +103,8 @@ def _candidate_sql(where: str, dimension: int | None, use_keyword: bool) -> str:
         " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
         " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
         " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
+        # A memory whose validity ended (superseded, expired) is history: only when asked for.
+        " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())"
     )
 
 
@@ -156,7 +158,7 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     s = settings()
     degraded: list[str] = []
     where, params = _filters(req)
-    params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5))
+    params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired)
 
     qvec = None
     if req.mode != "keyword":
