@@ -1,4 +1,4 @@
-"""Embedders behind one interface; `embedder_from_settings` picks the configured one."""
+"""Embedders behind one interface; `engram.embeddings.factory.embedder_from_env` picks the configured one."""
 
 from engram.embeddings.base import Embedder, EmbedderUnavailable
 
