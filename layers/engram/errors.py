@@ -20,10 +20,11 @@ class InvalidField(EngramError):
     code = "invalid_field"
 
     def __init__(self, field: str, message: str, limit: Any = None) -> None:
-        details: dict[str, Any] = {"field": field}
+        # The same details shape as request validation errors: `field` (+ `limit`) and `fields`.
+        item: dict[str, Any] = {"field": field, "message": message}
         if limit is not None:
-            details["limit"] = limit
-        super().__init__(f"{field}: {message}", details)
+            item["limit"] = limit
+        super().__init__(f"{field}: {message}", {**item, "fields": [dict(item)]})
 
 
 class TooLarge(EngramError):

@@ -108,13 +108,13 @@ def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
     return MemoryWritten(memory=memory, deduplicated=deduplicated)
 
 
-def _error_body(exc: Exception) -> dict[str, Any]:
+def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any]:
+    """One batch item's error, in the same envelope a single request would get."""
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "item"
-        return {"code": "invalid_field", "message": f"{field}: {first['msg']}", "details": {"field": field}}
-    code = getattr(exc, "code", "invalid")
-    return {"code": code, "message": getattr(exc, "message", str(exc)), "details": getattr(exc, "details", None)}
+        exc = InvalidField(".".join(str(p) for p in first["loc"]) or "item",
+                           str(first["msg"]).removeprefix("Value error, "))
+    return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
 def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"
 MAX_TAGS = 32
@@ -26,10 +26,36 @@ Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
 Metadata = Annotated[dict[str, Any], Field(max_length=64)]
 
 
+def storable_text(value: Any) -> Any:
+    """PostgreSQL text cannot hold NUL and UTF-8 cannot encode a lone surrogate: refuse both here,
+    with the field's name, instead of failing half-way in the database."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("must not contain NUL (\\u0000) characters")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("is not valid Unicode (lone surrogate)") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            storable_text(key)
+            storable_text(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            storable_text(item)
+    return value
+
+
 class Strict(BaseModel):
-    """Unknown fields are an error, not silently dropped: a typo must not lose data."""
+    """Unknown fields are an error, not silently dropped: a typo must not lose data. Every string,
+    however deep, must be storable."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        return storable_text(value)
 
 
 class MemoryFields(Strict):
@@ -51,6 +77,11 @@ class MemoryCreate(MemoryFields):
 
 class MemoryBatchCreate(Strict):
     items: list[dict[str, Any]] = Field(min_length=1, description="Up to 100 MemoryCreate objects")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        return value  # each item is validated on its own, so one bad item fails alone
 
 
 class MemoryPatch(Strict):

@@ -24,7 +24,9 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
 
 
 def _field(loc: tuple[Any, ...] | list[Any]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in ("body", "query", "path"):  # where it came from, not a field name
+        parts = parts[1:]
     return ".".join(parts) or "body"
 
 
@@ -34,15 +36,16 @@ def validation_response(exc: RequestValidationError) -> Response:
         return error_response(400, "malformed_json", "the request body is not valid JSON")
     fields = []
     for e in errors:
-        item: dict[str, Any] = {"field": _field(e.get("loc", ())),
-                                "message": _FRIENDLY.get(e.get("type", ""), e.get("msg", "is invalid"))}
+        message = _FRIENDLY.get(e.get("type", ""), str(e.get("msg", "is invalid")).removeprefix("Value error, "))
+        item: dict[str, Any] = {"field": _field(e.get("loc", ())), "message": message}
         ctx = e.get("ctx") or {}
         for key in ("max_length", "min_length", "le", "ge", "lt", "gt", "pattern", "expected"):
             if key in ctx:
                 item["limit" if key != "pattern" and key != "expected" else key] = ctx[key]
         fields.append(item)
     first = fields[0]
-    return error_response(422, "invalid_field", f"{first['field']}: {first['message']}", {"fields": fields})
+    details = {"field": first["field"], **({"limit": first["limit"]} if "limit" in first else {}), "fields": fields}
+    return error_response(422, "invalid_field", f"{first['field']}: {first['message']}", details)
 
 
 def install_error_handlers(app: APIGatewayHttpResolver) -> None:
@@ -53,6 +56,14 @@ def install_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(RequestValidationError)
     def _validation(exc: RequestValidationError) -> Response:
         return validation_response(exc)
+
+    @app.exception_handler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        # A bug, not the caller's fault: log it whole, answer without internals.
+        logger.exception("unhandled error")
+        request_id = app.current_event.request_context.request_id
+        return error_response(500, "internal_error", "something went wrong on our side; it has been logged",
+                              {"request_id": request_id})
 
     @app.not_found
     def _not_found(exc: Exception) -> Response:

@@ -5,6 +5,7 @@ route Lambda -> HTTP response, using the same route table the CDK app deploys.
 from __future__ import annotations
 
 import base64
+import logging
 import re
 import time
 import uuid
@@ -16,6 +17,7 @@ from engram_http.route_table import ROUTES, Route
 from engram_local.lambda_runtime import invoke
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024  # HTTP API payload quota
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -95,7 +97,11 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
         if not verdict.get("isAuthorized"):
             return _json(403, '{"message":"Forbidden"}')
         event["requestContext"]["authorizer"] = {"lambda": verdict.get("context", {})}
-    result = invoke(route.function, event)
+    try:
+        result = invoke(route.function, event)
+    except Exception:  # a crashed Lambda: API Gateway answers 500 and the log has the traceback
+        logger.exception("route function %s failed", route.function)
+        return _json(500, '{"message":"Internal Server Error"}')
     out_headers = {k.lower(): str(v) for k, v in (result.get("headers") or {}).items()}
     raw = result.get("body") or ""
     payload = base64.b64decode(raw) if result.get("isBase64Encoded") else raw.encode()

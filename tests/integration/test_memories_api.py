@@ -56,14 +56,15 @@ def test_same_content_in_another_namespace_is_a_new_memory(api):
 
 def test_batch_reports_per_item_and_keeps_good_items(api):
     items = [{"content": "batch one"}, {"content": ""}, {"content": "batch three", "tags": ["x"]},
-             {"content": "batch one"}, {"content": "bad kind", "kind": "dream"}]
+             {"content": "batch one"}, {"content": "bad kind", "kind": "dream"}, {"content": "nul\u0000"}]
     r = api.post("/v1/memories/batch", {"items": items})
     assert r.status == 200, r.body
     statuses = [x["status"] for x in r.body["results"]]
-    assert statuses == ["created", "error", "created", "deduplicated", "error"]
+    assert statuses == ["created", "error", "created", "deduplicated", "error", "error"]
     assert r.body["results"][1]["error"]["details"]["field"] == "content"
     assert r.body["results"][4]["error"]["details"]["field"] == "kind"
-    assert (r.body["created"], r.body["deduplicated"], r.body["failed"]) == (2, 1, 2)
+    assert r.body["results"][5]["error"]["details"]["field"] == "content"
+    assert (r.body["created"], r.body["deduplicated"], r.body["failed"]) == (2, 1, 3)
 
 
 def test_batch_over_the_limit_is_refused_whole(api):
@@ -83,6 +84,8 @@ def test_bad_input_names_the_field_and_writes_nothing(api):
         ({"content": "x", "namespace": "bad3", "colour": "blue"}, 422, "colour"),
         ({"content": "x", "namespace": "bad4", "importance": 1.5}, 422, "importance"),
         ({"namespace": "bad5"}, 422, "content"),
+        ({"content": "nul \u0000 inside", "namespace": "bad7"}, 422, "content"),  # Postgres text cannot hold NUL
+        ({"content": "x", "namespace": "bad8", "metadata": {"deep": ["\u0000"]}}, 422, "metadata"),
     ]
     for body, status, field in cases:
         r = api.post("/v1/memories", body)
@@ -96,7 +99,7 @@ def test_bad_input_names_the_field_and_writes_nothing(api):
     assert "/v1/documents" in too_big.body["error"]["message"]
     malformed = api.post("/v1/memories", raw=b"{not json")
     assert malformed.status == 400 and malformed.body["error"]["code"] == "malformed_json"
-    for ns in ("bad1", "bad2", "bad3", "bad4", "bad5", "bad6"):
+    for ns in ("bad1", "bad2", "bad3", "bad4", "bad5", "bad6", "bad7", "bad8"):
         assert api.get(f"/v1/memories?namespace={ns}").body["items"] == []
 
 
