@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     # LLM (Claude): off | auto (used where it pays, when configured) | full (also optional uses).
     llm_level: Literal["off", "auto", "full"] = "auto"
     llm_provider: Literal["anthropic", "bedrock"] = "anthropic"
-    llm_model: str = "claude-sonnet-4-5"
+    llm_model: str = "claude-haiku-4-5"  # grounded answers from given spans: the fast, cheap model does
     anthropic_base_url: str | None = None
     llm_timeout_s: float = Field(default=20.0, gt=0, le=120)
     llm_max_retries: int = Field(default=2, ge=0, le=6)
