@@ -3,7 +3,8 @@
     .venv/bin/python bench/ingest_throughput.py [--memories 2000]
 
 - ingest: POST /v1/memories/batch (100 per request) through the gateway stand-in, authorizer and
-  the memories Lambda handler, into the real Postgres; embedding jobs sent to (moto) SQS.
+  the memories Lambda handler, into the real Postgres; embedding jobs sent to (moto) SQS. Then the
+  latency of 200 single-memory writes, the same way.
 - embed worker: the embed_worker handler draining those jobs (SQS batches of 10 messages x 32 chunks)
   beside the bare local embedder on the same texts, batches of 32 (aim: worker >= 0.8x bare).
 """
@@ -50,7 +51,6 @@ def main() -> None:
                 resp = gateway.handle("POST", "/v1/memories/batch", headers, body.encode())
                 assert resp.status == 200, resp.body[:300]
             ingest_s = time.perf_counter() - t0
-
             embedder = embedder_from_env()
             embedder.embed(["warm up the model"])
             t0 = time.perf_counter()
@@ -60,11 +60,22 @@ def main() -> None:
             for i in range(0, len(corpus), 32):
                 embedder.embed(corpus[i:i + 32])
             bare_s = time.perf_counter() - t0
+            singles: list[float] = []
+            for i in range(200):  # one memory per request: what an agent's write costs end to end
+                body = json.dumps({"content": f"single write {i}: {corpus[i][:200]}", "namespace": "single"})
+                t = time.perf_counter()
+                resp = gateway.handle("POST", "/v1/memories", headers, body.encode())
+                singles.append((time.perf_counter() - t) * 1000)
+                assert resp.status == 201, resp.body[:300]
+
         finally:
             stack.stop()
     n = len(corpus)
     print(f"ingest through the handler: {n} memories in {ingest_s:.2f} s = {n / ingest_s:,.0f} memories/s "
           f"({ingest_s / (n / 100) * 1000:.0f} ms per batch of 100)")
+    singles.sort()
+    print(f"single POST /v1/memories (authorizer + handler + Postgres + SQS send): p50 {singles[100]:.1f} ms, "
+          f"p95 {singles[189]:.1f} ms")
     print(f"embed worker: {n / worker_s:,.0f} chunks/s ({embedded} SQS messages) | bare embedder: "
           f"{n / bare_s:,.0f} texts/s | ratio {bare_s / worker_s:.2f}x")
 
