@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 from uuid import UUID
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from engram.embeddings.factory import embedder_from_env
 from engram.vectors import embed_chunks
@@ -22,13 +23,30 @@ class EmbedJob(BaseModel):
     chunk_ids: list[UUID] = Field(min_length=1, max_length=500)
 
 
+def embed_ahead(event: dict[str, Any]) -> None:
+    """One embedding call per tenant for the whole SQS batch: bigger model batches, fewer
+    transactions. Best effort: the per-record pass then finds those chunks done, and settles
+    whatever is left record by record, with its own failures."""
+    by_tenant: dict[UUID, list[UUID]] = defaultdict(list)
+    for record in event.get("Records", []):
+        try:
+            job = EmbedJob.model_validate_json(record.get("body", ""))
+        except ValidationError:
+            continue  # reported by the per-record pass
+        by_tenant[job.tenant_id].extend(job.chunk_ids)
+    for tenant_id, chunk_ids in by_tenant.items():
+        try:
+            embed_chunks(tenant_id, chunk_ids, embedder_from_env())
+        except Exception as exc:  # retried per record below
+            logger.warning("batch embedding failed; settling record by record", extra={"error": str(exc)})
+
+
 def embed_record(record: SQSRecord) -> int:
     job = EmbedJob.model_validate_json(record.body)
-    written = embed_chunks(job.tenant_id, job.chunk_ids, embedder_from_env())
-    logger.debug("embedded", extra={"tenant_id": str(job.tenant_id), "written": written})
-    return written
+    return embed_chunks(job.tenant_id, job.chunk_ids, embedder_from_env())
 
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    embed_ahead(event)
     return process_partial_response(event=event, record_handler=embed_record, processor=processor, context=context)

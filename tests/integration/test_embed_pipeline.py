@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import psycopg
+import pytest
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 
 from engram_local.aws import LocalAws
-from engram_local.lambda_runtime import invoke
+from engram_local.lambda_runtime import invoke, load_function
 
 
 def _pending(dsn: str, tenant_id: str) -> int:
@@ -76,3 +78,50 @@ def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monk
     assert main(["backfill", "--tenant", tenant.id]) == 0
     drain()
     assert _pending(stack.dsn, tenant.id) == 0
+
+
+def _sqs_event(bodies: list[str]) -> dict:
+    return {"Records": [{"messageId": f"m{i}", "receiptHandle": f"r{i}", "body": body, "attributes": {},
+                         "messageAttributes": {}, "md5OfBody": "", "eventSource": "aws:sqs",
+                         "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q", "awsRegion": "us-east-1"}
+                        for i, body in enumerate(bodies)]}
+
+
+def _chunk_ids(api, stack, texts: list[str], namespace: str) -> list[str]:
+    ids = []
+    for text in texts:
+        mid = api.post("/v1/memories", {"content": text, "namespace": namespace}).body["memory"]["id"]
+        with psycopg.connect(stack.dsn) as conn:
+            ids.append(str(conn.execute("SELECT id FROM chunks WHERE memory_id = %s", (mid,)).fetchone()[0]))
+    return ids
+
+
+def test_a_batch_is_embedded_together_and_only_the_bad_record_fails(api, tenant, stack, drain):
+    drain()
+    ids = _chunk_ids(api, stack, ["batch member one", "batch member two"], "together")
+    event = _sqs_event([json.dumps({"tenant_id": tenant.id, "chunk_ids": [ids[0]]}), "{broken",
+                        json.dumps({"tenant_id": tenant.id, "chunk_ids": [ids[1]]})])
+    assert invoke("embed_worker", event) == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
+    assert _pending(stack.dsn, tenant.id) == 0
+
+
+def test_when_the_embedder_is_down_every_record_is_returned_for_retry(api, tenant, stack, drain, monkeypatch):
+    drain()
+    ids = _chunk_ids(api, stack, ["retry me later"], "down")
+
+    class Down:
+        model_id, dimension = "all-minilm-l6-v2-int8", 384
+
+        def embed(self, texts):
+            raise ConnectionError("model endpoint unreachable")
+
+    from engram.embeddings import factory
+
+    monkeypatch.setattr(factory, "embedder_from_env", lambda: Down())
+    worker = load_function("embed_worker")
+    monkeypatch.setattr(worker, "embedder_from_env", lambda: Down())
+    event = _sqs_event([json.dumps({"tenant_id": tenant.id, "chunk_ids": ids})])
+    # Every record failed: Powertools fails the invocation, so SQS makes them all visible again.
+    with pytest.raises(BatchProcessingError):
+        invoke("embed_worker", event)
+    assert _pending(stack.dsn, tenant.id) == 1
