@@ -9,8 +9,8 @@
 - The SDK's own retries are off: `complete` retries 429/5xx/timeouts itself with exponential
   backoff and jitter, so every attempt is counted and the whole call is logged once in
   `llm_usage` (purpose, model, tokens, latency, ok/error).
-- Tests fake the Messages API at the HTTP boundary (a local server via the base URL, or an
-  httpx2 transport via `set_http_client`), so this code runs for real.
+- Tests fake the Messages API at the HTTP boundary (a local server behind
+  ENGRAM_ANTHROPIC_BASE_URL), so this code runs for real.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ logger = Logger()
 _lock = threading.Lock()
 _client: Any = None
 _client_key: tuple[Any, ...] | None = None
-_http_client: Any = None  # an httpx2.Client injected by tests (MockTransport)
 
 
 @dataclass(frozen=True)
@@ -58,16 +57,9 @@ def llm_unavailable(optional: bool = False) -> str | None:
         return "llm_disabled: ENGRAM_LLM_LEVEL=off"
     if optional and s.llm_level != "full":
         return "llm_skipped: optional use needs ENGRAM_LLM_LEVEL=full"
-    if s.llm_provider == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY") and _http_client is None:
+    if s.llm_provider == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
         return "llm_not_configured: set ANTHROPIC_API_KEY (or ENGRAM_LLM_PROVIDER=bedrock)"
     return None
-
-
-def set_http_client(http_client: Any) -> None:
-    """Tests: route the SDK through this httpx2.Client (e.g. with a MockTransport). None undoes it."""
-    global _http_client, _client, _client_key
-    with _lock:
-        _http_client, _client, _client_key = http_client, None, None
 
 
 def reset() -> None:
@@ -80,15 +72,12 @@ def reset() -> None:
 def _get_client() -> Any:
     global _client, _client_key
     s = settings()
-    key = (s.llm_provider, s.anthropic_base_url, s.llm_timeout_s, os.environ.get("ANTHROPIC_API_KEY"),
-           id(_http_client))
+    key = (s.llm_provider, s.anthropic_base_url, s.llm_timeout_s, os.environ.get("ANTHROPIC_API_KEY"))
     with _lock:
         if _client is None or _client_key != key:
             import anthropic  # lazy: ~0.9 s, only when an answer is actually wanted
 
             common: dict[str, Any] = {"timeout": s.llm_timeout_s, "max_retries": 0}
-            if _http_client is not None:
-                common["http_client"] = _http_client
             if s.llm_provider == "bedrock":
                 _client = anthropic.AnthropicBedrock(**common)
             else:

@@ -6,7 +6,7 @@ Used by `make dev`, the test fixtures and the benchmarks, so all three run the s
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from engram import config
@@ -22,7 +22,6 @@ class LocalStack:
     pg_port: int | None = None  # embedded Postgres port; a free one when not given
     postgres: EmbeddedPostgres | None = None
     aws: LocalAws | None = None
-    pollers: list[SqsPoller] = field(default_factory=list)
     _set_database_url: bool = False
     dsn: str = ""
     embed_queue_url: str = ""
