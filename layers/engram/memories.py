@@ -83,7 +83,8 @@ def _fetch(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = 
     return Memory.model_validate(row)
 
 
-def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tuple[Memory, bool, list[UUID]]:
+def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tuple[UUID, bool, list[UUID]]:
+    """Insert (or bump the existing duplicate); return its id, whether it was a duplicate, new chunk ids."""
     check_content_size(req.content)
     _check_validity(req.valid_from, req.valid_to)
     # ON CONFLICT on the partial unique index makes concurrent identical writes converge on one row.
@@ -98,12 +99,13 @@ def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tupl
     ).fetchone()
     assert row is not None
     chunk_ids = _insert_chunks(conn, tenant_id, row, req.content) if row["inserted"] else []
-    return _fetch(conn, row["id"]), not row["inserted"], chunk_ids
+    return row["id"], not row["inserted"], chunk_ids
 
 
 def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
     with tenant_transaction(tenant_id) as conn:
-        memory, deduplicated, chunk_ids = _store(conn, tenant_id, req)
+        memory_id, deduplicated, chunk_ids = _store(conn, tenant_id, req)
+        memory = _fetch(conn, memory_id)
     enqueue_embedding(tenant_id, chunk_ids)
     return MemoryWritten(memory=memory, deduplicated=deduplicated)
 
@@ -132,13 +134,13 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
             try:
                 req = MemoryCreate.model_validate(raw)
                 with conn.transaction():  # savepoint per item
-                    memory, dedup, chunk_ids = _store(conn, tenant_id, req)
+                    memory_id, dedup, chunk_ids = _store(conn, tenant_id, req)
             except (ValidationError, InvalidField, TooLarge) as exc:
                 results.append(BatchItemResult(index=index, status="error", error=_error_body(exc)))
                 continue
             all_chunks.extend(chunk_ids)
             results.append(BatchItemResult(index=index, status="deduplicated" if dedup else "created",
-                                           memory_id=memory.id))
+                                           memory_id=memory_id))
     enqueue_embedding(tenant_id, all_chunks)
     count = {s: sum(r.status == s for r in results) for s in ("created", "deduplicated", "error")}
     return BatchResult(results=results, created=count["created"], deduplicated=count["deduplicated"],
