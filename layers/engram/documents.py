@@ -29,7 +29,7 @@ from engram.db import tenant_transaction
 from engram.document_models import DocumentCreate, DocumentInfo, DocumentOptions, DocumentWritten
 from engram.errors import EngramError, TooLarge
 from engram.jobs import enqueue_embedding
-from engram.memories import _fetch
+from engram.memories import read_memory
 
 HARD_MAX_BYTES = 50 * 1024 * 1024  # seed 000 Tier 3: not configurable
 SYNOPSIS_HEAD_BYTES = 8 * 1024
@@ -174,7 +174,7 @@ def store(conn: psycopg.Connection, tenant_id: UUID, doc: Prepared) -> tuple[Doc
     else:
         found = conn.execute("SELECT count(*) AS n FROM chunks WHERE memory_id = %s", (row["id"],)).fetchone()
         chunk_count = found["n"] if found else 0
-    memory = _fetch(conn, row["id"])
+    memory = read_memory(conn, row["id"])
     info = DocumentInfo(tier=memory.document_tier if memory.document_tier is not None else doc.tier,
                         bytes=doc.size, sha256=doc.sha256.hex(), content_type=doc.content_type,
                         chunks=chunk_count, chunking=doc.chunking,  # type: ignore[arg-type]

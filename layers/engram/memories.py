@@ -74,7 +74,8 @@ def _insert_chunks(conn: psycopg.Connection, tenant_id: UUID, memory: dict[str, 
     return rows
 
 
-def _fetch(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
+def read_memory(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
+    """One memory inside the caller's tenant transaction: active (default), trashed, or either (None)."""
     status_clause = {False: "AND m.status = 'active'", True: "AND m.status = 'deleted'", None: ""}[deleted]
     row = conn.execute(f"SELECT {_MEMORY_COLUMNS} FROM memories m WHERE m.id = %s {status_clause}",
                        (memory_id,)).fetchone()
@@ -105,7 +106,7 @@ def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tupl
 def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
     with tenant_transaction(tenant_id) as conn:
         memory_id, deduplicated, chunk_ids = _store(conn, tenant_id, req)
-        memory = _fetch(conn, memory_id)
+        memory = read_memory(conn, memory_id)
     enqueue_embedding(tenant_id, chunk_ids)
     return MemoryWritten(memory=memory, deduplicated=deduplicated)
 
@@ -149,7 +150,7 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
 
 def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> Memory:
     with tenant_transaction(tenant_id) as conn:
-        return _fetch(conn, memory_id, deleted=None if include_deleted else False)
+        return read_memory(conn, memory_id, deleted=None if include_deleted else False)
 
 
 def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory:
@@ -163,7 +164,7 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
         check_content_size(changes["content"])
     chunk_ids: list[UUID] = []
     with tenant_transaction(tenant_id) as conn:
-        current = _fetch(conn, memory_id)
+        current = read_memory(conn, memory_id)
         _check_validity(changes.get("valid_from", current.valid_from), changes.get("valid_to", current.valid_to))
         sets, params = ["updated_at = now()", "version = version + 1"], []
         for field, value in changes.items():
@@ -189,7 +190,7 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
         elif changes.keys() & {"kind", "tags", "source"}:
             conn.execute("UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
                          (row["kind"], row["tags"], row["source"], memory_id))
-        memory = _fetch(conn, memory_id)
+        memory = read_memory(conn, memory_id)
     enqueue_embedding(tenant_id, chunk_ids)
     return memory
 
@@ -204,7 +205,7 @@ def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
         if row is None:
             raise NotFound(f"memory {memory_id} not found")
         conn.execute("UPDATE chunks SET active = false WHERE memory_id = %s", (memory_id,))
-        return _fetch(conn, memory_id, deleted=True)
+        return read_memory(conn, memory_id, deleted=True)
 
 
 def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
@@ -219,7 +220,7 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
         if row is None:
             raise NotFound(f"memory {memory_id} is not in the trash")
         conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
-        return _fetch(conn, memory_id)
+        return read_memory(conn, memory_id)
 
 
 def list_memories(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
