@@ -69,7 +69,11 @@ def _interrupt(*_: object) -> None:
 def main() -> int:
     port = int(os.environ.get("PORT", "8080"))
     host = os.environ.get("HOST", "127.0.0.1")
-    server = make_server(host, port)  # first: a busy port fails before anything starts
+    try:
+        server = make_server(host, port)  # first: a busy port fails before anything starts
+    except OSError as exc:
+        print(f"cannot listen on {host}:{port} ({exc.strerror}); try PORT=9000 make dev", file=sys.stderr)
+        return 1
     # A fixed port: a dev database left running by a killed server is found and reused.
     pg_port = int(os.environ.get("ENGRAM_DEV_PG_PORT", "54329"))
     stack = LocalStack(data_dir=dev_data_dir(PROJECT_ROOT), pg_port=pg_port).start()
