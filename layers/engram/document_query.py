@@ -142,12 +142,18 @@ def question_terms(question: str) -> list[str]:
     return terms[:16]
 
 
-def term_hits(terms: list[str], text: str) -> dict[str, list[int]]:
-    """Positions where each term (as a word prefix: a crude stemmer) occurs, case-insensitively."""
+def term_hits(terms: list[str], text: str, max_hits: int | None = None) -> dict[str, list[int]]:
+    """Positions where each term (as a word prefix: a crude stemmer) occurs, case-insensitively.
+
+    A term occurring more than `max_hits` times (counted in C first) is left out: it is in most
+    windows, so its idf is near zero, and collecting a million positions in Python costs seconds.
+    """
+    lowered_text = text.lower()  # matching lowered text is ~2x faster than IGNORECASE on 40 MiB
+    if max_hits is not None:
+        terms = [t for t in terms if lowered_text.count(t) <= max_hits]
     if not terms:
         return {}
     alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
-    lowered_text = text.lower()  # matching lowered text is ~2x faster than IGNORECASE on 40 MiB
     if len(lowered_text) == len(text):
         pattern, text = re.compile(r"\b(" + alternatives + ")"), lowered_text
     else:  # a few characters change length when lowered: keep offsets exact
@@ -187,9 +193,9 @@ def rank_windows(text: str, question: str, anchors: list[tuple[int, int]] | None
                  max_spans: int) -> list[Candidate]:
     """Best non-overlapping windows. anchors=None: no filter, windows come from the question's terms."""
     terms = question_terms(question)
-    hits = term_hits(terms, text)
     stride = max(1, window // 2)
     n_windows = max(1, math.ceil(len(text) / stride))
+    hits = term_hits(terms, text, max_hits=max(1_000, n_windows // 2))
     idf = {}
     for t, positions in hits.items():
         df = len({p // stride for p in positions})

@@ -127,3 +127,14 @@ def test_citations_map_only_to_given_spans():
              Span(n=2, start=9, end=12, text="b", truncated=False, score=1)]
     cites = _citations("See [2] and [1, 2] but not [7].", spans)
     assert [(c.n, c.start) for c in cites] == [(2, 9), (1, 0)]
+
+
+def test_a_term_in_every_window_is_left_out_of_scoring_but_the_rare_one_wins():
+    from engram.document_query import rank_windows, term_hits
+
+    filler = "sign here and signal there. " * 4000
+    text = filler + "The ferry leaves from pier 14. " + filler
+    hits = term_hits(["sign", "pier"], text, max_hits=1_000)
+    assert set(hits) == {"pier"}  # 16,000 'sign' hits would each have cost Python work, for no weight
+    [best, *_] = rank_windows(text, "Which pier must I sign at?", None, 600, 3)
+    assert "pier 14" in text[best.start:best.end]
