@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from typing import Any
 
 from engram.operations import backfill
 from engram_local import gateway
@@ -56,10 +58,32 @@ def dev_key(dsn: str) -> str:
     return key.api_key
 
 
-def make_server(host: str, port: int) -> ThreadingHTTPServer:
-    server = ThreadingHTTPServer((host, port), GatewayHandler)
-    server.daemon_threads = True
-    return server
+class PooledHTTPServer(HTTPServer):
+    """Requests run on a fixed pool of threads, like warm Lambda containers: each keeps its
+    database connection across requests instead of opening one per request."""
+
+    def __init__(self, address: tuple[str, int], workers: int = 16) -> None:
+        super().__init__(address, GatewayHandler)
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="engram-http")
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        self.pool.submit(self._serve_one, request, client_address)
+
+    def _serve_one(self, request: Any, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def make_server(host: str, port: int) -> PooledHTTPServer:
+    return PooledHTTPServer((host, port))
 
 
 def _interrupt(*_: object) -> None:
