@@ -59,6 +59,7 @@ destroy: venv $(CDK)
 bench: venv
 	$(PY) bench/cold_import.py
 	$(PY) bench/ingest_throughput.py
+	$(PY) bench/http_latency.py
 	$(PY) bench/recall_latency.py
 	$(PY) bench/embed_throughput.py
 	$(PY) bench/document_ingest.py
