@@ -96,7 +96,10 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
     since the job was sent are skipped.
     """
     with tenant_transaction(tenant_id) as conn:
-        space = active_space(conn)
+        # Cached: the worker settles every record of a batch through here. A switch made by another
+        # process is seen within a minute; vectors written meanwhile carry the old model id, so
+        # recall ignores them and backfill re-embeds them: nothing is mixed.
+        space = cached_active_space(conn)
         if space is None or space.model_id != embedder.model_id:
             raise EmbeddingSpaceMismatch(
                 f"active space is {space}, embedder is {embedder.model_id}: refusing to mix vectors"

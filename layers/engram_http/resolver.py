@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel
 
@@ -27,9 +27,7 @@ def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
     return app
 
 
-def json_response(body: BaseModel | dict[str, Any], status: int = 200) -> Any:
-    from aws_lambda_powertools.event_handler import Response
-
+def json_response(body: BaseModel | dict[str, Any], status: int = 200) -> Response[Any]:
     payload = body.model_dump(mode="json") if isinstance(body, BaseModel) else body
     return Response(status_code=status, content_type="application/json", body=payload)
 
