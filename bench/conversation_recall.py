@@ -83,7 +83,7 @@ def score(results: list[dict[str, Any]], evidence: set[tuple[str, int]]) -> dict
 
 
 def run_shape(stack: Any, shape: str, variant: str) -> dict[str, dict[str, list[dict[str, float]]]]:
-    from engram.operations import create_tenant_with_key
+    from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
     size, stride = shape.split("/")

@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     os.environ.setdefault("ENGRAM_LLM_LEVEL", "off")
-    from engram.operations import create_tenant_with_key
+    from engram.ops.operations import create_tenant_with_key
     from engram_local import gateway
     from engram_local.stack import LocalStack
 

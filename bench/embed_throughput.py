@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/embed_throughput.py [--texts 320] [--batch 32] [--threads N] [--rebuild] [--check]
 
-Also prints the import time of engram.embeddings.local, the session load time from the cached
+Also prints the import time of engram.adapters.embeddings.local, the session load time from the cached
 model, and with --rebuild the cold build (ONNX graph + calibration + int8 quantization) into a
 fresh temp cache. --check compares against the float numpy reference (slow: a few texts/s).
 Figures vary with what else runs on the machine: it prints the best of --repeat runs.
@@ -55,7 +55,8 @@ def make_texts(n: int, tokenizer: object, target_tokens: int = 90, seed: int = 7
 
 
 def import_time() -> float:
-    code = "import time; t = time.perf_counter(); import engram.embeddings.local; print(time.perf_counter() - t)"
+    code = ("import time; t = time.perf_counter(); import engram.adapters.embeddings.local;"
+            " print(time.perf_counter() - t)")
     runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
     return min(runs)
 
@@ -70,8 +71,8 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="cosine to the float numpy reference")
     args = parser.parse_args()
 
-    print(f"cpus: {os.cpu_count()}  import engram.embeddings.local: {import_time() * 1000:.1f} ms")
-    from engram.embeddings import local
+    print(f"cpus: {os.cpu_count()}  import engram.adapters.embeddings.local: {import_time() * 1000:.1f} ms")
+    from engram.adapters.embeddings import local
 
     if args.rebuild:
         with tempfile.TemporaryDirectory() as tmp:
@@ -112,7 +113,7 @@ def main() -> None:
     )
 
     if args.check:
-        from engram.embeddings import minilm_reference as ref
+        from engram.adapters.embeddings import minilm_reference as ref
 
         weights = ref.load_weights()
         sample = [*texts[:16], SHORT, ""]

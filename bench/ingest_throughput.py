@@ -32,8 +32,8 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=2000)
     args = parser.parse_args()
 
-    from engram.embeddings.factory import embedder_from_env
-    from engram.operations import create_tenant_with_key
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.ops.operations import create_tenant_with_key
     from engram_local import gateway
     from engram_local.stack import LocalStack
 

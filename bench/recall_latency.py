@@ -7,7 +7,7 @@ Data is synthetic (clustered unit vectors, text from a made-up vocabulary) loade
 both sides measure the database path only:
   - bare:   SELECT id FROM chunks WHERE embedding_dim = 384 ORDER BY embedding::halfvec(384) <=> q
             LIMIT 10 (the same partial HNSW index recall uses)
-  - recall: engram.recall.recall(): tenant transaction + RLS, filters, vector AND keyword
+  - recall: engram.recall.service.recall(): tenant transaction + RLS, filters, vector AND keyword
             candidates, fusion, best chunk per memory, budget shaping (touch=False).
 The figure is the p50/p95 ratio recall/bare (aim: at most 2x). A third line, the two bare
 retrievals a hybrid search cannot avoid (vector top-40 + keyword top-40, no tenant, no joins),
@@ -27,9 +27,9 @@ from uuid import UUID, uuid4
 
 import numpy as np
 
-from engram.models import RecallRequest
-from engram.recall import recall
-from engram.vectors import vector_literal
+from engram.indexing.vectors import vector_literal
+from engram.recall.models import RecallRequest
+from engram.recall.service import recall
 
 DIM = 384
 SYLLABLES = ["ka", "lo", "mi", "ran", "tes", "vo", "qui", "del", "ar", "zen", "po", "lu", "shi", "ber", "nax"]
@@ -95,7 +95,7 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 def run(size: int, queries: int, seed: int) -> None:
     import psycopg
 
-    from engram.operations import create_tenant_with_key
+    from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
     rng = random.Random(seed)

@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def table_functions() -> list[str]:
     sys.path.insert(0, str(LAYERS_SRC))
-    from engram_http.route_table import EVENT_FUNCTIONS, ROUTES
+    from engram_http.event_functions import EVENT_FUNCTIONS
+    from engram_http.route_table import ROUTES
 
     return sorted({r.function for r in ROUTES} | set(EVENT_FUNCTIONS))
 

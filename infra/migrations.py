@@ -1,6 +1,6 @@
 """Migrations on every deploy: a CloudFormation custom resource that invokes the migrate function.
 
-The migrate function applies the SQL files in layers/engram/migrations/ under the same
+The migrate function applies the SQL files in layers/engram/schema/migrations/ under the same
 Postgres advisory lock the code uses, so a deploy and a cold Lambda never race. The resource
 carries a hash of that folder: a deploy that changes a migration changes the property, which
 makes CloudFormation send an Update and the function run. `DeployNonce` is there for operators

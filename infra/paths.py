@@ -10,7 +10,7 @@ BUILD_DIR = REPO_ROOT / "build" / "lambda"
 MANIFEST = BUILD_DIR / "manifest.json"
 FUNCTIONS_SRC = REPO_ROOT / "functions"
 LAYERS_SRC = REPO_ROOT / "layers"
-MIGRATIONS_DIR = LAYERS_SRC / "engram" / "migrations"
+MIGRATIONS_DIR = LAYERS_SRC / "engram" / "schema" / "migrations"
 # The packages shipped in the core layer; engram_local (the dev server) stays behind.
 CORE_PACKAGES = ("engram", "engram_http")
 # Never shipped, whatever the mode.

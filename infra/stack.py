@@ -30,7 +30,8 @@ if str(REPO_ROOT / "layers") not in sys.path:
 
 
 def default_routes() -> tuple[Sequence[RouteSpec], Sequence[str]]:
-    from engram_http.route_table import EVENT_FUNCTIONS, ROUTES
+    from engram_http.event_functions import EVENT_FUNCTIONS
+    from engram_http.route_table import ROUTES
 
     return ROUTES, EVENT_FUNCTIONS
 

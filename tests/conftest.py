@@ -35,7 +35,7 @@ class Tenant:
 
 @pytest.fixture
 def make_tenant(stack: Any):
-    from engram.operations import create_tenant_with_key
+    from engram.ops.operations import create_tenant_with_key
 
     def make(name: str = "t", scopes: list[str] | None = None) -> Tenant:
         made = create_tenant_with_key(name, scopes or ["read", "write", "admin"], dsn=stack.dsn)

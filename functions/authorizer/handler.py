@@ -10,8 +10,8 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from engram.db import anonymous_transaction
-from engram.tenants import authenticate
+from engram.core.db import anonymous_transaction
+from engram.tenancy.store import authenticate
 
 logger = Logger()
 

@@ -1,4 +1,4 @@
-"""S3 ObjectCreated -> ingest the uploaded document; engram.uploads does the work.
+"""S3 ObjectCreated -> ingest the uploaded document; engram.documents.uploads does the work.
 
 In AWS the events arrive through SQS (retries, a DLQ): Powertools partial-batch responses settle
 each message on its own. A direct S3 notification (async invoke) is accepted too. A rejected
@@ -15,7 +15,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from engram.uploads import ingest_object, s3_records
+from engram.documents.uploads import ingest_object, s3_records
 
 logger = Logger()
 processor = BatchProcessor(event_type=EventType.SQS)

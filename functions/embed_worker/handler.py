@@ -11,8 +11,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from pydantic import BaseModel, Field, ValidationError
 
-from engram.embeddings.factory import embedder_from_env
-from engram.vectors import embed_chunks
+from engram.adapters.embeddings.factory import embedder_from_env
+from engram.indexing.vectors import embed_chunks
 
 logger = Logger()
 processor = BatchProcessor(event_type=EventType.SQS)

@@ -8,7 +8,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from engram import operations
+from engram.ops import operations
 
 logger = Logger()
 

@@ -7,8 +7,8 @@ from uuid import UUID
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
-from engram.errors import Forbidden, Unauthorized
-from engram.tenants import Principal
+from engram.core.errors import Forbidden, Unauthorized
+from engram.tenancy.store import Principal
 
 
 def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:

@@ -39,11 +39,13 @@ def lambda_handler(*routers: Router) -> Callable[[dict[str, Any], Any], dict[str
     ~200 ms to every cold start.
     """
     from aws_lambda_powertools import Logger
+    from aws_lambda_powertools.logging import correlation_paths
 
     logger = Logger()
     app = build_resolver(*routers)
 
-    @logger.inject_lambda_context(clear_state=True)
+    # correlation_id: the API Gateway request id, the one a 500 answer hands the client
+    @logger.inject_lambda_context(clear_state=True, correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return app.resolve(event, context)
 

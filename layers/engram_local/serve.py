@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
-from engram.operations import backfill
+from engram.ops.operations import backfill
 from engram_local import gateway
 from engram_local.postgres import dev_data_dir
 from engram_local.stack import LocalStack
@@ -47,8 +47,8 @@ class GatewayHandler(BaseHTTPRequestHandler):
 
 def dev_key(dsn: str) -> str:
     """The dev tenant (created once) and a fresh admin key for it."""
-    from engram.db import owner_connection
-    from engram.tenants import create_tenant, issue_key
+    from engram.core.db import owner_connection
+    from engram.tenancy.store import create_tenant, issue_key
 
     with owner_connection(dsn) as owner:
         row = owner.execute("SELECT id FROM tenants WHERE name = 'dev' ORDER BY created_at LIMIT 1").fetchone()

@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engram import config
-from engram.db import reset_connections
+from engram.core import config
+from engram.core.db import reset_connections
 from engram_local.aws import LocalAws, SqsPoller
 from engram_local.postgres import EmbeddedPostgres
 
@@ -50,7 +50,7 @@ class LocalStack:
         os.environ.setdefault("ENGRAM_EMBEDDER", "local")
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "engram-local")
         self.refresh_settings()
-        from engram.operations import migrate_and_register_embedder
+        from engram.ops.operations import migrate_and_register_embedder
 
         migrate_and_register_embedder(self.dsn)
         self.embed_poller = SqsPoller(self.embed_queue_url, "embed_worker")
@@ -65,12 +65,12 @@ class LocalStack:
         """Settings are cached per process; re-read them after the environment changed."""
         config.settings.cache_clear()
         config.database_dsn.cache_clear()
-        from engram import jobs
+        from engram.adapters import queue as jobs
 
         jobs._sqs.cache_clear()
-        from engram import llm, uploads
+        from engram.adapters import llm, s3
 
-        uploads._s3.cache_clear()
+        s3.client.cache_clear()
         llm.reset()
         reset_connections()
 

@@ -6,7 +6,8 @@ import json
 
 from aws_cdk.assertions import Match
 
-from engram_http.route_table import EVENT_FUNCTIONS, ROUTES
+from engram_http.event_functions import EVENT_FUNCTIONS
+from engram_http.route_table import ROUTES
 from infra.functions import function_name
 
 

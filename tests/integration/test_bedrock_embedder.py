@@ -22,8 +22,8 @@ import pytest
 
 pytest.importorskip("boto3")
 
-from engram.embeddings.base import EmbedderUnavailable
-from engram.embeddings.bedrock import BedrockTitanEmbedder
+from engram.adapters.embeddings.base import EmbedderUnavailable
+from engram.adapters.embeddings.bedrock import BedrockTitanEmbedder
 
 MODEL = "amazon.titan-embed-text-v2:0"
 
@@ -208,7 +208,7 @@ def test_wrong_sized_response_is_unavailable() -> None:
 
 
 def test_factory_builds_bedrock_from_env(fake_bedrock: FakeBedrock, monkeypatch: pytest.MonkeyPatch) -> None:
-    from engram.embeddings.factory import embedder_from_env
+    from engram.adapters.embeddings.factory import embedder_from_env
 
     monkeypatch.setenv("ENGRAM_EMBEDDER", "bedrock")
     monkeypatch.setenv("ENGRAM_EMBED_DIM", "512")

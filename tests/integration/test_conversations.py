@@ -168,7 +168,7 @@ def test_bad_appends_are_refused_whole(api, messages, status, field):
 @pytest.fixture
 def seed_windows(monkeypatch):
     """The seed-004 shape (5 messages, stride 3) instead of the benchmarked default."""
-    from engram import config
+    from engram.core import config
 
     monkeypatch.setenv("ENGRAM_CONVERSATION_WINDOW_SIZE", "5")
     monkeypatch.setenv("ENGRAM_CONVERSATION_WINDOW_STRIDE", "3")

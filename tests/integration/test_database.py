@@ -8,8 +8,8 @@ import json
 import psycopg
 import pytest
 
-from engram.db import connection
-from engram.migrate import Migration, MigrationDrift, apply_migrations
+from engram.core.db import connection
+from engram.schema.migrate import Migration, MigrationDrift, apply_migrations
 from engram_local import gateway
 from engram_local.lambda_runtime import invoke
 
@@ -40,7 +40,7 @@ def test_concurrent_migrators_apply_each_file_once(fresh_db):
 
 def test_an_edited_applied_migration_is_reported(fresh_db, monkeypatch):
     apply_migrations(fresh_db)
-    from engram import migrate
+    from engram.schema import migrate
 
     original = migrate.available_migrations()
     edited = [Migration(original[0].version, original[0].sql + "\n-- edited"), *original[1:]]
@@ -60,7 +60,7 @@ def test_a_connection_killed_between_requests_is_replaced_transparently(api, sta
 
 
 def test_database_down_is_a_503_naming_the_dependency(api, tenant, monkeypatch):
-    from engram import config, db
+    from engram.core import config, db
 
     monkeypatch.setenv("ENGRAM_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none")
     monkeypatch.setenv("ENGRAM_DB_CONNECT_WAIT_S", "0")

@@ -63,7 +63,7 @@ def test_poison_message_goes_to_dlq_without_blocking_the_rest(api, tenant, stack
 
 
 def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monkeypatch):
-    from engram import config
+    from engram.core import config
 
     drain()
     monkeypatch.setenv("ENGRAM_EMBED_QUEUE_URL", "http://127.0.0.1:9/nowhere")  # send fails after commit
@@ -73,7 +73,7 @@ def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monk
     monkeypatch.setenv("ENGRAM_EMBED_QUEUE_URL", stack.embed_queue_url)
     config.settings.cache_clear()
     assert _pending(stack.dsn, tenant.id) == 1
-    from engram.cli import main
+    from engram.ops.cli import main
 
     assert main(["backfill", "--tenant", tenant.id]) == 0
     drain()
@@ -115,7 +115,7 @@ def test_when_the_embedder_is_down_every_record_is_returned_for_retry(api, tenan
         def embed(self, texts):
             raise ConnectionError("model endpoint unreachable")
 
-    from engram.embeddings import factory
+    from engram.adapters.embeddings import factory
 
     monkeypatch.setattr(factory, "embedder_from_env", lambda: Down())
     worker = load_function("embed_worker")

@@ -7,8 +7,8 @@ import json
 import psycopg
 import pytest
 
-from engram.db import owner_connection
-from engram.vectors import EmbeddingSpaceMismatch, active_space, embed_chunks, ensure_embedding_space
+from engram.core.db import owner_connection
+from engram.indexing.vectors import EmbeddingSpaceMismatch, active_space, embed_chunks, ensure_embedding_space
 
 
 class OtherModel:

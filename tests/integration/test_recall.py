@@ -83,7 +83,7 @@ def test_pending_vectors_still_answer_by_keyword_and_say_so(api):
 
 
 def test_embedder_down_degrades_to_keyword(api, notes, monkeypatch):
-    from engram.embeddings import factory
+    from engram.adapters.embeddings import factory
 
     class Broken:
         model_id, dimension = "all-minilm-l6-v2-int8", 384

@@ -7,7 +7,7 @@ import uuid
 import psycopg
 import pytest
 
-from engram.db import tenant_transaction
+from engram.core.db import tenant_transaction
 
 
 @pytest.fixture
@@ -76,7 +76,7 @@ def test_bad_missing_and_revoked_keys(two_tenants, api_for, stack):
     bad = api_for("egk_00000000_" + "x" * 43).get("/v1/memories")
     assert bad.status == 401 and bad.body["error"]["code"] == "unauthorized"
     assert api_for("not-even-a-key").get("/v1/memories").status == 401
-    from engram.cli import main
+    from engram.ops.cli import main
 
     with psycopg.connect(stack.dsn) as conn:
         key_id = conn.execute("SELECT id FROM api_keys WHERE tenant_id = %s", (b.id,)).fetchone()[0]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.conversation_windows import Window, format_window, windows, windows_to_rebuild
+from engram.conversations.windows import Window, format_window, windows, windows_to_rebuild
 
 
 def spans(ws: list[Window]) -> list[tuple[int, int]]:

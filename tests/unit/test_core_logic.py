@@ -8,12 +8,13 @@ from uuid import uuid4
 import pytest
 from pydantic import ValidationError
 
-from engram.chunking import SINGLE_CHUNK_BELOW, chunk_text
-from engram.errors import InvalidField
-from engram.models import MemoryCreate, RecallRequest
-from engram.pagination import decode_cursor, encode_cursor
-from engram.recall import Candidate, _fuse
-from engram.tenants import _check_scopes, hash_key
+from engram.core.errors import InvalidField
+from engram.core.pagination import decode_cursor, encode_cursor
+from engram.indexing.chunking import SINGLE_CHUNK_BELOW, chunk_text
+from engram.memories.models import MemoryCreate
+from engram.recall.models import RecallRequest
+from engram.recall.ranking import Candidate, fuse
+from engram.tenancy.store import _check_scopes, hash_key
 
 
 def test_short_text_is_one_chunk_and_long_text_is_cut_at_boundaries():
@@ -35,14 +36,14 @@ def _candidate(vector: float | None, keyword: float | None, importance: float = 
 @pytest.mark.parametrize("fusion", ["weighted", "rrf"])
 def test_a_hit_found_both_ways_outranks_one_found_one_way(fusion):
     both, vec_only, kw_only = _candidate(0.6, 0.3), _candidate(0.6, None), _candidate(None, 0.3)
-    _fuse([both, vec_only, kw_only], fusion)
+    fuse([both, vec_only, kw_only], fusion)
     assert both.fused > max(vec_only.fused, kw_only.fused)
 
 
 def test_importance_and_recency_break_ties():
     a, b, c = _candidate(0.5, None, importance=0.9), _candidate(0.5, None, importance=0.1), \
         _candidate(0.5, None, importance=0.9, recency=0.1)
-    _fuse([a, b, c], "weighted")
+    fuse([a, b, c], "weighted")
     assert a.fused > b.fused and a.fused > c.fused
 
 

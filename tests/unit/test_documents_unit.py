@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engram.chunking import _TOKEN, chunk, chunk_focused, chunk_text
-from engram.document_models import QueryFilter, Span
-from engram.document_query import (
+from engram.core.errors import InvalidField, TooLarge
+from engram.core.text import utf8_prefix
+from engram.documents.models import QueryFilter, Span
+from engram.documents.prepare import HARD_MAX_BYTES, build_synopsis, classify, normalise_content_type
+from engram.documents.query import (
     _citations,
     _nested_quantifier,
     _stitch,
@@ -15,8 +17,7 @@ from engram.document_query import (
     question_terms,
     rank_windows,
 )
-from engram.documents import HARD_MAX_BYTES, build_synopsis, classify, normalise_content_type, utf8_prefix
-from engram.errors import InvalidField, TooLarge
+from engram.indexing.chunking import _TOKEN, chunk, chunk_focused, chunk_text
 
 
 def test_classify_boundaries():
@@ -28,7 +29,7 @@ def test_classify_boundaries():
 
 
 def test_thresholds_are_configurable_but_not_the_hard_limit(monkeypatch):
-    from engram import config
+    from engram.core import config
 
     monkeypatch.setenv("ENGRAM_DOCUMENT_TIER0_MAX_BYTES", "2048")
     monkeypatch.setenv("ENGRAM_DOCUMENT_TIER1_MAX_BYTES", str(100 * 1024 * 1024))
@@ -130,7 +131,7 @@ def test_citations_map_only_to_given_spans():
 
 
 def test_a_term_in_every_window_is_left_out_of_scoring_but_the_rare_one_wins():
-    from engram.document_query import rank_windows, term_hits
+    from engram.documents.query import rank_windows, term_hits
 
     filler = "sign here and signal there. " * 4000
     text = filler + "The ferry leaves from pier 14. " + filler

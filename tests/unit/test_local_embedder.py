@@ -17,9 +17,9 @@ pytest.importorskip("onnxruntime")
 pytest.importorskip("tokenizers")
 pytest.importorskip("onnx")
 
-from engram.embeddings import local
-from engram.embeddings import minilm_reference as ref
-from engram.embeddings.local import LocalEmbedder
+from engram.adapters.embeddings import local
+from engram.adapters.embeddings import minilm_reference as ref
+from engram.adapters.embeddings.local import LocalEmbedder
 
 # Realistic memory-ish texts of different lengths and styles.
 TEXTS = [
@@ -63,7 +63,7 @@ def cos(a: list[float] | np.ndarray, b: list[float] | np.ndarray) -> float:
 
 def test_import_is_cheap_and_construction_is_lazy() -> None:
     code = (
-        "import sys, engram.embeddings.local as m\n"
+        "import sys, engram.adapters.embeddings.local as m\n"
         "e = m.LocalEmbedder()\n"
         "heavy = [n for n in ('onnxruntime', 'tokenizers', 'onnx', 'numpy', 'safetensors') if n in sys.modules]\n"
         "print(','.join(heavy))\n"
@@ -208,7 +208,7 @@ def test_unusable_cache_dir_falls_back_to_temp(
 
 
 def test_factory_defaults_to_local(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engram.embeddings.factory import embedder_from_env
+    from engram.adapters.embeddings.factory import embedder_from_env
 
     monkeypatch.delenv("ENGRAM_EMBEDDER", raising=False)
     embedder_from_env.cache_clear()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engram_http.route_table import EVENT_FUNCTIONS, ROUTES, http_functions
+from engram_http.event_functions import EVENT_FUNCTIONS
+from engram_http.route_table import ROUTES, http_functions
 from engram_http.routes import all_routers
 
 ROOT = Path(__file__).resolve().parents[2]

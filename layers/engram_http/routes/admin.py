@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
-from engram import namespaces, stats, tenants
-from engram.conversation_models import PurgeResult
-from engram.db import anonymous_transaction
-from engram.errors import DependencyDown
-from engram.models import NAMESPACE_PATTERN, ApiKeyInfo, IssuedApiKey, KeyCreate
+from engram.core.db import anonymous_transaction
+from engram.core.errors import DependencyDown
+from engram.core.models import NAMESPACE_PATTERN
+from engram.tenancy import service as tenancy
+from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult
 from engram_http.auth import principal
 from engram_http.errors import error_response
 from engram_http.resolver import json_response
@@ -59,30 +59,30 @@ def openapi() -> Response[dict[str, Any]]:
 @router.get("/v1/stats", tags=["admin"], summary="Counts for this tenant, by namespace")
 def tenant_stats() -> dict[str, Any]:
     who = principal(router, "read")
-    return stats.tenant_stats(who.tenant_id)
+    return tenancy.tenant_stats(who.tenant_id)
 
 
 @router.post("/v1/namespaces/<namespace>/purge", tags=["admin"],
              summary="Hard-delete every memory, conversation, message and chunk in a namespace (admin scope)")
 def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) -> PurgeResult:
     who = principal(router, "admin")
-    return namespaces.purge_namespace(who.tenant_id, namespace)
+    return tenancy.purge_namespace(who.tenant_id, namespace)
 
 
 @router.post("/v1/keys", tags=["admin"], summary="Issue an API key for this tenant (admin scope); shown once")
 def create_key(body: KeyCreate) -> Response[IssuedApiKey]:
     who = principal(router, "admin")
-    return json_response(tenants.create_tenant_key(who.tenant_id, body), 201)
+    return json_response(tenancy.create_tenant_key(who.tenant_id, body), 201)
 
 
 @router.get("/v1/keys", tags=["admin"], summary="This tenant's keys, without secrets (admin scope)")
 def list_keys() -> list[ApiKeyInfo]:
     who = principal(router, "admin")
-    return tenants.tenant_keys(who.tenant_id)
+    return tenancy.tenant_keys(who.tenant_id)
 
 
 @router.delete("/v1/keys/<key_id>", tags=["admin"], summary="Revoke a key (admin scope)")
 def revoke_key(key_id: UUID) -> dict[str, str]:
     who = principal(router, "admin")
-    tenants.revoke_tenant_key(who.tenant_id, key_id)
+    tenancy.revoke_tenant_key(who.tenant_id, key_id)
     return {"revoked": str(key_id)}

@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from engram import conversations
-from engram.conversation_models import (
+from engram.conversations import service as conversations
+from engram.conversations.models import (
     AppendResult,
     Conversation,
     ConversationCreate,

@@ -7,8 +7,10 @@ from uuid import UUID
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
-from engram import document_query, documents, uploads
-from engram.document_models import (
+from engram.documents import query as document_query
+from engram.documents import service as documents
+from engram.documents import uploads
+from engram.documents.models import (
     DocumentCreate,
     DocumentWritten,
     QueryRequest,

@@ -10,12 +10,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from engram import memories
-from engram.models import (
+from engram.core.models import Kind, Layer, Memory
+from engram.memories import service as memories
+from engram.memories.models import (
     BatchResult,
-    Kind,
-    Layer,
-    Memory,
     MemoryBatchCreate,
     MemoryCreate,
     MemoryPage,

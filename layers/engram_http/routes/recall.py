@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
-from engram.embeddings.factory import embedder_from_env
-from engram.models import RecallRequest, RecallResponse
-from engram.recall import recall
+from engram.adapters.embeddings.factory import embedder_from_env
+from engram.recall.models import RecallRequest, RecallResponse
+from engram.recall.service import recall
 from engram_http.auth import principal
 
 router = Router()

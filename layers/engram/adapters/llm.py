@@ -1,0 +1,152 @@
+"""The one way the service talks to Claude: query-document answers now, consolidation and topics later.
+
+- `ENGRAM_LLM_LEVEL=off|auto|full`: off never calls; auto calls where it pays (query answers,
+  merges) when a provider is configured; full also allows optional uses (topic names, query
+  expansion). Callers ask `llm_unavailable(optional=...)` and fall back when it gives a reason.
+- Provider `anthropic` (ANTHROPIC_API_KEY, optional ENGRAM_ANTHROPIC_BASE_URL) or `bedrock`
+  (AnthropicBedrock with the Lambda role's credentials); model from ENGRAM_LLM_MODEL.
+- `import anthropic` costs ~0.9 s, so it happens on the first call, never at import time.
+- The SDK's own retries are off: `complete` retries 429/5xx/timeouts itself with exponential
+  backoff and jitter, so every attempt is counted and the whole call is logged once in
+  `llm_usage` (purpose, model, tokens, latency, ok/error).
+- Tests fake the Messages API at the HTTP boundary (a local server behind
+  ENGRAM_ANTHROPIC_BASE_URL), so this code runs for real.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from aws_lambda_powertools import Logger
+
+from engram.core.config import settings
+from engram.core.db import tenant_transaction
+
+logger = Logger()
+
+_lock = threading.Lock()
+_client: Any = None
+_client_key: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class LlmResult:
+    text: str
+    model: str
+    provider: str
+    input_tokens: int
+    output_tokens: int
+    latency_ms: int
+    attempts: int
+
+
+class LlmError(RuntimeError):
+    """The call failed after its retries (or could not be made)."""
+
+
+def llm_unavailable(optional: bool = False) -> str | None:
+    """None when a call may be made, else the reason (for the response's `reason` field)."""
+    s = settings()
+    if s.llm_level == "off":
+        return "llm_disabled: ENGRAM_LLM_LEVEL=off"
+    if optional and s.llm_level != "full":
+        return "llm_skipped: optional use needs ENGRAM_LLM_LEVEL=full"
+    if s.llm_provider == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
+        return "llm_not_configured: set ANTHROPIC_API_KEY (or ENGRAM_LLM_PROVIDER=bedrock)"
+    return None
+
+
+def reset() -> None:
+    """Forget the cached client (after the environment changed)."""
+    global _client, _client_key
+    with _lock:
+        _client, _client_key = None, None
+
+
+def _get_client() -> Any:
+    global _client, _client_key
+    s = settings()
+    key = (s.llm_provider, s.anthropic_base_url, s.llm_timeout_s, os.environ.get("ANTHROPIC_API_KEY"))
+    with _lock:
+        if _client is None or _client_key != key:
+            import anthropic  # lazy: ~0.9 s, only when an answer is actually wanted
+
+            common: dict[str, Any] = {"timeout": s.llm_timeout_s, "max_retries": 0}
+            if s.llm_provider == "bedrock":
+                _client = anthropic.AnthropicBedrock(**common)
+            else:
+                _client = anthropic.Anthropic(api_key=os.environ.get("ANTHROPIC_API_KEY") or "unset",
+                                              base_url=s.anthropic_base_url or None, **common)
+            _client_key = key
+        return _client
+
+
+def _retryable(exc: Exception) -> bool:
+    import anthropic
+
+    if isinstance(exc, anthropic.APIStatusError):
+        return exc.status_code in (408, 409, 429) or exc.status_code >= 500
+    return isinstance(exc, anthropic.APIConnectionError)  # includes timeouts
+
+
+def _log_usage(tenant_id: UUID | str, purpose: str, provider: str, model: str, result: LlmResult | None,
+               latency_ms: int, attempts: int, error: str | None) -> None:
+    try:
+        with tenant_transaction(tenant_id) as conn:
+            conn.execute(
+                "INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
+                " latency_ms, attempts, ok, error) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (tenant_id, purpose, provider, model, result and result.input_tokens,
+                 result and result.output_tokens, latency_ms, attempts, error is None, error and error[:500]),
+            )
+    except Exception:  # the log must never break the answer
+        logger.exception("could not record llm_usage")
+
+
+def complete(tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_tokens: int = 1024) -> LlmResult:
+    """One Messages call with retries; logged in llm_usage whatever happens. Raises LlmError."""
+    s = settings()
+    model, provider = s.llm_model, s.llm_provider
+    started = time.monotonic()
+    attempts = 0
+    last_error: Exception | None = None
+    result: LlmResult | None = None
+    try:
+        client = _get_client()
+        for attempt in range(s.llm_max_retries + 1):
+            attempts = attempt + 1
+            try:
+                msg = client.messages.create(model=model, max_tokens=max_tokens, system=system,
+                                             messages=[{"role": "user", "content": prompt}])
+            except Exception as exc:
+                last_error = exc
+                if attempt < s.llm_max_retries and _retryable(exc):
+                    delay = s.llm_backoff_s * (2 ** attempt) * (0.5 + random.random() / 2)
+                    logger.warning("llm call failed, retrying",
+                                   extra={"purpose": purpose, "attempt": attempts, "error": repr(exc)[:200]})
+                    time.sleep(delay)
+                    continue
+                break
+            text = "".join(getattr(block, "text", "") for block in msg.content)
+            result = LlmResult(text=text, model=getattr(msg, "model", model) or model, provider=provider,
+                               input_tokens=msg.usage.input_tokens, output_tokens=msg.usage.output_tokens,
+                               latency_ms=int((time.monotonic() - started) * 1000), attempts=attempts)
+            break
+    except Exception as exc:  # client construction (missing package, bad configuration)
+        last_error = exc
+    latency_ms = int((time.monotonic() - started) * 1000)
+    error = None if result else f"{type(last_error).__name__}: {last_error}"
+    _log_usage(tenant_id, purpose, provider, model, result, latency_ms, attempts, error)
+    logger.info("llm call", extra={"purpose": purpose, "model": model, "ok": result is not None,
+                                   "latency_ms": latency_ms, "attempts": attempts,
+                                   "input_tokens": result and result.input_tokens,
+                                   "output_tokens": result and result.output_tokens})
+    if result is None:
+        raise LlmError(error or "llm call failed")
+    return result

@@ -1,0 +1,1 @@
+"""Conversations: verbatim messages in order, windowed into chunks for recall."""

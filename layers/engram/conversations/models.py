@@ -1,0 +1,97 @@
+"""Pydantic models for conversations and messages: what callers send and what they get back."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field, model_validator
+
+from engram.core.models import Metadata, Namespace, Strict, Tags
+
+Role = Literal["user", "assistant", "system", "tool"]
+
+
+class ConversationCreate(Strict):
+    title: str | None = Field(default=None, max_length=500)
+    namespace: Namespace = "default"
+    agent_id: str | None = Field(default=None, max_length=200)
+    tags: Tags = Field(default_factory=list)
+    metadata: Metadata = Field(default_factory=dict)
+
+
+class Conversation(BaseModel):
+    id: UUID
+    namespace: str
+    title: str | None
+    agent_id: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    message_count: int
+    last_message_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class ConversationPage(BaseModel):
+    items: list[Conversation]
+    next_cursor: str | None
+
+
+class MessageCreate(Strict):
+    role: Role
+    content: str = Field(description="Verbatim text, stored and returned exactly as sent (empty allowed)")
+    tool_call_id: str | None = Field(default=None, max_length=200)
+    tool_name: str | None = Field(default=None, max_length=200)
+    created_at: datetime | None = Field(default=None, description="When it was said; may lie in the past")
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Any JSON object, returned as given")
+
+    @model_validator(mode="after")
+    def _tool_fields(self) -> MessageCreate:
+        if self.role not in ("tool", "assistant"):
+            for field in ("tool_call_id", "tool_name"):
+                if getattr(self, field) is not None:
+                    raise ValueError(f"{field} is only for 'tool' and 'assistant' messages")
+        return self
+
+
+class MessagesAppend(Strict):
+    messages: list[MessageCreate] = Field(min_length=1, description="Up to 200 messages, appended in order")
+    idempotency_key: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="A retry with the same key returns the first answer and writes nothing "
+                    "(the Idempotency-Key header does the same)")
+
+
+class Message(BaseModel):
+    id: UUID
+    conversation_id: UUID
+    seq: int
+    role: Role
+    content: str
+    tool_call_id: str | None
+    tool_name: str | None
+    metadata: Any
+    created_at: datetime
+
+
+class AppendResult(BaseModel):
+    conversation_id: UUID
+    seq_from: int
+    seq_to: int
+    count: int
+    replayed: bool = Field(description="True when this idempotency key was seen before; nothing was written")
+    messages: list[Message]
+
+
+class MessagePage(BaseModel):
+    items: list[Message]
+    next_from_seq: int | None = Field(description="Pass as from_seq for the next page; null at the end")
+
+
+class DeletedConversation(BaseModel):
+    id: UUID
+    deleted: Literal[True] = True
+    messages: int
+    chunks: int

@@ -1,0 +1,82 @@
+"""The SQL of conversations: functions that take the caller's connection (a tenant transaction)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+from engram.conversations.windows import Window, format_window, windows_to_rebuild
+from engram.core.config import settings
+from engram.core.errors import NotFound
+
+CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
+
+CONVERSATION_COLUMNS = (
+    "id, namespace, title, agent_id, tags, metadata, message_count, last_message_at, created_at, updated_at"
+)
+MESSAGE_COLUMNS = "id, conversation_id, seq, role, content, tool_call_id, tool_name, metadata, created_at"
+
+
+def fetch_conversation(conn: psycopg.Connection, conversation_id: UUID, *, lock: bool = False) -> dict[str, Any]:
+    row = conn.execute(
+        f"SELECT {CONVERSATION_COLUMNS}, next_seq FROM conversations WHERE id = %s"
+        + (" FOR UPDATE" if lock else ""), (conversation_id,),
+    ).fetchone()
+    if row is None:  # another tenant's conversation is invisible (RLS): the same 404
+        raise NotFound(f"conversation {conversation_id} not found")
+    return row
+
+
+def messages_between(conn: psycopg.Connection, conversation_id: UUID, seq_from: int, seq_to: int,
+                      limit: int | None = None) -> list[dict[str, Any]]:
+    return conn.execute(
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s"
+        " ORDER BY seq LIMIT %s", (conversation_id, seq_from, seq_to, limit),
+    ).fetchall()
+
+
+def extend_windows(conn: psycopg.Connection, tenant_id: UUID, conv: dict[str, Any], count: int) -> list[UUID]:
+    """Bring the conversation's windows up to `count` messages: replace the partial tail, add new ones."""
+    s = settings()
+    size, stride = s.conversation_window_size, s.conversation_window_stride
+    existing = [Window(r["seq_from"], r["seq_to"]) for r in conn.execute(
+        "SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv["id"],)).fetchall()]
+    delete, insert = windows_to_rebuild(existing, count, size, stride)
+    if delete:
+        conn.execute("DELETE FROM chunks WHERE conversation_id = %s AND seq_from = ANY(%s)",
+                     (conv["id"], [w.seq_from for w in delete]))
+    if not insert:
+        return []
+    rows = messages_between(conn, conv["id"], min(w.seq_from for w in insert), max(w.seq_to for w in insert))
+    by_seq = {r["seq"]: r for r in rows}
+    ids: list[UUID] = []
+    with conn.cursor() as cur:
+        for w in insert:
+            msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
+            cur.execute(
+                "INSERT INTO chunks (tenant_id, conversation_id, seq_from, seq_to, namespace, kind, tags,"
+                " occurred_at, position, char_start, text) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 0, %s)"
+                " RETURNING id",
+                (tenant_id, conv["id"], w.seq_from, w.seq_to, conv["namespace"], CONVERSATION_KIND, conv["tags"],
+                 msgs[-1]["created_at"], (w.seq_from - 1) // max(stride, 1), format_window(msgs)),
+            )
+            row = cur.fetchone()
+            assert row is not None
+            ids.append(row["id"])
+    return ids
+
+
+def messages_for_windows(conn: psycopg.Connection,
+                         spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
+    """The original rows of several windows at once, keyed by (conversation_id, seq)."""
+    if not spans:
+        return {}
+    rows = conn.execute(
+        f"SELECT {', '.join('m.' + c.strip() for c in MESSAGE_COLUMNS.split(','))}"
+        " FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
+        " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi",
+        ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]),
+    ).fetchall()
+    return {(r["conversation_id"], r["seq"]): r for r in rows}

@@ -1,0 +1,103 @@
+"""Settings from the environment (ENGRAM_*), read once per process."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore")
+
+    env: str = "local"
+    # Either a DSN (local, containers, tests) or the Secrets Manager secret RDS generated (AWS).
+    database_url: str | None = None
+    db_secret_arn: str | None = None
+    db_name: str = "engram"
+    db_host: str | None = None  # overrides the secret's host (an RDS Proxy endpoint, say)
+    db_connect_timeout_s: int = Field(default=10, ge=1, le=60)  # one attempt
+    db_connect_wait_s: float = Field(default=25.0, ge=0, le=300)  # all attempts: a paused cluster resumes in ~15 s
+    # Role every request runs as (row-level security applies to it); empty to skip SET ROLE.
+    db_app_role: str = "engram_app"
+
+    embed_queue_url: str | None = None
+    embedder: Literal["local", "bedrock"] = "local"
+    embed_batch_chunks: int = Field(default=32, ge=1, le=500)  # chunk ids per SQS message
+
+    max_memory_chars: int = Field(default=16_000, ge=100)
+    max_batch_items: int = 100
+
+    recall_candidates: int = Field(default=40, ge=10, le=1000)  # per retriever, before fusion
+    recall_fusion: Literal["weighted", "rrf"] = "weighted"
+    hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
+
+    # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
+    # engram.documents.service.HARD_MAX_BYTES and is not a setting.
+    document_tier0_max_bytes: int = Field(default=500 * 1024, ge=1024)
+    document_tier1_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    # A synchronous Lambda carries 6 MB (request JSON included), API Gateway 10 MB: inline bodies
+    # stop at 5 MiB; larger ones go through POST /v1/documents/uploads.
+    document_inline_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=5 * 1024 * 1024)
+    document_chunking: Literal["document", "focused"] = "document"
+    uploads_bucket: str | None = None
+    upload_url_expiry_s: int = Field(default=900, ge=60, le=7 * 24 * 3600)
+    query_window_chars: int = Field(default=1200, ge=100, le=20_000)
+    query_token_budget: int = Field(default=2000, ge=16, le=50_000)
+    query_regex_timeout_s: float = Field(default=1.0, gt=0, le=10)
+
+    # LLM (Claude): off | auto (used where it pays, when configured) | full (also optional uses).
+    llm_level: Literal["off", "auto", "full"] = "auto"
+    llm_provider: Literal["anthropic", "bedrock"] = "anthropic"
+    llm_model: str = "claude-haiku-4-5"  # grounded answers from given spans: the fast, cheap model does
+    anthropic_base_url: str | None = None
+    llm_timeout_s: float = Field(default=20.0, gt=0, le=120)
+    llm_max_retries: int = Field(default=2, ge=0, le=6)
+    llm_backoff_s: float = Field(default=0.5, ge=0, le=30)
+
+    # Conversations (seed 004). Window shape chosen with bench/conversation_recall.py (see
+    # bench/RESULTS-conversations.md): single turns beat 5/3 at every context budget, on the
+    # training and the held-out set. 5/3 (seed 004) stays one setting away.
+    conversation_window_size: int = Field(default=1, ge=1, le=50)
+    conversation_window_stride: int = Field(default=1, ge=1, le=50)
+    max_append_messages: int = Field(default=200, ge=1, le=1000)
+    max_message_bytes: int = Field(default=32 * 1024, ge=100)
+
+
+@cache
+def settings() -> Settings:
+    return Settings()
+
+
+@cache
+def database_dsn() -> str:
+    """The DSN to connect with: ENGRAM_DATABASE_URL, else built from the RDS secret."""
+    return _build_dsn(force_fetch=False)
+
+
+def refresh_database_dsn() -> str:
+    """After a failed login: the password may have rotated, so fetch the secret again."""
+    database_dsn.cache_clear()
+    dsn = _build_dsn(force_fetch=True)
+    database_dsn.cache_clear()
+    return dsn
+
+
+def _build_dsn(force_fetch: bool) -> str:
+    s = settings()
+    if s.database_url:
+        return s.database_url
+    if not s.db_secret_arn:
+        raise RuntimeError("set ENGRAM_DATABASE_URL or ENGRAM_DB_SECRET_ARN")
+    from aws_lambda_powertools.utilities.parameters import get_secret
+
+    secret = json.loads(str(get_secret(s.db_secret_arn, max_age=300, force_fetch=force_fetch)))
+    from psycopg.conninfo import make_conninfo
+
+    return make_conninfo(
+        host=s.db_host or secret["host"], port=secret.get("port", 5432), user=secret["username"],
+        password=secret["password"], dbname=secret.get("dbname", s.db_name), sslmode="require",
+    )

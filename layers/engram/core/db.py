@@ -1,0 +1,116 @@
+"""Connections and tenant-scoped transactions.
+
+One connection per thread, reused across invocations (a Lambda container runs one request at a
+time; the local server runs a thread per request). Every tenant transaction sets
+`engram.tenant_id` locally, so row-level security confines it to that tenant whatever its
+queries say.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import dict_row
+
+from engram.core.config import database_dsn, refresh_database_dsn, settings
+from engram.core.errors import DependencyDown
+
+_local = threading.local()
+
+
+def open_connection(dsn: str | None = None, wait_s: float | None = None, **kwargs: Any) -> psycopg.Connection:
+    """Connect, riding out a paused Aurora Serverless cluster (it resumes in ~15 s) and a
+    rotated password (the cached secret is re-read once)."""
+    s = settings()
+    deadline = time.monotonic() + (s.db_connect_wait_s if wait_s is None else wait_s)
+    refreshed = False
+    while True:
+        try:
+            return psycopg.connect(dsn or database_dsn(), row_factory=dict_row,
+                                   connect_timeout=s.db_connect_timeout_s, **kwargs)
+        except psycopg.OperationalError as exc:
+            if dsn is None and not refreshed and "password authentication failed" in str(exc):
+                refreshed = True
+                refresh_database_dsn()
+                continue
+            if time.monotonic() >= deadline:
+                raise DependencyDown("the database is unreachable", {"dependency": "database"}) from exc
+            time.sleep(1.0)
+
+
+def connection() -> psycopg.Connection:
+    """This thread's request connection (running as the app role), reconnecting if it broke."""
+    conn: psycopg.Connection | None = getattr(_local, "conn", None)
+    if conn is None or conn.closed or conn.broken:
+        conn = open_connection()
+        role = settings().db_app_role
+        if role:
+            conn.execute(f'SET ROLE "{role}"')
+        conn.execute("SET jit = off")  # short OLTP queries: JIT compile time dwarfs their run time
+        conn.commit()
+        # Vectors travel as text literals ('[0.1, ...]'::vector): no numpy/pgvector import on the
+        # request path, which keeps cold starts short.
+        _local.conn = conn
+    return conn
+
+
+def reset_connections() -> None:
+    """Forget this thread's connection (after a failure, or in tests that switch databases)."""
+    conn = getattr(_local, "conn", None)
+    if conn is not None and not conn.closed:
+        conn.close()
+    _local.conn = None
+
+
+def _begin(tenant: str) -> psycopg.Connection:
+    """Open a transaction with the tenant set. A reused connection that died while the container
+    was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
+    to reconnect and try once more before giving up."""
+    for attempt in (1, 2):
+        conn = connection()
+        try:
+            conn.execute("SELECT set_config('engram.tenant_id', %s, true)", (tenant,))
+            return conn
+        except psycopg.OperationalError as exc:
+            reset_connections()
+            if attempt == 2:
+                raise DependencyDown("the database connection failed", {"dependency": "database"}) from exc
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def _transaction(tenant: str) -> Iterator[psycopg.Connection]:
+    conn = _begin(tenant)
+    try:
+        yield conn
+        conn.commit()
+    except psycopg.OperationalError as exc:
+        reset_connections()
+        raise DependencyDown("the database connection failed", {"dependency": "database"}) from exc
+    except BaseException:
+        if not conn.closed:
+            conn.rollback()
+        raise
+
+
+def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection]:
+    """A transaction confined to one tenant by row-level security."""
+    return _transaction(str(tenant_id))
+
+
+def anonymous_transaction() -> AbstractContextManager[psycopg.Connection]:
+    """No tenant set: only definer functions (authentication) can see anything."""
+    return _transaction("")
+
+
+@contextmanager
+def owner_connection(dsn: str | None = None) -> Iterator[psycopg.Connection]:
+    """A connection as the schema owner (bypasses RLS): migrations, tenant CLI, backfill."""
+    with open_connection(dsn) as conn:
+        yield conn

@@ -1,0 +1,75 @@
+"""The base model and field types every capability's edge models share, and the memory record
+itself: memories, documents (and later consolidation) all write and return memories."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from engram.core.text import storable_text
+
+NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"
+MAX_TAGS = 32
+
+Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,][^,\n\r\t]*$")]
+Kind = Literal["semantic", "episodic", "procedural"]
+Layer = Literal["buffer", "working", "core"]
+
+
+def _unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
+Metadata = Annotated[dict[str, Any], Field(max_length=64)]
+
+
+class Strict(BaseModel):
+    """Unknown fields are an error, not silently dropped: a typo must not lose data. Every string,
+    however deep, must be storable."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        return storable_text(value)
+
+
+class MemoryFields(Strict):
+    """What describes a memory, whichever way it arrives (a memory, a document)."""
+
+    namespace: Namespace = "default"
+    kind: Kind = "semantic"
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    tags: Tags = Field(default_factory=list)
+    source: str | None = Field(default=None, max_length=200)
+    metadata: Metadata = Field(default_factory=dict)
+
+
+class Memory(BaseModel):
+    id: UUID
+    namespace: str
+    kind: Kind
+    layer: Layer
+    content: str
+    importance: float
+    tags: list[str]
+    source: str | None
+    metadata: dict[str, Any]
+    access_count: int
+    repetition_count: int
+    last_accessed: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    valid_from: datetime | None
+    valid_to: datetime | None
+    status: Literal["active", "deleted"]
+    deleted_at: datetime | None
+    document_tier: int | None
+    version: int
+    embedding_status: Literal["pending", "ready"] = "ready"

@@ -1,0 +1,41 @@
+"""Text helpers every capability needs: what PostgreSQL can store, content hashes, UTF-8 cuts."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+
+def storable_text(value: Any) -> Any:
+    """PostgreSQL text cannot hold NUL and UTF-8 cannot encode a lone surrogate: refuse both here,
+    with the field's name, instead of failing half-way in the database."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("must not contain NUL (\\u0000) characters")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("is not valid Unicode (lone surrogate)") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            storable_text(key)
+            storable_text(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            storable_text(item)
+    return value
+
+
+def content_hash(content: str) -> bytes:
+    return hashlib.sha256(content.encode()).digest()
+
+
+def utf8_prefix(text: str, max_bytes: int) -> str:
+    """The longest prefix of `text` that is at most `max_bytes` of UTF-8 (never half a character)."""
+    raw = text[:max_bytes].encode()  # every character is >= 1 byte: max_bytes characters suffice
+    if len(raw) <= max_bytes:
+        return text[:max_bytes]
+    cut = max_bytes
+    while cut > 0 and (raw[cut] & 0xC0) == 0x80:  # the first byte left out continues a character
+        cut -= 1
+    return raw[:cut].decode("utf-8")

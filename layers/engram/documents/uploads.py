@@ -1,0 +1,197 @@
+"""Large documents through S3: a presigned PUT, then the ObjectCreated event ingests the object.
+
+1. `create_upload` checks the declared size (<= 50 MiB, else 413 and no row), the content type
+   (415) and the SHA-256, records a pending `document_uploads` row and presigns a PUT to
+   `uploads/<tenant_id>/<upload_id>` bound to Content-Length, Content-Type and
+   x-amz-checksum-sha256 (S3 rejects a PUT whose body does not match them).
+2. S3 ObjectCreated -> (SQS) -> document_ingest -> `ingest_object`: under a row lock on the upload
+   it checks the size (HEAD; oversize or not as declared: the object is deleted, never read), the
+   SHA-256 and UTF-8, classifies and stores the document, and marks the upload ready or failed
+   with the reason. A duplicate event finds the upload settled and does nothing.
+3. The object is deleted once the upload is settled: Tier 1 must not keep its body anywhere and
+   Tier 2 keeps it in Postgres. A bucket lifecycle rule (1 day on uploads/) removes objects of
+   uploads that never got an event.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import unquote_plus
+from uuid import UUID
+
+from aws_lambda_powertools import Logger
+
+from engram.adapters import s3
+from engram.adapters.queue import enqueue_embedding
+from engram.core.config import settings
+from engram.core.db import tenant_transaction
+from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
+from engram.documents.models import DocumentOptions, UploadCreate, UploadStatus, UploadTicket
+from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_content_type, prepare
+from engram.documents.store import insert_document
+
+logger = Logger()
+
+KEY_PREFIX = "uploads/"
+_STATUS_COLUMNS = ("id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
+                   " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at")
+EXPIRY_GRACE = timedelta(minutes=15)  # an event may lag the PUT; only then is a pending upload expired
+
+
+def s3_key(tenant_id: UUID | str, upload_id: UUID | str) -> str:
+    return f"{KEY_PREFIX}{tenant_id}/{upload_id}"
+
+
+def _bucket() -> str:
+    bucket = settings().uploads_bucket
+    if not bucket:
+        raise DependencyDown("uploads are not configured (ENGRAM_UPLOADS_BUCKET); inline POST /v1/documents "
+                             "still works up to 5 MiB", {"dependency": "uploads_bucket"})
+    return bucket
+
+
+def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
+    if req.size_bytes > HARD_MAX_BYTES:
+        raise TooLarge("size_bytes", req.size_bytes, HARD_MAX_BYTES, HARD_LIMIT_ALTERNATIVE)
+    ctype = normalise_content_type(req.content_type)
+    bucket = _bucket()
+    expiry = settings().upload_url_expiry_s
+    params = req.model_dump(mode="json", exclude={"size_bytes", "sha256", "content_type", "namespace"})
+    sha = bytes.fromhex(req.sha256)
+    with tenant_transaction(tenant_id) as conn:
+        row = conn.execute(
+            "INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
+            " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
+            f" RETURNING {_STATUS_COLUMNS}",
+            (tenant_id, req.namespace, req.size_bytes, sha, ctype, _json(params),
+             datetime.now(UTC) + timedelta(seconds=expiry)),
+        ).fetchone()
+        assert row is not None
+        key = s3_key(tenant_id, row["upload_id"])
+        conn.execute("UPDATE document_uploads SET s3_key = %s WHERE id = %s", (key, row["upload_id"]))
+    checksum = base64.b64encode(sha).decode()
+    headers = {"Content-Type": ctype, "Content-Length": str(req.size_bytes), "x-amz-checksum-sha256": checksum}
+    url = s3.client().generate_presigned_url(
+        "put_object", ExpiresIn=expiry,
+        Params={"Bucket": bucket, "Key": key, "ContentType": ctype, "ContentLength": req.size_bytes,
+                "ChecksumSHA256": checksum})
+    return UploadTicket(**row, url=url, headers=headers)
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
+    with tenant_transaction(tenant_id) as conn:
+        row = conn.execute(f"SELECT {_STATUS_COLUMNS} FROM document_uploads WHERE id = %s",
+                           (upload_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"upload {upload_id} not found")
+        if row["status"] == "pending" and row["expires_at"] + EXPIRY_GRACE < datetime.now(UTC):
+            row = conn.execute(
+                "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now()"
+                f" WHERE id = %s AND status = 'pending' RETURNING {_STATUS_COLUMNS}",
+                ("expired: no object arrived before the upload URL expired", upload_id)).fetchone() or row
+    return UploadStatus(**row)
+
+
+# ---- the S3 event side ------------------------------------------------------------------------
+
+
+class UploadRejected(EngramError):
+    """The object cannot be ingested: the upload fails with this reason and the object is deleted."""
+
+
+def parse_key(key: str) -> tuple[UUID, UUID] | None:
+    parts = unquote_plus(key).split("/")
+    if len(parts) != 3 or parts[0] + "/" != KEY_PREFIX:
+        return None
+    try:
+        return UUID(parts[1]), UUID(parts[2])
+    except ValueError:
+        return None
+
+
+def _fail(conn: Any, upload_id: UUID, reason: str) -> None:
+    conn.execute("UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now() WHERE id = %s",
+                 (reason, upload_id))
+
+
+def ingest_object(bucket: str, key: str) -> str:
+    """Handle one ObjectCreated record; returns what happened (for logs and tests)."""
+    parsed = parse_key(key)
+    if parsed is None:
+        logger.warning("ignoring an object outside uploads/<tenant>/<upload>", extra={"key": key})
+        return "ignored"
+    tenant_id, upload_id = parsed
+    key = s3_key(tenant_id, upload_id)
+    chunk_ids: list[UUID] = []
+    outcome = "ready"
+    with tenant_transaction(tenant_id) as conn:
+        # The row lock serialises duplicate deliveries of the same event: the second one waits, then
+        # finds the upload settled.
+        up = conn.execute("SELECT * FROM document_uploads WHERE id = %s FOR UPDATE", (upload_id,)).fetchone()
+        if up is None:
+            outcome = "unknown"  # not an upload of this tenant: never ingest it
+        elif up["status"] != "pending":
+            outcome = "duplicate"  # settled already: a repeated event, or a PUT after failure; never ingest
+        else:
+            try:
+                body = _fetch_checked(bucket, key, up)
+                options = DocumentOptions.model_validate({**up["params"], "namespace": up["namespace"]})
+                doc = prepare(body, up["content_type"], options, size=up["declared_bytes"],
+                              sha256=bytes(up["sha256"]))
+                del body
+                with conn.transaction():  # savepoint: a failed store still lets us record the failure
+                    written, chunk_ids = insert_document(conn, tenant_id, doc)
+                conn.execute(
+                    "UPDATE document_uploads SET status = 'ready', reason = NULL, memory_id = %s,"
+                    " document_tier = %s, deduplicated = %s, updated_at = now() WHERE id = %s",
+                    (written.memory.id, written.document.tier, written.deduplicated, upload_id))
+            except UploadRejected as exc:
+                _fail(conn, upload_id, exc.message)
+                outcome = "failed"
+            except EngramError as exc:  # 413/415/422 from classification or validation
+                _fail(conn, upload_id, exc.message)
+                outcome = "failed"
+    s3.delete_object(bucket, key)
+    enqueue_embedding(tenant_id, chunk_ids)
+    logger.info("upload settled", extra={"upload_id": str(upload_id), "outcome": outcome})
+    return outcome
+
+
+def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
+    client = s3.client()
+    head = client.head_object(Bucket=bucket, Key=key)
+    size = int(head["ContentLength"])
+    if size > HARD_MAX_BYTES:
+        raise UploadRejected(f"object is {size} bytes; documents are limited to {HARD_MAX_BYTES} bytes"
+                             " (the object was deleted, nothing was ingested)")
+    if size != up["declared_bytes"]:
+        raise UploadRejected(f"object is {size} bytes but {up['declared_bytes']} were declared")
+    raw = client.get_object(Bucket=bucket, Key=key)["Body"].read()
+    if len(raw) != size:
+        raise UploadRejected(f"read {len(raw)} bytes of a {size}-byte object")
+    digest = hashlib.sha256(raw).digest()
+    if digest != bytes(up["sha256"]):
+        raise UploadRejected(f"sha256 mismatch: object is {digest.hex()}, declared {bytes(up['sha256']).hex()}")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UploadRejected(f"the object is not valid UTF-8 (byte {exc.start})") from exc
+
+
+def s3_records(event: dict[str, Any]) -> list[tuple[str, str]]:
+    """(bucket, key) of every ObjectCreated record in an S3 event (s3:TestEvent has none)."""
+    out: list[tuple[str, str]] = []
+    for record in event.get("Records", []):
+        if record.get("eventSource") == "aws:s3" and str(record.get("eventName", "")).startswith(
+                "ObjectCreated"):
+            out.append((record["s3"]["bucket"]["name"], unquote_plus(record["s3"]["object"]["key"])))
+    return out

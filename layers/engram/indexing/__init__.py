@@ -1,0 +1,1 @@
+"""How text becomes searchable: chunking and the embedding vectors of chunks."""

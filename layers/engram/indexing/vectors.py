@@ -1,0 +1,133 @@
+"""Embedding spaces and chunk vectors.
+
+Exactly one (model, dimension) space is active. Vectors are stored in an untyped `vector`
+column with the model id beside them; each dimension gets an HNSW index over a halfvec
+expression (half the memory, same recall at these sizes), partial on that dimension, so a
+model change leaves old vectors in place until they are re-embedded: nothing is destroyed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+import psycopg
+
+from engram.adapters.embeddings.base import Embedder
+from engram.core.db import tenant_transaction
+
+
+@dataclass(frozen=True)
+class EmbeddingSpace:
+    model_id: str
+    dimension: int
+
+
+class EmbeddingSpaceMismatch(RuntimeError):
+    """The configured embedder is not the active space: re-embedding must be asked for."""
+
+
+def vector_literal(values: Sequence[float]) -> str:
+    """pgvector's text form; parsed server-side by the ::vector cast."""
+    return "[" + ",".join(f"{float(x):.7g}" for x in values) + "]"
+
+
+def parse_vector(text: str) -> list[float]:
+    return [float(x) for x in text.strip("[]").split(",")] if text and text != "[]" else []
+
+
+def hnsw_index_name(dimension: int) -> str:
+    return f"chunks_embedding_hnsw_{int(dimension)}"
+
+
+_space_cache: tuple[float, EmbeddingSpace | None] | None = None
+SPACE_CACHE_SECONDS = 60.0
+
+
+def cached_active_space(conn: psycopg.Connection) -> EmbeddingSpace | None:
+    """The active space, re-read at most once a minute: it changes only on a deliberate switch."""
+    global _space_cache
+    now = time.monotonic()
+    if _space_cache is None or now - _space_cache[0] > SPACE_CACHE_SECONDS or _space_cache[1] is None:
+        _space_cache = (now, active_space(conn))
+    return _space_cache[1]
+
+
+def ensure_embedding_space(owner: psycopg.Connection, model_id: str, dimension: int,
+                           activate: bool = False) -> EmbeddingSpace:
+    """Register the space (owner connection). The first one becomes active; switching needs activate."""
+    dimension = int(dimension)
+    active = owner.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
+    if active and active["model_id"] != model_id and not activate:
+        raise EmbeddingSpaceMismatch(
+            f"the database holds vectors of {active['model_id']} ({active['dimension']}-d); "
+            f"the embedder is {model_id} ({dimension}-d). Run `engram embedding-space --activate` "
+            "to switch on purpose, then `engram backfill` to re-embed."
+        )
+    owner.execute(
+        "INSERT INTO embedding_spaces (model_id, dimension) VALUES (%s, %s) ON CONFLICT (model_id) DO NOTHING",
+        (model_id, dimension),
+    )
+    if activate or not active:
+        owner.execute("UPDATE embedding_spaces SET active = false WHERE active AND model_id <> %s", (model_id,))
+        owner.execute("UPDATE embedding_spaces SET active = true WHERE model_id = %s", (model_id,))
+    owner.execute(
+        f"CREATE INDEX IF NOT EXISTS {hnsw_index_name(dimension)} ON chunks USING hnsw "
+        f"((embedding::halfvec({dimension})) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64) "
+        f"WHERE embedding_dim = {dimension}"
+    )
+    owner.commit()
+    global _space_cache
+    _space_cache = None
+    return EmbeddingSpace(model_id, dimension)
+
+
+def active_space(conn: psycopg.Connection) -> EmbeddingSpace | None:
+    row = conn.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
+    return EmbeddingSpace(row["model_id"], row["dimension"]) if row else None
+
+
+def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedder: Embedder) -> int:
+    """Fill the vectors of these chunks that still need one; return how many were written.
+
+    Idempotent: a redelivered job finds its chunks done and writes nothing. Chunks deleted
+    since the job was sent are skipped.
+    """
+    with tenant_transaction(tenant_id) as conn:
+        # Cached: the worker settles every record of a batch through here. A switch made by another
+        # process is seen within a minute; vectors written meanwhile carry the old model id, so
+        # recall ignores them and backfill re-embeds them: nothing is mixed.
+        space = cached_active_space(conn)
+        if space is None or space.model_id != embedder.model_id:
+            raise EmbeddingSpaceMismatch(
+                f"active space is {space}, embedder is {embedder.model_id}: refusing to mix vectors"
+            )
+        rows = conn.execute(
+            "SELECT id, text FROM chunks WHERE id = ANY(%s::uuid[])"
+            " AND (embedding IS NULL OR model_id IS DISTINCT FROM %s)",
+            ([str(c) for c in chunk_ids], space.model_id),
+        ).fetchall()
+    if not rows:
+        return 0
+    vectors = embedder.embed([r["text"] for r in rows])  # outside the transaction: no lock held
+    with tenant_transaction(tenant_id) as conn, conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE chunks SET embedding = %s::vector, embedding_dim = %s, model_id = %s, embedded_at = now()"
+            " WHERE id = %s",
+            [(vector_literal(v), space.dimension, space.model_id, r["id"])
+             for r, v in zip(rows, vectors, strict=True)],
+        )
+    return len(rows)
+
+
+def pending_chunks(owner: psycopg.Connection, model_id: str, limit: int = 100_000,
+                   tenant_id: UUID | str | None = None) -> list[dict]:
+    """Chunks without a vector of the active model (owner connection, for backfill): every
+    tenant's, or one tenant's."""
+    return owner.execute(
+        "SELECT tenant_id, id FROM chunks WHERE (embedding IS NULL OR model_id IS DISTINCT FROM %s)"
+        " AND (%s::uuid IS NULL OR tenant_id = %s::uuid) ORDER BY tenant_id, created_at LIMIT %s",
+        (model_id, tenant_id, tenant_id, limit),
+    ).fetchall()

@@ -1,0 +1,1 @@
+"""Memories: store, read, list, change, trash and restore."""

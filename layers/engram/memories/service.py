@@ -1,0 +1,192 @@
+"""Storing, reading, listing, changing and deleting memories.
+
+Writes never wait for a model: content is chunked, chunks are stored with NULL vectors, and
+embedding jobs go to the queue after commit.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from pydantic import ValidationError
+
+from engram.adapters.queue import enqueue_embedding
+from engram.core.config import settings
+from engram.core.db import tenant_transaction
+from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
+from engram.core.models import Memory
+from engram.core.pagination import newest_first
+from engram.core.text import content_hash
+from engram.memories.models import (
+    BatchItemResult,
+    BatchResult,
+    MemoryCreate,
+    MemoryPage,
+    MemoryPatch,
+    MemoryWritten,
+)
+from engram.memories.store import MEMORY_COLUMNS, insert_chunks, read_memory, upsert_memory
+
+# read_memory is part of this service: other capabilities read a memory inside their own transaction.
+__all__ = ["check_content_size", "create_batch", "create_memory", "delete_memory", "get_memory", "list_memories",
+           "patch_memory", "read_memory", "restore_memory"]
+
+
+def check_content_size(content: str, field: str = "content") -> None:
+    limit = settings().max_memory_chars
+    if len(content) > limit:
+        raise TooLarge(field, len(content.encode()), limit,
+                       "Store large text with POST /v1/documents, which chunks it for recall.")
+
+
+def _check_validity(valid_from: datetime | None, valid_to: datetime | None) -> None:
+    if valid_from and valid_to and valid_to < valid_from:
+        raise InvalidField("valid_to", "must not be earlier than valid_from")
+
+
+def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tuple[UUID, bool, list[UUID]]:
+    """Insert (or bump the existing duplicate); return its id, whether it was a duplicate, new chunk ids."""
+    check_content_size(req.content)
+    _check_validity(req.valid_from, req.valid_to)
+    row = upsert_memory(conn, tenant_id, req)
+    chunk_ids = insert_chunks(conn, tenant_id, row, req.content) if row["inserted"] else []
+    return row["id"], not row["inserted"], chunk_ids
+
+
+def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
+    with tenant_transaction(tenant_id) as conn:
+        memory_id, deduplicated, chunk_ids = _store(conn, tenant_id, req)
+        memory = read_memory(conn, memory_id)
+    enqueue_embedding(tenant_id, chunk_ids)
+    return MemoryWritten(memory=memory, deduplicated=deduplicated)
+
+
+def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any]:
+    """One batch item's error, in the same envelope a single request would get."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        exc = InvalidField(".".join(str(p) for p in first["loc"]) or "item",
+                           str(first["msg"]).removeprefix("Value error, "))
+    return {"code": exc.code, "message": exc.message, "details": exc.details}
+
+
+def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
+    """Up to max_batch_items; each item succeeds or fails on its own, in one transaction.
+
+    A failing item is rolled back to its savepoint so the others still land.
+    """
+    limit = settings().max_batch_items
+    if len(items) > limit:
+        raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
+    results: list[BatchItemResult] = []
+    all_chunks: list[UUID] = []
+    with tenant_transaction(tenant_id) as conn:
+        for index, raw in enumerate(items):
+            try:
+                req = MemoryCreate.model_validate(raw)
+                with conn.transaction():  # savepoint per item
+                    memory_id, dedup, chunk_ids = _store(conn, tenant_id, req)
+            except (ValidationError, InvalidField, TooLarge) as exc:
+                results.append(BatchItemResult(index=index, status="error", error=_error_body(exc)))
+                continue
+            all_chunks.extend(chunk_ids)
+            results.append(BatchItemResult(index=index, status="deduplicated" if dedup else "created",
+                                           memory_id=memory_id))
+    enqueue_embedding(tenant_id, all_chunks)
+    count = {s: sum(r.status == s for r in results) for s in ("created", "deduplicated", "error")}
+    return BatchResult(results=results, created=count["created"], deduplicated=count["deduplicated"],
+                       failed=count["error"])
+
+
+def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> Memory:
+    with tenant_transaction(tenant_id) as conn:
+        return read_memory(conn, memory_id, deleted=None if include_deleted else False)
+
+
+def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory:
+    changes = patch.model_dump(exclude_unset=True)
+    if not changes:
+        raise InvalidField("body", "nothing to change: give at least one field")
+    for field in ("kind", "importance", "tags", "metadata"):
+        if field in changes and changes[field] is None:
+            raise InvalidField(field, "cannot be null")
+    if "content" in changes:
+        check_content_size(changes["content"])
+    chunk_ids: list[UUID] = []
+    with tenant_transaction(tenant_id) as conn:
+        current = read_memory(conn, memory_id)
+        _check_validity(changes.get("valid_from", current.valid_from), changes.get("valid_to", current.valid_to))
+        sets, params = ["updated_at = now()", "version = version + 1"], []
+        for field, value in changes.items():
+            if field == "metadata":
+                value = json.dumps(value)
+            sets.append(f"{field} = %s")
+            params.append(value)
+        if "content" in changes:
+            sets.append("content_hash = %s")
+            params.append(content_hash(changes["content"]))
+        try:
+            row = conn.execute(
+                f"UPDATE memories SET {', '.join(sets)} WHERE id = %s AND status = 'active'"
+                " RETURNING id, namespace, kind, tags, source, created_at",
+                [*params, memory_id],
+            ).fetchone()
+        except psycopg.errors.UniqueViolation as exc:
+            raise Conflict("another active memory in this namespace has exactly this content") from exc
+        assert row is not None
+        if "content" in changes:
+            conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
+            chunk_ids = insert_chunks(conn, tenant_id, row, changes["content"])
+        elif changes.keys() & {"kind", "tags", "source"}:
+            conn.execute("UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
+                         (row["kind"], row["tags"], row["source"], memory_id))
+        memory = read_memory(conn, memory_id)
+    enqueue_embedding(tenant_id, chunk_ids)
+    return memory
+
+
+def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
+    """Soft delete: the memory goes to the trash and out of recall; restore brings it back."""
+    with tenant_transaction(tenant_id) as conn:
+        row = conn.execute(
+            "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
+            " WHERE id = %s AND status = 'active' RETURNING id", (memory_id,),
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"memory {memory_id} not found")
+        conn.execute("UPDATE chunks SET active = false WHERE memory_id = %s", (memory_id,))
+        return read_memory(conn, memory_id, deleted=True)
+
+
+def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
+    with tenant_transaction(tenant_id) as conn:
+        try:
+            row = conn.execute(
+                "UPDATE memories SET status = 'active', deleted_at = NULL, updated_at = now()"
+                " WHERE id = %s AND status = 'deleted' RETURNING id", (memory_id,),
+            ).fetchone()
+        except psycopg.errors.UniqueViolation as exc:
+            raise Conflict("an active memory with the same content exists in this namespace") from exc
+        if row is None:
+            raise NotFound(f"memory {memory_id} is not in the trash")
+        conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
+        return read_memory(conn, memory_id)
+
+
+def list_memories(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
+                  kind: str | None = None, layer: str | None = None, deleted: bool = False,
+                  since: datetime | None = None, until: datetime | None = None,
+                  cursor: str | None = None, limit: int = 50) -> MemoryPage:
+    with tenant_transaction(tenant_id) as conn:
+        rows, next_cursor = newest_first(
+            conn, select=f"SELECT {MEMORY_COLUMNS} FROM memories m", alias="m", cursor=cursor, limit=limit,
+            filters=[("m.status = %s", "deleted" if deleted else "active"), ("m.namespace = %s", namespace),
+                     ("m.tags @> %s", tags), ("m.kind = %s", kind), ("m.layer = %s", layer),
+                     ("m.created_at >= %s", since), ("m.created_at < %s", until)],
+        )
+    items = [Memory.model_validate(r) for r in rows]
+    return MemoryPage(items=items, next_cursor=next_cursor)

@@ -1,0 +1,1 @@
+"""Operations: the engram command line, migrations with the embedder registered, backfill."""

@@ -1,0 +1,57 @@
+"""`engram` command: migrations, tenants and keys, embedding backfill (runs as the schema owner)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from uuid import UUID
+
+from engram.core.db import owner_connection
+from engram.ops import operations
+from engram.tenancy.store import issue_key, revoke_key
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="engram", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    mig = sub.add_parser("migrate", help="apply SQL migrations and register the embedder")
+    mig.add_argument("--activate-embedder", action="store_true",
+                     help="switch the active embedding space to the configured embedder")
+    t = sub.add_parser("create-tenant", help="create a tenant and print its first API key (shown once)")
+    t.add_argument("name")
+    t.add_argument("--scopes", default="read,write,admin")
+    k = sub.add_parser("create-key", help="issue another key for a tenant")
+    k.add_argument("tenant_id", type=UUID)
+    k.add_argument("--scopes", default="read,write")
+    k.add_argument("--name", default="")
+    r = sub.add_parser("revoke-key", help="revoke a key by id")
+    r.add_argument("key_id", type=UUID)
+    b = sub.add_parser("backfill", help="re-enqueue chunks that still have no vector")
+    b.add_argument("--limit", type=int, default=100_000)
+    b.add_argument("--tenant", type=UUID, default=None, help="only this tenant's chunks")
+    args = parser.parse_args(argv)
+
+    if args.command == "migrate":
+        applied = operations.migrate_and_register_embedder(activate=args.activate_embedder)
+        print(json.dumps({"applied": applied}))
+    elif args.command == "create-tenant":
+        print(json.dumps(operations.create_tenant_with_key(args.name, args.scopes.split(",")), indent=2))
+    elif args.command == "create-key":
+        with owner_connection() as owner:
+            key = issue_key(owner, args.tenant_id, args.scopes.split(","), name=args.name)
+            owner.commit()
+        print(json.dumps({"key_id": str(key.key_id), "api_key": key.api_key, "scopes": list(key.scopes)}))
+    elif args.command == "revoke-key":
+        with owner_connection() as owner:
+            revoke_key(owner, args.key_id)
+            owner.commit()
+        print(json.dumps({"revoked": str(args.key_id)}))
+    elif args.command == "backfill":
+        tenant = str(args.tenant) if args.tenant else None
+        print(json.dumps({"enqueued": operations.backfill(limit=args.limit, tenant_id=tenant)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Recall: hybrid vector + keyword search, ranked and cut to a budget."""

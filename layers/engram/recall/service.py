@@ -1,0 +1,154 @@
+"""Hybrid recall: vector (pgvector HNSW) and keyword (Postgres full text) in one SQL round trip,
+fused with recency and importance, best chunk per memory, within a character budget.
+
+Vector search runs with iterative index scans so namespace/tag/kind filters keep scanning the
+graph instead of starving the result. When vectors are pending or the embedder is down,
+keyword + recency still answer and the response says what was missing in `degraded`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from aws_lambda_powertools import Logger
+
+from engram.adapters.embeddings.base import Embedder
+from engram.core.config import settings
+from engram.core.db import tenant_transaction
+from engram.indexing.vectors import cached_active_space, parse_vector, vector_literal
+from engram.recall.models import RecalledChunk, RecalledMessage, RecallHit, RecallRequest, RecallResponse, ScoreParts
+from engram.recall.ranking import Candidate, fuse, mmr, recency_score
+from engram.recall.store import candidate_sql, recall_filters
+
+logger = Logger()
+
+def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> RecallResponse:
+    s = settings()
+    degraded: list[str] = []
+    where, params = recall_filters(req)
+    params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired)
+
+    qvec = None
+    if req.mode != "keyword":
+        if embedder is None:
+            degraded.append("vector_search_unavailable: no embedder configured")
+        else:
+            try:
+                qvec = vector_literal(embedder.embed([req.query])[0])
+            except Exception as exc:  # any embedder failure degrades to keyword search
+                logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
+                degraded.append(f"vector_search_unavailable: {type(exc).__name__}")
+
+    now = datetime.now(UTC)
+    with tenant_transaction(tenant_id) as conn:
+        dimension = None
+        if qvec is not None and embedder is not None:
+            space = cached_active_space(conn)
+            if space is None or space.model_id != embedder.model_id:
+                degraded.append("vector_search_unavailable: embedding space mismatch")
+            else:
+                dimension = space.dimension
+                params.update(qvec=qvec, model=space.model_id)
+        use_keyword = req.mode != "vector" or dimension is None
+        if req.mode == "vector" and dimension is None:
+            degraded.append("keyword_fallback")
+        # One round trip: the HNSW scan settings for this transaction and the pending-vector count.
+        params["ef_search"] = str(int(s.hnsw_ef_search))
+        pending = conn.execute(
+            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+            " set_config('hnsw.ef_search', %(ef_search)s, true),"
+            f" (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p)"
+            " AS n",
+            params,
+        ).fetchone()
+        if pending and pending["n"]:
+            degraded.append(f"vectors_pending: {pending['n']}{'+' if pending['n'] >= 1000 else ''} chunks")
+        rows = conn.execute(candidate_sql(where, dimension, use_keyword), params).fetchall()
+        if req.layers:
+            rows = [r for r in rows if r["layer"] in req.layers]
+
+        candidates = [
+            Candidate(row=r, vector=None if r["sim"] is None else float(r["sim"]),
+                      keyword=None if r["rank"] is None else float(r["rank"]),
+                      recency=recency_score(r["occurred_at"], now))
+            for r in rows
+        ]
+        fuse(candidates, s.recall_fusion)
+        best: dict[UUID, Candidate] = {}  # best chunk per memory; every conversation window stands alone
+        for c in sorted(candidates, key=lambda c: -c.fused):
+            best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
+        ranked = list(best.values())
+        if req.diversify and dimension:
+            top = ranked[: req.limit * 4]
+            vec_rows = conn.execute(
+                "SELECT id, embedding::text AS embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL",
+                ([c.row["chunk_id"] for c in top],),
+            ).fetchall()
+            vectors = {r["id"]: parse_vector(r["embedding"]) for r in vec_rows}
+            ranked = mmr(top, vectors, req.limit)
+        if req.min_score is not None:
+            ranked = [c for c in ranked if c.fused >= req.min_score]
+        hits, used = _shape(ranked[: req.limit], req)
+        _attach_messages(conn, hits)
+        memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
+        if req.touch and memory_ids:
+            conn.execute(
+                "UPDATE memories SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(%s)",
+                (memory_ids,),
+            )
+    return RecallResponse(results=hits, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
+
+
+def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit], int]:
+    hits: list[RecallHit] = []
+    used = 0
+    for c in ranked:
+        text = c.row["text"]
+        truncated = False
+        if req.budget_chars is not None:
+            room = req.budget_chars - used
+            if room <= 0:
+                break
+            if len(text) > room:
+                if hits and room < 200:  # a sliver of a chunk is noise; stop here
+                    break
+                text, truncated = text[:room], True
+        used += len(text)
+        r = c.row
+        hits.append(RecallHit(
+            type="conversation" if r["conversation_id"] else "memory",
+            memory_id=r["memory_id"], conversation_id=r["conversation_id"], namespace=r["namespace"],
+            kind=r["kind"], layer=r["layer"], tags=r["tags"],
+            importance=r["importance"], source=r["source"], created_at=r["created_at"],
+            chunk=RecalledChunk(id=r["chunk_id"], text=text, position=r["position"], char_start=r["char_start"],
+                                truncated=truncated, seq_from=r["seq_from"], seq_to=r["seq_to"]),
+            score=round(c.fused, 6),
+            explain=ScoreParts(vector=c.vector, keyword=c.keyword, recency=round(c.recency, 6),
+                               importance=float(r["importance"]), fused=c.fused) if req.explain else None,
+        ))
+    return hits, used
+
+
+def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
+    """Conversation results carry their window's original messages, word for word (seed 004).
+
+    When budget_chars cut a window's text, only the messages whose line made it into the text
+    are attached, so the budget still bounds what the caller reads.
+    """
+    from engram.conversations.service import messages_for_windows
+
+    spans = [(h.conversation_id, h.chunk.seq_from, h.chunk.seq_to) for h in hits
+             if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None]
+    if not spans:
+        return
+    rows = messages_for_windows(conn, spans)  # type: ignore[arg-type]
+    for h in hits:
+        if h.conversation_id is None or h.chunk.seq_from is None or h.chunk.seq_to is None:
+            continue
+        found = [rows[(h.conversation_id, q)] for q in range(h.chunk.seq_from, h.chunk.seq_to + 1)
+                 if (h.conversation_id, q) in rows]
+        if h.chunk.truncated:
+            found = [m for m in found if m["content"][:40] in h.chunk.text]
+        h.messages = [RecalledMessage.model_validate(m) for m in found]

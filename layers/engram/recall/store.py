@@ -1,0 +1,73 @@
+"""The SQL of recall: filters and the one-round-trip candidate query (vector + keyword)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.recall.models import RecallRequest
+
+
+def recall_filters(req: RecallRequest) -> tuple[str, dict[str, Any]]:
+    clauses = ["c.active"]
+    params: dict[str, Any] = {}
+    namespaces = list(req.namespaces or []) + ([req.namespace] if req.namespace else [])
+    if namespaces:
+        clauses.append("c.namespace = ANY(%(namespaces)s)")
+        params["namespaces"] = namespaces
+    if req.tags:
+        clauses.append("c.tags @> %(tags)s")
+        params["tags"] = req.tags
+    if req.kinds:  # memory kinds and/or 'conversation' (conversation windows)
+        clauses.append("c.kind = ANY(%(kinds)s)")
+        params["kinds"] = list(req.kinds)
+    if req.conversation_id:
+        clauses.append("c.conversation_id = %(conversation_id)s")
+        params["conversation_id"] = req.conversation_id
+    if req.source:
+        clauses.append("c.source = %(source)s")
+        params["source"] = req.source
+    if req.since:
+        clauses.append("c.occurred_at >= %(since)s")
+        params["since"] = req.since
+    if req.until:
+        clauses.append("c.occurred_at < %(until)s")
+        params["until"] = req.until
+    return " AND ".join(clauses), params
+
+
+def candidate_sql(where: str, dimension: int | None, use_keyword: bool) -> str:
+    parts = []
+    if dimension:
+        d = int(dimension)
+        distance = f"c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})"  # matches the HNSW index
+        parts.append(
+            f"vec AS MATERIALIZED (SELECT c.id, 1 - ({distance}) AS sim"
+            f" FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}"
+            f" ORDER BY {distance} LIMIT %(k)s)"
+        )
+    else:
+        parts.append("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
+    if use_keyword:
+        # Any query term may match (OR): questions rarely share every word. tenant_chunks: see migration 0004.
+        parts.append(
+            "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')"
+            "::tsquery AS q),"
+            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank FROM tenant_chunks c, tq"
+            f" WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q AND {where} ORDER BY rank DESC LIMIT %(k)s)"
+        )
+    else:
+        parts.append("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
+    return (
+        "WITH " + ", ".join(parts) + ", ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
+        # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
+        # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
+        " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
+        " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
+        " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
+        " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed"
+        " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
+        " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
+        " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
+        # A memory whose validity ended (superseded, expired) is history: only when asked for.
+        " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())"
+    )

@@ -1,0 +1,1 @@
+"""The database schema: plain SQL migrations and the runner that applies them."""

@@ -1,0 +1,1 @@
+"""Tenancy: tenants, API keys and scopes, per-tenant statistics, namespace purge."""

@@ -1,0 +1,39 @@
+"""Pydantic models of tenancy: API keys and namespace purges."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from engram.core.models import Strict
+
+
+class KeyCreate(Strict):
+    scopes: list[Literal["read", "write", "admin"]] = Field(min_length=1, max_length=3)
+    name: str = Field(default="", max_length=200)
+
+
+class ApiKeyInfo(BaseModel):
+    id: UUID
+    name: str
+    prefix: str = Field(description="egk_<prefix>_...: recognise a key without storing it")
+    scopes: list[str]
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class IssuedApiKey(BaseModel):
+    key_id: UUID
+    api_key: str = Field(description="Shown once; only its hash is stored")
+    scopes: list[str]
+
+
+class PurgeResult(BaseModel):
+    namespace: str
+    memories: int
+    conversations: int
+    messages: int
+    chunks: int

@@ -1,0 +1,70 @@
+"""Tenancy: a tenant's API keys, its statistics, and purging a namespace (hard delete)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from engram.core.db import tenant_transaction
+from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult
+from engram.tenancy.store import issue_key, list_keys, revoke_key
+
+
+def create_tenant_key(tenant_id: UUID, req: KeyCreate) -> IssuedApiKey:
+    """A tenant admin issues a key for their own tenant (RLS confines the insert to it)."""
+    with tenant_transaction(tenant_id) as conn:
+        key = issue_key(conn, tenant_id, req.scopes, name=req.name)
+    return IssuedApiKey(key_id=key.key_id, api_key=key.api_key, scopes=list(key.scopes))
+
+
+def tenant_keys(tenant_id: UUID) -> list[ApiKeyInfo]:
+    with tenant_transaction(tenant_id) as conn:
+        return [ApiKeyInfo.model_validate(r) for r in list_keys(conn)]
+
+
+def revoke_tenant_key(tenant_id: UUID, key_id: UUID) -> None:
+    with tenant_transaction(tenant_id) as conn:
+        revoke_key(conn, key_id)
+
+
+def tenant_stats(tenant_id: UUID) -> dict[str, Any]:
+    with tenant_transaction(tenant_id) as conn:
+        namespaces = conn.execute(
+            "SELECT namespace, count(*) FILTER (WHERE status = 'active') AS memories,"
+            " count(*) FILTER (WHERE status = 'deleted') AS trashed FROM memories GROUP BY namespace"
+            " ORDER BY namespace"
+        ).fetchall()
+        chunks = conn.execute(
+            "SELECT count(*) AS chunks, count(*) FILTER (WHERE embedding IS NULL) AS pending FROM chunks"
+        ).fetchone()
+        space = conn.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
+    assert chunks is not None
+    return {
+        "namespaces": namespaces,
+        "memories": sum(n["memories"] for n in namespaces),
+        "trashed": sum(n["trashed"] for n in namespaces),
+        "chunks": chunks["chunks"],
+        "embeddings_pending": chunks["pending"],
+        "embedding_model": space,
+    }
+
+
+def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
+    """Memories (active and trashed), conversations, messages and every chunk of the namespace.
+
+    Chunks, messages and idempotency records go with their owners (ON DELETE CASCADE); stray
+    chunks carrying the namespace are deleted too. Row-level security keeps it to this tenant.
+    """
+    with tenant_transaction(tenant_id) as conn:
+        counts = conn.execute(
+            "SELECT (SELECT count(*) FROM memories WHERE namespace = %(ns)s) AS memories,"
+            " (SELECT count(*) FROM conversations WHERE namespace = %(ns)s) AS conversations,"
+            " (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id"
+            "   WHERE c.namespace = %(ns)s) AS messages,"
+            " (SELECT count(*) FROM chunks WHERE namespace = %(ns)s) AS chunks", {"ns": namespace},
+        ).fetchone()
+        conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
+        conn.execute("DELETE FROM memories WHERE namespace = %s", (namespace,))
+        conn.execute("DELETE FROM chunks WHERE namespace = %s", (namespace,))
+    assert counts is not None
+    return PurgeResult(namespace=namespace, **counts)

@@ -1,0 +1,97 @@
+"""The SQL of tenants and API keys: functions that take a connection (owner or tenant transaction).
+
+A key is `egk_<8 hex prefix>_<43 url-safe chars>` (256 random bits). Only its SHA-256 is
+stored: with that much entropy a slow hash buys nothing, and lookups stay one index probe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from uuid import UUID
+
+import psycopg
+
+from engram.core.errors import InvalidField, NotFound
+
+SCOPES = ("read", "write", "admin")
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: resolved from the key by the authorizer."""
+
+    tenant_id: UUID
+    key_id: UUID
+    scopes: frozenset[str]
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    key_id: UUID
+    tenant_id: UUID
+    api_key: str  # shown once
+    scopes: tuple[str, ...]
+
+
+def hash_key(api_key: str) -> bytes:
+    return hashlib.sha256(api_key.encode()).digest()
+
+
+def _new_key() -> tuple[str, str]:
+    prefix = secrets.token_hex(4)
+    return f"egk_{prefix}_{secrets.token_urlsafe(32)}", prefix
+
+
+def _check_scopes(scopes: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    bad = [s for s in scopes if s not in SCOPES]
+    if bad or not scopes:
+        raise InvalidField("scopes", f"must be a non-empty subset of {list(SCOPES)}, got {list(scopes)}")
+    return tuple(dict.fromkeys(scopes))
+
+
+def create_tenant(owner: psycopg.Connection, name: str) -> UUID:
+    """Owner connection: tenants are created by operators, not by tenants."""
+    if not name.strip() or len(name) > 200:
+        raise InvalidField("name", "must be 1-200 characters", limit=200)
+    row = owner.execute("INSERT INTO tenants (name) VALUES (%s) RETURNING id", (name,)).fetchone()
+    assert row is not None
+    return row["id"]
+
+
+def issue_key(conn: psycopg.Connection, tenant_id: UUID, scopes: list[str] | tuple[str, ...],
+              name: str = "") -> IssuedKey:
+    """Works on an owner connection or inside the tenant's own transaction (admin scope)."""
+    checked = _check_scopes(scopes)
+    api_key, prefix = _new_key()
+    row = conn.execute(
+        "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes) VALUES (%s, %s, %s, %s, %s)"
+        " RETURNING id",
+        (tenant_id, name, prefix, hash_key(api_key), list(checked)),
+    ).fetchone()
+    assert row is not None
+    return IssuedKey(row["id"], tenant_id, api_key, checked)
+
+
+def revoke_key(conn: psycopg.Connection, key_id: UUID) -> None:
+    row = conn.execute(
+        "UPDATE api_keys SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL RETURNING id", (key_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no active key {key_id}")
+
+
+def list_keys(conn: psycopg.Connection) -> list[dict]:
+    return conn.execute(
+        "SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at"
+    ).fetchall()
+
+
+def authenticate(conn: psycopg.Connection, api_key: str) -> Principal | None:
+    if not api_key.startswith("egk_") or len(api_key) > 200:
+        return None
+    row = conn.execute("SELECT * FROM engram_authenticate(%s)", (hash_key(api_key),)).fetchone()
+    if row is None:
+        return None
+    return Principal(row["tenant_id"], row["key_id"], frozenset(row["scopes"]))
