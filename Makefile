@@ -27,6 +27,12 @@ test: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 
+# docs/openapi.json from the same routers and models that serve GET /v1/openapi.json (a test fails
+# when the two differ): run after changing a route or an edge model, and commit the file.
+.PHONY: openapi
+openapi: venv
+	$(PY) -c 'import json, pathlib; from engram_http.routes.admin import openapi_document; pathlib.Path("docs/openapi.json").write_text(json.dumps(openapi_document(), indent=2) + "\n")'
+
 # ---- AWS: build, synth, deploy (see infra/README.md) ----
 CDK := infra/node_modules/.bin/cdk
 CDK_APP := --app "$(PY) infra/app.py" -c env=$(ENV)
