@@ -1,0 +1,1 @@
+"""Consolidation: the memory lifecycle (decay, promotion, gate, merge, reconcile), with lineage, dry run and undo."""
