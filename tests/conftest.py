@@ -111,3 +111,10 @@ def drain(stack: Any):
 def drain_uploads(stack: Any):
     """Deliver pending S3 ObjectCreated events to document_ingest, as the event source mapping would."""
     return stack.upload_poller.drain
+
+
+@pytest.fixture
+def drain_consolidation(stack: Any):
+    """Run the consolidation worker over every queued run (and its continuations), as the event
+    source mapping would."""
+    return stack.consolidation_poller.drain

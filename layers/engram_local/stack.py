@@ -28,6 +28,8 @@ class LocalStack:
     embed_dlq_url: str = ""
     uploads_bucket: str = "engram-uploads"
     uploads_queue_url: str = ""
+    consolidate_queue_url: str = ""
+    consolidate_dlq_url: str = ""
 
     def start(self) -> LocalStack:
         external = os.environ.get("ENGRAM_DATABASE_URL")
@@ -43,6 +45,8 @@ class LocalStack:
         self.aws = LocalAws().start()
         self.embed_queue_url, self.embed_dlq_url = self.aws.create_queue("engram-embed-jobs")
         os.environ["ENGRAM_EMBED_QUEUE_URL"] = self.embed_queue_url
+        self.consolidate_queue_url, self.consolidate_dlq_url = self.aws.create_queue("engram-consolidate-jobs")
+        os.environ["ENGRAM_CONSOLIDATE_QUEUE_URL"] = self.consolidate_queue_url
         # S3 stand-in for large documents: presigned PUTs go to the moto server, its ObjectCreated
         # notifications land in an SQS queue that a poller feeds to functions/document_ingest.
         self.uploads_queue_url, _ = self.aws.create_uploads_bucket(self.uploads_bucket, "engram-upload-events")
@@ -55,9 +59,12 @@ class LocalStack:
         migrate_and_register_embedder(self.dsn)
         self.embed_poller = SqsPoller(self.embed_queue_url, "embed_worker")
         self.upload_poller = SqsPoller(self.uploads_queue_url, "document_ingest", batch_size=1)
+        # One run per invocation, as the CDK app maps the queue (batch size 1).
+        self.consolidation_poller = SqsPoller(self.consolidate_queue_url, "consolidation_worker", batch_size=1)
         if self.start_poller:
             self.embed_poller.start()
             self.upload_poller.start()
+            self.consolidation_poller.start()
         return self
 
     @staticmethod
@@ -77,6 +84,7 @@ class LocalStack:
     def stop(self) -> None:
         self.embed_poller.stop()
         self.upload_poller.stop()
+        self.consolidation_poller.stop()
         if self.aws:
             self.aws.stop()
         reset_connections()

@@ -1,14 +1,20 @@
-"""Embedding jobs on SQS: ingest enqueues chunk ids after commit; the embed worker drains them.
+"""Jobs on SQS.
 
-A message names a tenant and up to `embed_batch_chunks` chunk ids. If sending fails after the
-rows are committed nothing is lost: the chunks stay pending (recall still finds them by
-keyword) and `engram backfill` re-enqueues them.
+- embed-jobs: ingest enqueues chunk ids after commit; the embed worker drains them. A message
+  names a tenant and up to `embed_batch_chunks` chunk ids. If sending fails after the rows are
+  committed nothing is lost: the chunks stay pending (recall still finds them by keyword) and
+  `engram backfill` re-enqueues them.
+- consolidate-jobs: one message per consolidation run, `{"tenant_id", "run_id"}`, sent after the
+  run's row is committed (by the dispatcher, by POST /v1/consolidate, and by the worker for the
+  continuation of a run that spent its time budget). A run whose message was lost stays
+  `queued`; the dispatcher sends it again later. Sending a run twice is harmless: the worker
+  never applies a step twice and acknowledges a finished run's message.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -55,3 +61,34 @@ def enqueue_embedding(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str]) ->
         logger.exception("enqueue failed; chunks stay pending", extra={"chunks": len(chunk_ids)})
         return False
     return True
+
+
+def consolidation_job_message(tenant_id: UUID | str, run_id: UUID | str) -> str:
+    return json.dumps({"tenant_id": str(tenant_id), "run_id": str(run_id)})
+
+
+def enqueue_consolidation(tenant_id: UUID | str, run_id: UUID | str) -> bool:
+    """Send one run to consolidate-jobs; False (logged) when the queue is not configured or unreachable."""
+    return not enqueue_consolidations([(tenant_id, run_id)])
+
+
+def enqueue_consolidations(runs: Iterable[tuple[UUID | str, UUID | str]]) -> list[str]:
+    """Send (tenant id, run id) pairs, ten per SQS call; returns the run ids that were not sent."""
+    jobs = [(str(t), str(r)) for t, r in runs]
+    if not jobs:
+        return []
+    queue_url = settings().consolidate_queue_url
+    if not queue_url:
+        logger.warning("no consolidate queue configured; runs stay queued", extra={"runs": len(jobs)})
+        return [r for _, r in jobs]
+    unsent: list[str] = []
+    for i in range(0, len(jobs), 10):  # SQS batch limit
+        part = jobs[i : i + 10]
+        entries = [{"Id": str(n), "MessageBody": consolidation_job_message(t, r)} for n, (t, r) in enumerate(part)]
+        try:
+            resp = _sqs().send_message_batch(QueueUrl=queue_url, Entries=entries)
+            unsent += [part[int(f["Id"])][1] for f in resp.get("Failed", [])]
+        except Exception:  # the runs stay queued; the dispatcher sends them again
+            logger.exception("enqueue failed; runs stay queued", extra={"runs": len(part)})
+            unsent += [r for _, r in part]
+    return unsent

@@ -28,6 +28,16 @@ class Settings(BaseSettings):
     embedder: Literal["local", "bedrock"] = "local"
     embed_batch_chunks: int = Field(default=32, ge=1, le=500)  # chunk ids per SQS message
 
+    # Consolidation: the queue that carries runs (the dispatcher and POST /v1/consolidate send, the
+    # worker consumes and sends continuations), the local dispatcher interval (`make dev`; 0 = off),
+    # and how long one worker invocation may work before it checkpoints and continues in a new
+    # message: well inside Lambda's 15 minutes (the worker also stops early when its remaining time
+    # is shorter).
+    consolidate_queue_url: str | None = None
+    consolidation_interval_s: int = Field(default=1800, ge=0)
+    consolidation_time_budget_s: float = Field(default=600.0, gt=0, le=840)
+    consolidation_dispatch_limit: int = Field(default=5000, ge=1)  # namespaces started per dispatcher run
+
     max_memory_chars: int = Field(default=16_000, ge=100)
     max_batch_items: int = 100
 
