@@ -5,6 +5,7 @@ route Lambda -> HTTP response, using the same route table the CDK app deploys.
 from __future__ import annotations
 
 import base64
+import json
 import logging
 import re
 import time
@@ -17,6 +18,8 @@ from engram_http.route_table import ROUTES, Route
 from engram_local.lambda_runtime import invoke
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024  # HTTP API payload quota
+LARGE_BODY_ALTERNATIVE = ("send large documents through POST /v1/documents/uploads "
+                          "(a presigned S3 PUT, up to 50 MiB)")
 logger = logging.getLogger(__name__)
 
 
@@ -45,6 +48,24 @@ def match(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
 
 def _json(status: int, body: str) -> HttpResponse:
     return HttpResponse(status, {"content-type": "application/json"}, body.encode())
+
+
+def envelope(status: int, code: str, message: str, details: Any = None,
+             headers: dict[str, str] | None = None) -> HttpResponse:
+    """The API's error envelope, for answers the gateway gives before any route function runs."""
+    body = json.dumps({"error": {"code": code, "message": message, "details": details}}, separators=(",", ":"))
+    return HttpResponse(status, {"content-type": "application/json", **(headers or {})}, body.encode())
+
+
+def too_large(size: int | None) -> HttpResponse:
+    limit = API_GATEWAY_MAX_BODY
+    said = f"the request body is {size} bytes" if size is not None else "the request body is too large"
+    return envelope(413, "too_large", f"{said}; the limit is {limit} bytes. {LARGE_BODY_ALTERNATIVE}",
+                    {"field": "body", "size": size, "limit": limit, "alternative": LARGE_BODY_ALTERNATIVE})
+
+
+def allowed_methods(path: str) -> list[str]:
+    return sorted({route.method for route, pattern in _COMPILED if pattern.match(path)})
 
 
 def build_event(method: str, raw_path: str, headers: dict[str, str], body: bytes,
@@ -82,9 +103,13 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
     path = urlsplit(raw_path).path
     found = match(method, path)
     if found is None:
-        return _json(404, '{"message":"Not Found"}')
+        allowed = allowed_methods(path)
+        if allowed:  # HEAD, OPTIONS or another method on a known path
+            return envelope(405, "method_not_allowed", f"{method} is not allowed on {path}; use {', '.join(allowed)}",
+                            {"method": method, "allowed": allowed}, {"allow": ", ".join(allowed)})
+        return envelope(404, "not_found", "no such route", {"path": path})
     if len(body) > API_GATEWAY_MAX_BODY:
-        return _json(413, '{"message":"Request Entity Too Large"}')
+        return too_large(len(body))
     route, params = found
     event = build_event(method, raw_path, headers, body, route, params)
     if route.auth:
@@ -100,7 +125,7 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
     try:
         result = invoke(route.function, event)
     except Exception:  # a crashed Lambda: API Gateway answers 500 and the log has the traceback
-        logger.exception("route function %s failed", route.function)
+        logger.exception("route function %s failed (request %s)", route.function, event["requestContext"]["requestId"])
         return _json(500, '{"message":"Internal Server Error"}')
     out_headers = {k.lower(): str(v) for k, v in (result.get("headers") or {}).items()}
     raw = result.get("body") or ""

@@ -9,40 +9,14 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any
 
 from engram.ops.operations import backfill
-from engram_local import gateway
+from engram_local.http_server import DevServer
 from engram_local.postgres import dev_data_dir
 from engram_local.stack import LocalStack
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-
-class GatewayHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server_version = "engram-local"
-
-    def _serve(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        body = self.rfile.read(length) if length else b""
-        resp = gateway.handle(self.command, self.path, dict(self.headers.items()), body)
-        self.send_response(resp.status)
-        for key, value in resp.headers.items():
-            if key != "content-length":
-                self.send_header(key, value)
-        self.send_header("content-length", str(len(resp.body)))
-        self.end_headers()
-        self.wfile.write(resp.body)
-
-    do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _serve
-
-    def log_message(self, format: str, *args: object) -> None:
-        if os.environ.get("ENGRAM_ACCESS_LOG"):
-            super().log_message(format, *args)
 
 
 def dev_key(dsn: str) -> str:
@@ -58,32 +32,8 @@ def dev_key(dsn: str) -> str:
     return key.api_key
 
 
-class PooledHTTPServer(HTTPServer):
-    """Requests run on a fixed pool of threads, like warm Lambda containers: each keeps its
-    database connection across requests instead of opening one per request."""
-
-    def __init__(self, address: tuple[str, int], workers: int = 16) -> None:
-        super().__init__(address, GatewayHandler)
-        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="engram-http")
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        self.pool.submit(self._serve_one, request, client_address)
-
-    def _serve_one(self, request: Any, client_address: Any) -> None:
-        try:
-            self.finish_request(request, client_address)
-        except Exception:
-            self.handle_error(request, client_address)
-        finally:
-            self.shutdown_request(request)
-
-    def server_close(self) -> None:
-        super().server_close()
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-def make_server(host: str, port: int) -> PooledHTTPServer:
-    return PooledHTTPServer((host, port))
+def make_server(host: str, port: int) -> DevServer:
+    return DevServer(host, port)
 
 
 def _interrupt(*_: object) -> None:
@@ -116,7 +66,7 @@ def main() -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.close()
         stack.stop()
     return 0
 

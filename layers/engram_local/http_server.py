@@ -1,0 +1,125 @@
+"""The dev server's HTTP front: waitress in front of the API Gateway stand-in.
+
+waitress reads each request whole (Content-Length or chunked, bounded, spooled to disk past
+512 KiB) in its event loop before a request thread sees it, so a slow
+or broken client holds a socket, never a thread. A fixed pool of request threads serves the
+requests; each keeps its database connection across requests, like a warm Lambda container.
+Protocol errors waitress answers itself (bad Content-Length, bad chunking, oversized bodies) leave
+in the API's error envelope, not as text/plain.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import Any
+
+from waitress import wasyncore
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import ErrorTask
+
+from engram_local import gateway
+
+REQUEST_THREADS = 16
+LISTEN_BACKLOG = 4096  # the kernel caps it at net.core.somaxconn
+CONNECTION_LIMIT = 2000  # open client sockets; past it waitress stops accepting until some close
+CHANNEL_TIMEOUT_S = 30  # an idle or stalled client socket is closed after this (API Gateway waits 30 s)
+# Bodies a little over the quota are read and answered 413 in the envelope (a client still sending
+# when the server closes sees a reset, not the answer); past this, refused from the headers alone.
+READ_LIMIT = 2 * gateway.API_GATEWAY_MAX_BODY
+
+_CODES = {400: "bad_request", 413: "too_large", 431: "headers_too_large", 500: "internal_error",
+          501: "not_implemented"}
+
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+
+
+def _request_headers(environ: dict[str, Any]) -> dict[str, str]:
+    headers = {key[5:].replace("_", "-").lower(): value
+               for key, value in environ.items() if key.startswith("HTTP_")}
+    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        if environ.get(key):
+            headers[key.replace("_", "-").lower()] = environ[key]
+    return headers
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
+def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    """WSGI: the raw request (path and query as the client sent them) through the gateway."""
+    length = int(environ.get("CONTENT_LENGTH") or 0)  # waitress has validated it (chunked: the decoded size)
+    if length > gateway.API_GATEWAY_MAX_BODY:
+        resp = gateway.too_large(length)
+    else:
+        body = environ["wsgi.input"].read(length) if length else b""
+        raw_path = environ.get("REQUEST_URI") or environ.get("PATH_INFO") or "/"
+        resp = gateway.handle(environ["REQUEST_METHOD"], raw_path, _request_headers(environ), body)
+    headers = [(k, v) for k, v in resp.headers.items() if k != "content-length"]
+    headers.append(("content-length", str(len(resp.body))))
+    start_response(f"{resp.status} {_reason(resp.status)}", headers)
+    return [resp.body]
+
+
+class EnvelopeErrorTask(ErrorTask):
+    """waitress's own error answers (it never reached the application) in the API's envelope."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        code = int(error.code)
+        if code == 413:
+            resp = gateway.too_large(self.request.content_length or None)
+            body = resp.body
+        else:
+            body = json.dumps({"error": {"code": _CODES.get(code, "bad_request"),
+                                         "message": f"{error.reason}: {error.body}",
+                                         "details": None}}, separators=(",", ":")).encode()
+        self.status = f"{code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class EnvelopeChannel(HTTPChannel):
+    error_task_class = EnvelopeErrorTask
+
+
+class DevServer:
+    """waitress bound at construction (a busy port fails before anything else starts)."""
+
+    def __init__(self, host: str, port: int, threads: int = REQUEST_THREADS) -> None:
+        self.server = create_server(
+            application, host=host, port=port, threads=threads, backlog=LISTEN_BACKLOG,
+            connection_limit=CONNECTION_LIMIT, channel_timeout=CHANNEL_TIMEOUT_S,
+            max_request_body_size=READ_LIMIT,
+            ident="engram-local", expose_tracebacks=False)
+        self.server.channel_class = EnvelopeChannel
+        self.port = int(self.server.effective_port)
+        self._stop = threading.Event()
+        self._stopped = threading.Event()
+
+    def serve_forever(self) -> None:
+        try:
+            while not self._stop.is_set():
+                wasyncore.loop(timeout=0.5, map=self.server._map, use_poll=True, count=1)
+        finally:
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        """From another thread: stop the loop, then the request threads."""
+        self._stop.set()
+        self.server.pull_trigger()
+        self._stopped.wait(10)
+        self.close()
+
+    def close(self) -> None:
+        self.server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(self.server._map)

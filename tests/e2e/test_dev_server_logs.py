@@ -1,0 +1,107 @@
+"""Concurrent requests on the dev server stay apart: each reads its own event, a 500's request_id
+leads to its log lines, and each line names the function that wrote it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import threading
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_dev_server_protocol import request
+
+
+@pytest.fixture
+def log_lines():
+    """The JSON lines Powertools writes for the service, as they would reach CloudWatch."""
+    from aws_lambda_powertools import Logger
+
+    powertools = Logger()
+    sink = io.StringIO()
+    handler = logging.StreamHandler(sink)
+    handler.setFormatter(powertools.registered_formatter)
+    target = logging.getLogger(powertools.name)
+    target.addHandler(handler)
+    try:
+        yield lambda: [json.loads(line) for line in sink.getvalue().splitlines() if line.startswith("{")]
+    finally:
+        target.removeHandler(handler)
+
+
+def test_a_request_never_reads_another_requests_event(server, make_tenant, monkeypatch):
+    from engram_http.routes import recall
+
+    first, second = make_tenant("first"), make_tenant("second")
+    status, _, raw = request(server, "POST", "/v1/memories", {"content": "zanzibar ledger entry"}, first.key)
+    assert status == 201
+    memory_id = json.loads(raw)["memory"]["id"]
+    recall_inside, other_done = threading.Event(), threading.Event()
+    real_principal = recall.principal
+
+    def slow_principal(*args: Any, **kwargs: Any) -> Any:
+        recall_inside.set()
+        other_done.wait(2)  # long enough for the other request, if it is let in meanwhile
+        return real_principal(*args, **kwargs)
+
+    monkeypatch.setattr(recall, "principal", slow_principal)
+    answers: dict[str, Any] = {}
+
+    def recall_first() -> None:
+        answers["recall"] = request(server, "POST", "/v1/recall", {"query": "zanzibar", "mode": "keyword"},
+                                    first.key)
+
+    thread = threading.Thread(target=recall_first)
+    thread.start()
+    assert recall_inside.wait(20)
+    answers["list"] = request(server, "GET", "/v1/memories?limit=1", None, second.key)
+    other_done.set()
+    thread.join()
+    status, _, body = answers["recall"]
+    assert status == 200, body  # its own body, and its own caller: not the GET's tenant
+    assert [r["memory_id"] for r in json.loads(body)["results"]] == [memory_id]
+    assert answers["list"][0] == 200
+
+
+def test_a_500s_request_id_is_on_its_log_lines_and_each_line_names_its_function(
+        server, tenant, log_lines, monkeypatch):
+    from engram_http.routes import memories
+    from engram_local.lambda_runtime import invoke, load_function
+
+    route_inside, worker_started = threading.Event(), threading.Event()
+
+    def crash(*_: Any, **__: Any) -> Any:
+        route_inside.set()
+        worker_started.wait(20)  # the embed worker has begun its invocation on another thread
+        raise RuntimeError("injected failure")
+
+    def embed_ahead(event: dict[str, Any]) -> None:
+        route_inside.wait(20)
+        worker_started.set()
+        load_function("embed_worker").logger.info("embed worker line")
+
+    monkeypatch.setattr(memories, "principal", crash)
+    monkeypatch.setattr(load_function("embed_worker"), "embed_ahead", embed_ahead)
+
+    def run_worker() -> None:
+        with contextlib.suppress(Exception):  # an empty batch is refused after embed_ahead; only its log counts
+            invoke("embed_worker", {"Records": []})
+
+    worker = threading.Thread(target=run_worker)
+    worker.start()
+    status, _, raw = request(server, "GET", "/v1/memories", None, tenant.key)
+    worker.join()
+    body = json.loads(raw)
+    assert status == 500 and body["error"]["code"] == "internal_error"
+    request_id = body["error"]["details"]["request_id"]
+    lines = log_lines()
+    found = [line for line in lines if line.get("correlation_id") == request_id]
+    assert found, f"no log line carries the request_id {request_id} the client got"
+    assert {line["function_name"] for line in found} == {"memories"}
+    assert any("injected failure" in line.get("exception", "") for line in found)
+    worker_lines = [line for line in lines if line["message"] == "embed worker line"]
+    assert worker_lines and worker_lines[0]["function_name"] == "embed_worker"
+    assert "correlation_id" not in worker_lines[0]
