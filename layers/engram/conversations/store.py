@@ -10,6 +10,7 @@ import psycopg
 from engram.conversations.windows import Window, format_window, windows_to_rebuild
 from engram.core.config import settings
 from engram.core.errors import NotFound
+from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
 CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
 
@@ -51,21 +52,14 @@ def extend_windows(conn: psycopg.Connection, tenant_id: UUID, conv: dict[str, An
         return []
     rows = messages_between(conn, conv["id"], min(w.seq_from for w in insert), max(w.seq_to for w in insert))
     by_seq = {r["seq"]: r for r in rows}
-    ids: list[UUID] = []
-    with conn.cursor() as cur:
-        for w in insert:
-            msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
-            cur.execute(
-                "INSERT INTO chunks (tenant_id, conversation_id, seq_from, seq_to, namespace, kind, tags,"
-                " occurred_at, position, char_start, text) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 0, %s)"
-                " RETURNING id",
-                (tenant_id, conv["id"], w.seq_from, w.seq_to, conv["namespace"], CONVERSATION_KIND, conv["tags"],
-                 msgs[-1]["created_at"], (w.seq_from - 1) // max(stride, 1), format_window(msgs)),
-            )
-            row = cur.fetchone()
-            assert row is not None
-            ids.append(row["id"])
-    return ids
+    owner = ChunkOwner(namespace=conv["namespace"], kind=CONVERSATION_KIND, tags=conv["tags"],
+                       conversation_id=conv["id"])
+    chunks = []
+    for w in insert:
+        msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
+        chunks.append(NewChunk(position=(w.seq_from - 1) // max(stride, 1), char_start=0, text=format_window(msgs),
+                               occurred_at=msgs[-1]["created_at"], seq_from=w.seq_from, seq_to=w.seq_to))
+    return insert_chunks(conn, tenant_id, owner, chunks)
 
 
 def messages_for_windows(conn: psycopg.Connection,

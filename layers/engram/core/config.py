@@ -37,6 +37,44 @@ class Settings(BaseSettings):
     consolidation_interval_s: int = Field(default=1800, ge=0)
     consolidation_time_budget_s: float = Field(default=600.0, gt=0, le=840)
     consolidation_dispatch_limit: int = Field(default=5000, ge=1)  # namespaces started per dispatcher run
+    # A run still queued after this long lost its message: the dispatcher sends it again.
+    consolidation_requeue_after_s: int = Field(default=3600, ge=60)
+    # A run open this long without progress is abandoned (its message went to the dead-letter
+    # queue): the dispatcher marks it failed so its namespace gets runs again.
+    consolidation_abandon_after_s: int = Field(default=12 * 3600, ge=600)
+    # Receives before SQS moves a message to the DLQ (the queue's maxReceiveCount): on the last
+    # one, a worker whose run raised marks the run failed.
+    consolidation_max_receives: int = Field(default=5, ge=1, le=1000)
+    # The cycle (seed 001's numbers). Decay is per active epoch (one applied run), by kind.
+    consolidation_decay_episodic: float = Field(default=0.98, gt=0, le=1)
+    consolidation_decay_semantic: float = Field(default=0.988, gt=0, le=1)
+    consolidation_decay_procedural: float = Field(default=0.996, gt=0, le=1)
+    consolidation_importance_floor: float = Field(default=0.01, ge=0, le=1)
+    recall_touch_boost: float = Field(default=0.03, ge=0, le=1)  # importance a recalled memory gains
+    consolidation_promote_score: float = Field(default=5.0, ge=0)  # access + 2.5 x repetition
+    consolidation_repetition_weight: float = Field(default=2.5, ge=0)
+    consolidation_promote_kind_epochs: int = Field(default=4, ge=0)  # procedural / `lesson` in the buffer
+    consolidation_gate_score: float = Field(default=3.0, ge=0)
+    consolidation_gate_min_importance: float = Field(default=0.6, ge=0, le=1)
+    consolidation_gate_age_days: float = Field(default=7.0, ge=0)
+    consolidation_gate_cooldown_epochs: tuple[int, int] = (48, 144)  # after 1st, 2nd rejection; 3rd: never
+    consolidation_buffer_cap: int = Field(default=200, ge=1)
+    consolidation_drop_below: float = Field(default=0.01, ge=0, le=1)  # buffer memories under it go to the trash
+    # Similarity defaults; an embedding space's row (embedding_spaces.consolidation_thresholds)
+    # and the calibrated values for known models override the cosine ones.
+    consolidation_dedupe_cosine: float = Field(default=0.85, ge=0, le=1)  # near-duplicate candidates
+    consolidation_near_exact_jaccard: float = Field(default=0.85, ge=0, le=1)  # merges without an LLM
+    consolidation_merge_jaccard: float = Field(default=0.5, ge=0, le=1)  # LLM merge candidates need it too
+    consolidation_reconcile_min_cosine: float = Field(default=0.55, ge=0, le=1)
+    consolidation_reconcile_max_cosine: float = Field(default=1.0, ge=0, le=1)  # 1: refused merges stay in
+    consolidation_reconcile_min_gap_s: int = Field(default=3600, ge=0)  # the newer side is this much newer
+    consolidation_neighbours: int = Field(default=5, ge=1, le=50)  # pgvector neighbours per memory
+    consolidation_batch_size: int = Field(default=500, ge=1, le=100_000)  # memories per committed batch
+    # LLM caps: per run, and per tenant per UTC day (calls and tokens, input + output).
+    consolidation_llm_run_calls: int = Field(default=100, ge=0)
+    consolidation_llm_run_tokens: int = Field(default=200_000, ge=0)
+    consolidation_llm_daily_calls: int = Field(default=2000, ge=0)
+    consolidation_llm_daily_tokens: int = Field(default=4_000_000, ge=0)
 
     max_memory_chars: int = Field(default=16_000, ge=100)
     max_batch_items: int = 100

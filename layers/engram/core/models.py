@@ -73,3 +73,36 @@ class Memory(BaseModel):
     document_tier: int | None
     version: int
     embedding_status: Literal["pending", "ready"] = "ready"
+
+
+class NewMemory(BaseModel):
+    """A memory to write, already validated by its writer (a memory, a document, a consolidation merge):
+    what `memories.service.write_memory` takes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str = "default"
+    content: str
+    kind: Kind = "semantic"
+    layer: Layer = "buffer"
+    importance: float = 0.5
+    tags: list[str] = Field(default_factory=list)
+    source: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    document_tier: int | None = None
+    # A document's memory holds a synopsis: it dedupes on the content hash of the whole body and is
+    # chunked from `chunk_source` (the body or the synopsis) in `chunking` mode.
+    content_hash: bytes | None = None
+    chunk_source: str | None = None
+    chunking: str = "document"  # indexing.chunking.chunk mode: "document" or "focused"
+
+
+class MemoryWrite(BaseModel):
+    """What `write_memory` did: a new row (its chunk ids, to enqueue after commit) or the active
+    duplicate it bumped (no chunks)."""
+
+    id: UUID
+    inserted: bool
+    chunk_ids: list[UUID] = Field(default_factory=list)

@@ -26,8 +26,10 @@ def storable_text(value: Any) -> Any:
     return value
 
 
-def content_hash(content: str) -> bytes:
-    return hashlib.sha256(content.encode()).digest()
+def content_hash(content: str | bytes) -> bytes:
+    """SHA-256 of the UTF-8 text: the dedupe key of memories and documents (str and its encoded bytes
+    hash the same, so an uploaded object's digest is the document's content hash)."""
+    return hashlib.sha256(content.encode() if isinstance(content, str) else content).digest()
 
 
 def utf8_prefix(text: str, max_bytes: int) -> str:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 
 from engram.core.config import settings
 from engram.core.errors import EngramError, TooLarge
-from engram.core.text import utf8_prefix
+from engram.core.text import content_hash, utf8_prefix
 from engram.documents.models import DocumentOptions
 
 HARD_MAX_BYTES = 50 * 1024 * 1024  # seed 000 Tier 3: not configurable
@@ -93,6 +92,6 @@ def prepare(body: str, content_type: str, options: DocumentOptions, *, size: int
     ctype = normalise_content_type(content_type)
     size = len(body.encode()) if size is None else size
     tier = classify(size)
-    digest = sha256 or hashlib.sha256(body.encode()).digest()
+    digest = sha256 or content_hash(body)
     return Prepared(body=body, size=size, sha256=digest, content_type=ctype, tier=tier,
                     chunking=options.chunking or settings().document_chunking, options=options)

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import unquote_plus
@@ -29,6 +28,7 @@ from engram.adapters.queue import enqueue_embedding
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
+from engram.core.text import content_hash
 from engram.documents.models import DocumentOptions, UploadCreate, UploadStatus, UploadTicket
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_content_type, prepare
 from engram.documents.store import insert_document
@@ -178,7 +178,7 @@ def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
     raw = client.get_object(Bucket=bucket, Key=key)["Body"].read()
     if len(raw) != size:
         raise UploadRejected(f"read {len(raw)} bytes of a {size}-byte object")
-    digest = hashlib.sha256(raw).digest()
+    digest = content_hash(raw)
     if digest != bytes(up["sha256"]):
         raise UploadRejected(f"sha256 mismatch: object is {digest.hex()}, declared {bytes(up['sha256']).hex()}")
     try:

@@ -18,7 +18,7 @@ from engram.adapters.queue import enqueue_embedding
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
-from engram.core.models import Memory
+from engram.core.models import Memory, MemoryWrite, NewMemory
 from engram.core.pagination import newest_first
 from engram.core.text import content_hash
 from engram.memories.models import (
@@ -29,11 +29,12 @@ from engram.memories.models import (
     MemoryPatch,
     MemoryWritten,
 )
-from engram.memories.store import MEMORY_COLUMNS, insert_chunks, read_memory, upsert_memory
+from engram.memories.store import MEMORY_COLUMNS, chunk_memory, read_memory, upsert_memory
 
-# read_memory is part of this service: other capabilities read a memory inside their own transaction.
+# read_memory and write_memory are part of this service: other capabilities (documents, consolidation)
+# read and write memories inside their own transaction.
 __all__ = ["check_content_size", "create_batch", "create_memory", "delete_memory", "get_memory", "list_memories",
-           "patch_memory", "read_memory", "restore_memory"]
+           "patch_memory", "read_memory", "restore_memory", "write_memory"]
 
 
 def check_content_size(content: str, field: str = "content") -> None:
@@ -48,21 +49,31 @@ def _check_validity(valid_from: datetime | None, valid_to: datetime | None) -> N
         raise InvalidField("valid_to", "must not be earlier than valid_from")
 
 
-def _store(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> tuple[UUID, bool, list[UUID]]:
-    """Insert (or bump the existing duplicate); return its id, whether it was a duplicate, new chunk ids."""
+def write_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> MemoryWrite:
+    """The one way a memory is written (memories, documents, consolidation), in the caller's transaction.
+
+    Inserts the row and its chunks, or bumps the active duplicate (same content hash in the namespace)
+    and writes no chunks. The caller enqueues `chunk_ids` for embedding after its commit.
+    """
+    _check_validity(new.valid_from, new.valid_to)
+    row = upsert_memory(conn, tenant_id, new)
+    if not row["inserted"]:
+        return MemoryWrite(id=row["id"], inserted=False)
+    chunk_ids = chunk_memory(conn, tenant_id, row, new.chunk_source or new.content, new.chunking)
+    return MemoryWrite(id=row["id"], inserted=True, chunk_ids=chunk_ids)
+
+
+def _store(conn: psycopg.Connection[Any], tenant_id: UUID, req: MemoryCreate) -> MemoryWrite:
     check_content_size(req.content)
-    _check_validity(req.valid_from, req.valid_to)
-    row = upsert_memory(conn, tenant_id, req)
-    chunk_ids = insert_chunks(conn, tenant_id, row, req.content) if row["inserted"] else []
-    return row["id"], not row["inserted"], chunk_ids
+    return write_memory(conn, tenant_id, NewMemory.model_validate(req.model_dump()))
 
 
 def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
     with tenant_transaction(tenant_id) as conn:
-        memory_id, deduplicated, chunk_ids = _store(conn, tenant_id, req)
-        memory = read_memory(conn, memory_id)
-    enqueue_embedding(tenant_id, chunk_ids)
-    return MemoryWritten(memory=memory, deduplicated=deduplicated)
+        written = _store(conn, tenant_id, req)
+        memory = read_memory(conn, written.id)
+    enqueue_embedding(tenant_id, written.chunk_ids)
+    return MemoryWritten(memory=memory, deduplicated=not written.inserted)
 
 
 def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any]:
@@ -89,13 +100,13 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
             try:
                 req = MemoryCreate.model_validate(raw)
                 with conn.transaction():  # savepoint per item
-                    memory_id, dedup, chunk_ids = _store(conn, tenant_id, req)
+                    written = _store(conn, tenant_id, req)
             except (ValidationError, InvalidField, TooLarge) as exc:
                 results.append(BatchItemResult(index=index, status="error", error=_error_body(exc)))
                 continue
-            all_chunks.extend(chunk_ids)
-            results.append(BatchItemResult(index=index, status="deduplicated" if dedup else "created",
-                                           memory_id=memory_id))
+            all_chunks.extend(written.chunk_ids)
+            results.append(BatchItemResult(index=index, status="created" if written.inserted else "deduplicated",
+                                           memory_id=written.id))
     enqueue_embedding(tenant_id, all_chunks)
     count = {s: sum(r.status == s for r in results) for s in ("created", "deduplicated", "error")}
     return BatchResult(results=results, created=count["created"], deduplicated=count["deduplicated"],
@@ -140,7 +151,7 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
         assert row is not None
         if "content" in changes:
             conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
-            chunk_ids = insert_chunks(conn, tenant_id, row, changes["content"])
+            chunk_ids = chunk_memory(conn, tenant_id, row, changes["content"])
         elif changes.keys() & {"kind", "tags", "source"}:
             conn.execute("UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
                          (row["kind"], row["tags"], row["source"], memory_id))

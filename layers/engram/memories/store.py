@@ -9,10 +9,10 @@ from uuid import UUID
 import psycopg
 
 from engram.core.errors import NotFound
-from engram.core.models import Memory
+from engram.core.models import Memory, NewMemory
 from engram.core.text import content_hash
-from engram.indexing.chunking import chunk_text
-from engram.memories.models import MemoryCreate
+from engram.indexing.chunking import chunk
+from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
 MEMORY_COLUMNS = (
     "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
@@ -21,24 +21,6 @@ MEMORY_COLUMNS = (
     " CASE WHEN EXISTS (SELECT 1 FROM chunks c WHERE c.memory_id = m.id AND c.embedding IS NULL)"
     " THEN 'pending' ELSE 'ready' END AS embedding_status"
 )
-
-
-def insert_chunks(conn: psycopg.Connection, tenant_id: UUID, memory: dict[str, Any],
-                   text: str) -> list[UUID]:
-    pieces = chunk_text(text)
-    with conn.cursor() as cur:
-        rows = []
-        for piece in pieces:
-            cur.execute(
-                "INSERT INTO chunks (tenant_id, memory_id, namespace, kind, tags, source, occurred_at,"
-                " position, char_start, text) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                (tenant_id, memory["id"], memory["namespace"], memory["kind"], memory["tags"],
-                 memory["source"], memory["created_at"], piece.position, piece.char_start, piece.text),
-            )
-            row = cur.fetchone()
-            assert row is not None
-            rows.append(row["id"])
-    return rows
 
 
 def read_memory(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
@@ -51,17 +33,26 @@ def read_memory(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | No
     return Memory.model_validate(row)
 
 
-def upsert_memory(conn: psycopg.Connection, tenant_id: UUID, req: MemoryCreate) -> dict[str, Any]:
+def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> dict[str, Any]:
     """Insert, or bump the active duplicate's repetition_count; the row says which (`inserted`)."""
     # ON CONFLICT on the partial unique index makes concurrent identical writes converge on one row.
     row = conn.execute(
-        "INSERT INTO memories (tenant_id, namespace, kind, content, content_hash, importance, tags, source,"
-        " metadata, valid_from, valid_to) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        "INSERT INTO memories (tenant_id, namespace, kind, layer, content, content_hash, importance, tags, source,"
+        " metadata, valid_from, valid_to, document_tier) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
         " DO UPDATE SET repetition_count = memories.repetition_count + 1, updated_at = now()"
         " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
-        (tenant_id, req.namespace, req.kind, req.content, content_hash(req.content), req.importance,
-         req.tags, req.source, json.dumps(req.metadata), req.valid_from, req.valid_to),
+        (tenant_id, new.namespace, new.kind, new.layer, new.content, new.content_hash or content_hash(new.content),
+         new.importance, new.tags, new.source, json.dumps(new.metadata), new.valid_from, new.valid_to,
+         new.document_tier),
     ).fetchone()
     assert row is not None
     return row
+
+
+def chunk_memory(conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str,
+                 mode: str = "document") -> list[UUID]:
+    """Chunk `text` and store the chunks of the memory `memory` (a row from upsert_memory or an UPDATE)."""
+    pieces = chunk(text, mode)
+    return insert_chunks(conn, tenant_id, ChunkOwner.of_memory(memory),
+                         [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in pieces])

@@ -1,0 +1,81 @@
+"""Text similarity that confirms pgvector's near-duplicate candidates, and the pair classes.
+
+An embedding puts "port 5432" and "port 5433" next to each other; the text check keeps one
+model's quirks from merging different facts: near-exact merges (the only ones made without an
+LLM) need a high token Jaccard AND the same specifics (every token holding a digit).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+TOKEN = re.compile(r"[^\W_]+(?:[.:/@-][^\W_]+)*", re.UNICODE)
+
+PairClass = Literal["exact", "near_exact", "merge_candidate", "reconcile_candidate"]
+
+
+def normalized(text: str) -> str:
+    """Case, width, whitespace and edge punctuation do not make two memories different."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(folded.split()).strip(" .!;,")
+
+
+def tokens(text: str) -> set[str]:
+    return set(TOKEN.findall(normalized(text)))
+
+
+def specifics(text: str) -> set[str]:
+    """Numbers, versions, dates, ids: the tokens that carry a digit."""
+    return {t for t in tokens(text) if any(ch.isdigit() for ch in t)}
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+@dataclass(frozen=True)
+class SimilarityThresholds:
+    dedupe_cosine: float
+    near_exact_jaccard: float
+    merge_jaccard: float
+    reconcile_min_cosine: float
+    reconcile_max_cosine: float
+    reconcile_min_gap_s: int
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    cls: PairClass | None
+    cosine: float
+    jaccard: float
+    reason: str
+
+
+def classify_pair(text_a: str, text_b: str, created_a: datetime, created_b: datetime, cosine: float,
+                  t: SimilarityThresholds) -> PairVerdict:
+    """What consolidation may do with two memories, from their texts, ages and cosine similarity."""
+    ta, tb = tokens(text_a), tokens(text_b)
+    jac = jaccard(ta, tb)
+    if normalized(text_a) == normalized(text_b):
+        return PairVerdict("exact", cosine, jac, "same text after normalising case and whitespace")
+    same_specifics = specifics(text_a) == specifics(text_b)
+    if cosine >= t.dedupe_cosine and jac >= t.near_exact_jaccard and same_specifics:
+        return PairVerdict("near_exact", cosine, jac,
+                           f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= "
+                           f"{t.near_exact_jaccard}, same numbers and ids")
+    if cosine >= t.dedupe_cosine and jac >= t.merge_jaccard and same_specifics:
+        return PairVerdict("merge_candidate", cosine, jac,
+                           f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= {t.merge_jaccard}")
+    gap = abs((created_a - created_b).total_seconds())
+    if t.reconcile_min_cosine <= cosine <= t.reconcile_max_cosine and gap >= t.reconcile_min_gap_s:
+        return PairVerdict("reconcile_candidate", cosine, jac,
+                           f"cosine {cosine:.3f} in [{t.reconcile_min_cosine}, {t.reconcile_max_cosine}], "
+                           f"newer by {gap / 3600:.1f} h")
+    why = "different numbers or ids" if not same_specifics and cosine >= t.dedupe_cosine else "not similar enough"
+    return PairVerdict(None, cosine, jac, why)
