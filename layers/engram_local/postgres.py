@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 
 DATABASE = "engram"
 
@@ -141,7 +142,7 @@ class EmbeddedPostgres:
                                      autocommit=True) as conn:
                     if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
                                         (DATABASE,)).fetchone():
-                        conn.execute(f'CREATE DATABASE "{DATABASE}"')
+                        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
                     return
             except psycopg.OperationalError:
                 if time.monotonic() > deadline:

@@ -7,6 +7,7 @@ import json
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from engram.core.db import connection
 from engram.schema.migrate import Migration, MigrationDrift, apply_migrations
@@ -20,11 +21,11 @@ def fresh_db(stack):
     name = "engram_migrate_test"
     base = stack.dsn.rsplit("/", 1)[0]
     with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     yield f"{base}/{name}"
     with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def test_concurrent_migrators_apply_each_file_once(fresh_db):

@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import psycopg
 import pytest
+from psycopg import sql
 
 KIB, MIB = 1024, 1024 * 1024
 T0_MAX, T1_MAX, HARD_MAX = 500 * KIB, 8 * MIB, 50 * MIB
@@ -326,7 +327,7 @@ def test_documents_and_uploads_are_isolated_between_tenants(api, make_tenant, ap
         conn.execute("SET ROLE engram_app")
         conn.execute("SELECT set_config('engram.tenant_id', %s, false)", (b_tenant.id,))
         for table in ("documents", "document_uploads", "llm_usage"):
-            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
+            assert conn.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))).fetchone()[0] == 0
     # the body goes with its memory
     with _owner(stack) as conn:
         conn.execute("DELETE FROM memories WHERE id = %s", (status["memory_id"],))

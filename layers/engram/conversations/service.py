@@ -12,6 +12,8 @@ import hashlib
 import json
 from uuid import UUID
 
+from psycopg import sql
+
 from engram.adapters.queue import enqueue_embedding
 from engram.conversations.models import (
     AppendResult,
@@ -48,8 +50,8 @@ __all__ = ["append_messages", "create_conversation", "delete_conversation", "get
 def create_conversation(tenant_id: UUID, req: ConversationCreate) -> Conversation:
     with tenant_transaction(tenant_id) as conn:
         row = conn.execute(
-            f"INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
-            f" VALUES (%s, %s, %s, %s, %s, %s) RETURNING {CONVERSATION_COLUMNS}",
+            sql.SQL("INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
+                    " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}").format(CONVERSATION_COLUMNS),
             (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
         ).fetchone()
     return Conversation.model_validate(row)
@@ -65,7 +67,8 @@ def list_conversations(tenant_id: UUID, *, namespace: str | None = None, tags: l
                        limit: int = 50) -> ConversationPage:
     with tenant_transaction(tenant_id) as conn:
         rows, next_cursor = newest_first(
-            conn, select=f"SELECT {CONVERSATION_COLUMNS} FROM conversations", cursor=cursor, limit=limit,
+            conn, select=sql.SQL("SELECT {} FROM conversations").format(CONVERSATION_COLUMNS), cursor=cursor,
+            limit=limit,
             filters=[("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)],
         )
     items = [Conversation.model_validate(r) for r in rows]
@@ -134,13 +137,13 @@ def append_messages(tenant_id: UUID, conversation_id: UUID, req: MessagesAppend,
         first = conv["next_seq"]
         n = len(req.messages)
         rows = conn.execute(
-            f"INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
-            f" metadata, created_at)"
-            f" SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
-            f" COALESCE(u.created_at, now())"
-            f" FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::timestamptz[])"
-            f" AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
-            f" RETURNING {MESSAGE_COLUMNS}",
+            sql.SQL("INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
+                    " metadata, created_at)"
+                    " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
+                    " COALESCE(u.created_at, now())"
+                    " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+                    " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
+                    " RETURNING {}").format(MESSAGE_COLUMNS),
             (tenant_id, conversation_id, list(range(first, first + n)), [m.role for m in req.messages],
              [m.content for m in req.messages], [m.tool_call_id for m in req.messages],
              [m.tool_name for m in req.messages],

@@ -6,6 +6,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 
 from engram.conversations.windows import Window, format_window, windows_to_rebuild
 from engram.core.config import settings
@@ -14,17 +15,18 @@ from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
 CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
 
-CONVERSATION_COLUMNS = (
-    "id, namespace, title, agent_id, tags, metadata, message_count, last_message_at, created_at, updated_at"
-)
-MESSAGE_COLUMNS = "id, conversation_id, seq, role, content, tool_call_id, tool_name, metadata, created_at"
+CONVERSATION_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, (
+    "id", "namespace", "title", "agent_id", "tags", "metadata", "message_count", "last_message_at", "created_at",
+    "updated_at")))
+_MESSAGE_COLUMN_NAMES = ("id", "conversation_id", "seq", "role", "content", "tool_call_id", "tool_name", "metadata",
+                         "created_at")
+MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
 
 
 def fetch_conversation(conn: psycopg.Connection, conversation_id: UUID, *, lock: bool = False) -> dict[str, Any]:
-    row = conn.execute(
-        f"SELECT {CONVERSATION_COLUMNS}, next_seq FROM conversations WHERE id = %s"
-        + (" FOR UPDATE" if lock else ""), (conversation_id,),
-    ).fetchone()
+    query = sql.SQL("SELECT {}, next_seq FROM conversations WHERE id = %s {}").format(
+        CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else ""))
+    row = conn.execute(query, (conversation_id,)).fetchone()
     if row is None:  # another tenant's conversation is invisible (RLS): the same 404
         raise NotFound(f"conversation {conversation_id} not found")
     return row
@@ -32,10 +34,9 @@ def fetch_conversation(conn: psycopg.Connection, conversation_id: UUID, *, lock:
 
 def messages_between(conn: psycopg.Connection, conversation_id: UUID, seq_from: int, seq_to: int,
                       limit: int | None = None) -> list[dict[str, Any]]:
-    return conn.execute(
-        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s"
-        " ORDER BY seq LIMIT %s", (conversation_id, seq_from, seq_to, limit),
-    ).fetchall()
+    query = sql.SQL("SELECT {} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s"
+                    " ORDER BY seq LIMIT %s").format(MESSAGE_COLUMNS)
+    return conn.execute(query, (conversation_id, seq_from, seq_to, limit)).fetchall()
 
 
 def extend_windows(conn: psycopg.Connection, tenant_id: UUID, conv: dict[str, Any], count: int) -> list[UUID]:
@@ -67,10 +68,8 @@ def messages_for_windows(conn: psycopg.Connection,
     """The original rows of several windows at once, keyed by (conversation_id, seq)."""
     if not spans:
         return {}
-    rows = conn.execute(
-        f"SELECT {', '.join('m.' + c.strip() for c in MESSAGE_COLUMNS.split(','))}"
-        " FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
-        " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi",
-        ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]),
-    ).fetchall()
+    query = sql.SQL("SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
+                    " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi").format(
+        sql.SQL(", ").join(sql.Identifier("m", c) for c in _MESSAGE_COLUMN_NAMES))
+    rows = conn.execute(query, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans])).fetchall()
     return {(r["conversation_id"], r["seq"]): r for r in rows}

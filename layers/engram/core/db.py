@@ -16,6 +16,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 
 from engram.core.config import database_dsn, refresh_database_dsn, settings
@@ -51,7 +52,7 @@ def connection() -> psycopg.Connection:
         conn = open_connection()
         role = settings().db_app_role
         if role:
-            conn.execute(f'SET ROLE "{role}"')
+            conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
         conn.execute("SET jit = off")  # short OLTP queries: JIT compile time dwarfs their run time
         conn.commit()
         # Vectors travel as text literals ('[0.1, ...]'::vector): no numpy/pgvector import on the

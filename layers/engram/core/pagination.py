@@ -6,10 +6,11 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, LiteralString
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 
 from engram.core.errors import InvalidField
 
@@ -28,27 +29,30 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
         raise InvalidField("cursor", "is not a cursor this API returned") from exc
 
 
-def newest_first(conn: psycopg.Connection, *, select: str, filters: Iterable[tuple[str, Any]],
-                 cursor: str | None, limit: int, alias: str = "") -> tuple[list[dict[str, Any]], str | None]:
+def newest_first(conn: psycopg.Connection[dict[str, Any]], *, select: sql.Composable,
+                 filters: Iterable[tuple[LiteralString, Any]], cursor: str | None, limit: int,
+                 alias: str = "") -> tuple[list[dict[str, Any]], str | None]:
     """Run `select` with the filters whose value is set; return one page and the next cursor.
 
-    `filters` pairs an SQL condition holding one %s with its value; None/empty values are skipped.
+    `filters` pairs a constant SQL condition holding one %s with its value; None/empty values are
+    skipped. `alias` is the table alias `select` gives the paged table, if any.
     """
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidField("limit", f"must be between 1 and {MAX_PAGE}", limit=MAX_PAGE)
-    col = f"{alias}." if alias else ""
-    where, params = ["true"], []
+    created_at, row_id = (sql.Identifier(alias, "created_at"), sql.Identifier(alias, "id")) if alias else (
+        sql.Identifier("created_at"), sql.Identifier("id"))
+    where: list[sql.Composable] = [sql.SQL("true")]
+    params: list[Any] = []
     for clause, value in filters:
         if value:
-            where.append(clause)
+            where.append(sql.SQL(clause))
             params.append(value)
     if cursor:
-        where.append(f"({col}created_at, {col}id) < (%s, %s)")
+        where.append(sql.SQL("({}, {}) < (%s, %s)").format(created_at, row_id))
         params += list(decode_cursor(cursor))
-    rows = conn.execute(
-        f"{select} WHERE {' AND '.join(where)} ORDER BY {col}created_at DESC, {col}id DESC LIMIT %s",
-        [*params, limit + 1],
-    ).fetchall()
+    query = sql.SQL("{select} WHERE {where} ORDER BY {created_at} DESC, {row_id} DESC LIMIT %s").format(
+        select=select, where=sql.SQL(" AND ").join(where), created_at=created_at, row_id=row_id)
+    rows = conn.execute(query, [*params, limit + 1]).fetchall()
     page = rows[:limit]
     next_cursor = encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None
     return page, next_cursor

@@ -22,6 +22,7 @@ from urllib.parse import unquote_plus
 from uuid import UUID
 
 from aws_lambda_powertools import Logger
+from psycopg import sql
 
 from engram.adapters import s3
 from engram.adapters.queue import enqueue_embedding
@@ -36,8 +37,8 @@ from engram.documents.store import insert_document
 logger = Logger()
 
 KEY_PREFIX = "uploads/"
-_STATUS_COLUMNS = ("id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
-                   " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at")
+_STATUS_COLUMNS = sql.SQL("id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
+                          " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at")
 EXPIRY_GRACE = timedelta(minutes=15)  # an event may lag the PUT; only then is a pending upload expired
 
 
@@ -63,9 +64,9 @@ def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
     sha = bytes.fromhex(req.sha256)
     with tenant_transaction(tenant_id) as conn:
         row = conn.execute(
-            "INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
-            " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
-            f" RETURNING {_STATUS_COLUMNS}",
+            sql.SQL("INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
+                    " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
+                    " RETURNING {}").format(_STATUS_COLUMNS),
             (tenant_id, req.namespace, req.size_bytes, sha, ctype, _json(params),
              datetime.now(UTC) + timedelta(seconds=expiry)),
         ).fetchone()
@@ -89,14 +90,14 @@ def _json(value: Any) -> str:
 
 def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
     with tenant_transaction(tenant_id) as conn:
-        row = conn.execute(f"SELECT {_STATUS_COLUMNS} FROM document_uploads WHERE id = %s",
+        row = conn.execute(sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_STATUS_COLUMNS),
                            (upload_id,)).fetchone()
         if row is None:
             raise NotFound(f"upload {upload_id} not found")
         if row["status"] == "pending" and row["expires_at"] + EXPIRY_GRACE < datetime.now(UTC):
             row = conn.execute(
-                "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now()"
-                f" WHERE id = %s AND status = 'pending' RETURNING {_STATUS_COLUMNS}",
+                sql.SQL("UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now()"
+                        " WHERE id = %s AND status = 'pending' RETURNING {}").format(_STATUS_COLUMNS),
                 ("expired: no object arrived before the upload URL expired", upload_id)).fetchone() or row
     return UploadStatus(**row)
 

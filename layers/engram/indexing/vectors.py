@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 
 from engram.adapters.embeddings.base import Embedder
 from engram.core.db import tenant_transaction
@@ -74,9 +75,10 @@ def ensure_embedding_space(owner: psycopg.Connection, model_id: str, dimension: 
         owner.execute("UPDATE embedding_spaces SET active = false WHERE active AND model_id <> %s", (model_id,))
         owner.execute("UPDATE embedding_spaces SET active = true WHERE model_id = %s", (model_id,))
     owner.execute(
-        f"CREATE INDEX IF NOT EXISTS {hnsw_index_name(dimension)} ON chunks USING hnsw "
-        f"((embedding::halfvec({dimension})) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64) "
-        f"WHERE embedding_dim = {dimension}"
+        sql.SQL(
+            "CREATE INDEX IF NOT EXISTS {name} ON chunks USING hnsw ((embedding::halfvec({d})) halfvec_cosine_ops)"
+            " WITH (m = 16, ef_construction = 64) WHERE embedding_dim = {d}"
+        ).format(name=sql.Identifier(hnsw_index_name(dimension)), d=sql.Literal(dimension))
     )
     owner.commit()
     global _space_cache

@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 from pydantic import ValidationError
 
 from engram.adapters.queue import enqueue_embedding
@@ -131,21 +132,19 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
     with tenant_transaction(tenant_id) as conn:
         current = read_memory(conn, memory_id)
         _check_validity(changes.get("valid_from", current.valid_from), changes.get("valid_to", current.valid_to))
-        sets, params = ["updated_at = now()", "version = version + 1"], []
+        # Field names come from MemoryPatch; quoted as identifiers all the same.
+        sets: list[sql.Composable] = [sql.SQL("updated_at = now()"), sql.SQL("version = version + 1")]
+        params: list[Any] = []
         for field, value in changes.items():
-            if field == "metadata":
-                value = json.dumps(value)
-            sets.append(f"{field} = %s")
-            params.append(value)
+            sets.append(sql.SQL("{} = %s").format(sql.Identifier(field)))
+            params.append(json.dumps(value) if field == "metadata" else value)
         if "content" in changes:
-            sets.append("content_hash = %s")
+            sets.append(sql.SQL("content_hash = %s"))
             params.append(content_hash(changes["content"]))
+        query = sql.SQL("UPDATE memories SET {} WHERE id = %s AND status = 'active'"
+                        " RETURNING id, namespace, kind, tags, source, created_at").format(sql.SQL(", ").join(sets))
         try:
-            row = conn.execute(
-                f"UPDATE memories SET {', '.join(sets)} WHERE id = %s AND status = 'active'"
-                " RETURNING id, namespace, kind, tags, source, created_at",
-                [*params, memory_id],
-            ).fetchone()
+            row = conn.execute(query, [*params, memory_id]).fetchone()
         except psycopg.errors.UniqueViolation as exc:
             raise Conflict("another active memory in this namespace has exactly this content") from exc
         assert row is not None
@@ -194,7 +193,8 @@ def list_memories(tenant_id: UUID, *, namespace: str | None = None, tags: list[s
                   cursor: str | None = None, limit: int = 50) -> MemoryPage:
     with tenant_transaction(tenant_id) as conn:
         rows, next_cursor = newest_first(
-            conn, select=f"SELECT {MEMORY_COLUMNS} FROM memories m", alias="m", cursor=cursor, limit=limit,
+            conn, select=sql.SQL("SELECT {} FROM memories m").format(MEMORY_COLUMNS), alias="m", cursor=cursor,
+            limit=limit,
             filters=[("m.status = %s", "deleted" if deleted else "active"), ("m.namespace = %s", namespace),
                      ("m.tags @> %s", tags), ("m.kind = %s", kind), ("m.layer = %s", layer),
                      ("m.created_at >= %s", since), ("m.created_at < %s", until)],

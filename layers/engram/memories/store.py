@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg import sql
 
 from engram.core.errors import NotFound
 from engram.core.models import Memory, NewMemory
@@ -14,7 +15,7 @@ from engram.core.text import content_hash
 from engram.indexing.chunking import chunk
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
-MEMORY_COLUMNS = (
+MEMORY_COLUMNS = sql.SQL(
     "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
     " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from,"
     " m.valid_to, m.status, m.deleted_at, m.document_tier, m.version,"
@@ -25,9 +26,9 @@ MEMORY_COLUMNS = (
 
 def read_memory(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
     """One memory inside the caller's tenant transaction: active (default), trashed, or either (None)."""
-    status_clause = {False: "AND m.status = 'active'", True: "AND m.status = 'deleted'", None: ""}[deleted]
-    row = conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.id = %s {status_clause}",
-                       (memory_id,)).fetchone()
+    status = {False: sql.SQL("AND m.status = 'active'"), True: sql.SQL("AND m.status = 'deleted'"), None: sql.SQL("")}
+    query = sql.SQL("SELECT {} FROM memories m WHERE m.id = %s {}").format(MEMORY_COLUMNS, status[deleted])
+    row = conn.execute(query, (memory_id,)).fetchone()
     if row is None:
         raise NotFound(f"memory {memory_id} not found")
     return Memory.model_validate(row)

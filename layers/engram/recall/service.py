@@ -20,7 +20,7 @@ from engram.core.db import tenant_transaction
 from engram.indexing.vectors import cached_active_space, parse_vector, vector_literal
 from engram.recall.models import RecalledChunk, RecalledMessage, RecallHit, RecallRequest, RecallResponse, ScoreParts
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
-from engram.recall.store import candidate_sql, recall_filters
+from engram.recall.store import candidate_sql, recall_filters, scan_settings_and_pending_sql
 
 logger = Logger()
 
@@ -54,15 +54,8 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
         use_keyword = req.mode != "vector" or dimension is None
         if req.mode == "vector" and dimension is None:
             degraded.append("keyword_fallback")
-        # One round trip: the HNSW scan settings for this transaction and the pending-vector count.
         params["ef_search"] = str(int(s.hnsw_ef_search))
-        pending = conn.execute(
-            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-            " set_config('hnsw.ef_search', %(ef_search)s, true),"
-            f" (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p)"
-            " AS n",
-            params,
-        ).fetchone()
+        pending = conn.execute(scan_settings_and_pending_sql(where), params).fetchone()
         if pending and pending["n"]:
             degraded.append(f"vectors_pending: {pending['n']}{'+' if pending['n'] >= 1000 else ''} chunks")
         rows = conn.execute(candidate_sql(where, dimension, use_keyword), params).fetchall()

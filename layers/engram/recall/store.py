@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, LiteralString
+
+from psycopg import sql
 
 from engram.recall.models import RecallRequest
 
 
-def recall_filters(req: RecallRequest) -> tuple[str, dict[str, Any]]:
-    clauses = ["c.active"]
+def recall_filters(req: RecallRequest) -> tuple[sql.Composable, dict[str, Any]]:
+    """The request's filters on chunks `c`: constant conditions with named parameters."""
+    clauses: list[LiteralString] = ["c.active"]
     params: dict[str, Any] = {}
     namespaces = list(req.namespaces or []) + ([req.namespace] if req.namespace else [])
     if namespaces:
@@ -32,42 +35,55 @@ def recall_filters(req: RecallRequest) -> tuple[str, dict[str, Any]]:
     if req.until:
         clauses.append("c.occurred_at < %(until)s")
         params["until"] = req.until
-    return " AND ".join(clauses), params
+    return sql.SQL(" AND ").join(map(sql.SQL, clauses)), params
 
 
-def candidate_sql(where: str, dimension: int | None, use_keyword: bool) -> str:
-    parts = []
+def scan_settings_and_pending_sql(where: sql.Composable) -> sql.Composed:
+    """One round trip: the HNSW scan settings for this transaction and the pending-vector count (n)."""
+    return sql.SQL(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+        " set_config('hnsw.ef_search', %(ef_search)s, true),"
+        " (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p)"
+        " AS n"
+    ).format(where=where)
+
+
+def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: bool) -> sql.Composed:
     if dimension:
-        d = int(dimension)
-        distance = f"c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})"  # matches the HNSW index
-        parts.append(
-            f"vec AS MATERIALIZED (SELECT c.id, 1 - ({distance}) AS sim"
-            f" FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}"
-            f" ORDER BY {distance} LIMIT %(k)s)"
-        )
+        # The dimension is a literal in the query so the planner matches the partial HNSW index of that dimension.
+        d = sql.Literal(int(dimension))
+        distance = sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
+        vec = sql.SQL(
+            "vec AS MATERIALIZED (SELECT c.id, 1 - ({distance}) AS sim"
+            " FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}"
+            " ORDER BY {distance} LIMIT %(k)s)"
+        ).format(distance=distance, d=d, where=where)
     else:
-        parts.append("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
+        vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
     if use_keyword:
         # Any query term may match (OR): questions rarely share every word. tenant_chunks: see migration 0004.
-        parts.append(
+        kw = sql.SQL(
             "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')"
             "::tsquery AS q),"
             " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank FROM tenant_chunks c, tq"
-            f" WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q AND {where} ORDER BY rank DESC LIMIT %(k)s)"
-        )
+            " WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q AND {where} ORDER BY rank DESC LIMIT %(k)s)"
+        ).format(where=where)
     else:
-        parts.append("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
-    return (
-        "WITH " + ", ".join(parts) + ", ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
-        # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
-        # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
-        " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
-        " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
-        " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
-        " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed"
-        " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
-        " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
-        " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
-        # A memory whose validity ended (superseded, expired) is history: only when asked for.
-        " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())"
-    )
+        kw = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
+    return sql.SQL("WITH {vec}, {kw}, {rest}").format(vec=vec, kw=kw, rest=_CANDIDATE_ROWS)
+
+
+_CANDIDATE_ROWS = sql.SQL(
+    "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
+    # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
+    # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
+    " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
+    " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
+    " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
+    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed"
+    " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
+    " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
+    " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
+    # A memory whose validity ended (superseded, expired) is history: only when asked for.
+    " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())"
+)
