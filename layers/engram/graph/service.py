@@ -1,0 +1,248 @@
+"""The temporal graph: links between memories, traversal, history.
+
+Links are typed and directed ("A supersedes B": from A, to B), hold during [valid_from, valid_to),
+and are never lost by accident: deleting a link or trashing a memory ends it (history), and only
+an undone consolidation run removes links for good.
+
+Other capabilities write and remove links inside their own tenant transaction (consolidation):
+
+    write_links(conn, tenant_id, links: Sequence[LinkCreate], *, created_by="consolidation",
+                run_id: UUID | None = None) -> list[Link]
+        All or nothing. Both memories must be active memories of the tenant (else NotFound);
+        a self-link or an empty validity is InvalidField; a link overlapping one of the same
+        (from, to, relation) is Conflict. On an error the caller's transaction stays usable
+        (each insert runs in a savepoint) and nothing of this call is kept. `supersedes` shortens
+        the older memory's (to_id) valid_to to the newer one's valid_from, else the link's
+        valid_from (default now), in the same transaction.
+
+    remove_links(conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Link]
+        Deletes for good the links given by id and/or written by a run (undo), and gives each
+        superseded memory back the valid_to it had, unless that was changed since.
+
+    end_links(conn, link_ids: Sequence[UUID]) -> list[Link]
+        Ends live links now, kept as history (what DELETE /v1/links/{id} does); also reverts
+        the supersedes effect as remove_links does.
+
+`LinkCreate` is re-exported here: `from engram.graph.service import LinkCreate, write_links`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from pydantic import ValidationError
+
+from engram.core.config import settings
+from engram.core.db import tenant_transaction
+from engram.core.errors import Conflict, EngramError, InvalidField, NotFound
+from engram.graph import store
+from engram.graph.models import (
+    MAX_DEPTH,
+    MAX_NODES,
+    RELATIONS,
+    ChainLink,
+    CreatedBy,
+    Direction,
+    Link,
+    LinkBatchItemResult,
+    LinkBatchResult,
+    LinkCreate,
+    LinkPage,
+    MemoryHistory,
+    MemoryVersion,
+    Traversal,
+    TraversalNode,
+)
+from engram.graph.shaping import link_from_row, summary_from_row, superseded_valid_to, traversal_nodes
+
+__all__ = ["RELATIONS", "LinkCreate", "conflicting_memories", "create_link", "create_link_batch", "delete_link",
+           "end_links", "history", "linked_memories", "list_links", "remove_links", "traverse", "write_links"]
+
+
+def _check_spec(spec: LinkCreate, field: str = "") -> None:
+    if spec.from_id == spec.to_id:
+        raise InvalidField(f"{field}to_id", "a memory cannot be linked to itself")
+    if spec.valid_from and spec.valid_to and spec.valid_to <= spec.valid_from:
+        raise InvalidField(f"{field}valid_to", "must be later than valid_from")
+
+
+def write_links(conn: psycopg.Connection, tenant_id: UUID, links: Sequence[LinkCreate], *,
+                created_by: CreatedBy = "consolidation", run_id: UUID | None = None) -> list[Link]:
+    """Write links inside the caller's tenant transaction: see the module docstring."""
+    if (created_by == "consolidation") != (run_id is not None):
+        raise ValueError("consolidation links carry their run_id; API links carry none")
+    for spec in links:
+        _check_spec(spec)
+    memories = store.active_memories(conn, [i for s in links for i in (s.from_id, s.to_id)])
+    for spec in links:
+        for field, memory_id in (("from_id", spec.from_id), ("to_id", spec.to_id)):
+            if memory_id not in memories:
+                raise NotFound(f"memory {memory_id} not found", {"field": field})
+    written: list[Link] = []
+    try:
+        with conn.transaction():  # a savepoint: on a conflict the caller's transaction stays usable
+            for spec in links:
+                row = store.insert_link(conn, tenant_id, spec, created_by, run_id)
+                if spec.relation == "supersedes":
+                    _apply_supersedes(conn, row, memories[spec.from_id])
+                written.append(link_from_row(row))
+    except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
+        raise Conflict("a link with the same from_id, to_id and relation already holds during this validity",
+                       {"constraint": "links_no_overlap"}) from exc
+    except psycopg.errors.ForeignKeyViolation as exc:  # a memory vanished under us: never say whose
+        raise NotFound("memory not found") from exc
+    return written
+
+
+def _apply_supersedes(conn: psycopg.Connection, link: dict[str, Any], newer: dict[str, Any]) -> None:
+    """The older memory (to_id) stops being valid when the newer one (from_id) starts."""
+    older = store.lock_memory_validity(conn, link["to_id"])
+    if older is None:
+        return
+    starts = newer["valid_from"] or link["valid_from"]
+    new_valid_to = superseded_valid_to(older["valid_from"], older["valid_to"], starts)
+    if new_valid_to is not None:
+        store.record_supersession(conn, link["id"], link["to_id"], older["valid_to"], new_valid_to)
+
+
+def remove_links(conn: psycopg.Connection, *, link_ids: Sequence[UUID] | None = None,
+                 run_id: UUID | None = None) -> list[Link]:
+    """Delete links for good (undo of a consolidation run): see the module docstring."""
+    if link_ids is None and run_id is None:
+        raise ValueError("give link_ids, run_id or both")
+    ids = [r["id"] for r in store.find_links(conn, link_ids=link_ids, run_id=run_id)]
+    store.revert_supersessions(conn, ids)
+    return [link_from_row(r) for r in store.delete_links(conn, ids)]
+
+
+def end_links(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> list[Link]:
+    """End live links now, keeping them as history: see the module docstring."""
+    store.revert_supersessions(conn, link_ids)
+    return [link_from_row(r) for r in store.end_links(conn, link_ids, "link_deleted")]
+
+
+# The API: each call is one tenant transaction.
+
+def create_link(tenant_id: UUID, req: LinkCreate) -> Link:
+    with tenant_transaction(tenant_id) as conn:
+        return write_links(conn, tenant_id, [req], created_by="api")[0]
+
+
+def _error_body(exc: ValidationError | EngramError) -> dict[str, Any]:
+    """One batch item's error, in the same envelope a single request would get."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        exc = InvalidField(".".join(str(p) for p in first["loc"]) or "item",
+                           str(first["msg"]).removeprefix("Value error, "))
+    return {"code": exc.code, "message": exc.message, "details": exc.details}
+
+
+def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatchResult:
+    """Up to max_batch_items, as /v1/memories/batch: each item lands or fails on its own, in one
+    transaction (a failing item rolls back to its savepoint)."""
+    limit = settings().max_batch_items
+    if len(items) > limit:
+        raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
+    results: list[LinkBatchItemResult] = []
+    with tenant_transaction(tenant_id) as conn:
+        for index, raw in enumerate(items):
+            try:
+                spec = LinkCreate.model_validate(raw)
+                link = write_links(conn, tenant_id, [spec], created_by="api")[0]
+            except (ValidationError, InvalidField, NotFound, Conflict) as exc:
+                results.append(LinkBatchItemResult(index=index, status="error", error=_error_body(exc)))
+                continue
+            results.append(LinkBatchItemResult(index=index, status="created", link=link))
+    created = sum(r.status == "created" for r in results)
+    return LinkBatchResult(results=results, created=created, failed=len(results) - created)
+
+
+def delete_link(tenant_id: UUID, link_id: UUID) -> Link:
+    """End a link now (it stays as history); 404 when it does not exist or has ended already."""
+    with tenant_transaction(tenant_id) as conn:
+        live = [r for r in store.links_by_id(conn, [link_id]) if r["ended_at"] is None]
+        if not live:
+            raise NotFound(f"link {link_id} not found")
+        return end_links(conn, [link_id])[0]
+
+
+def list_links(tenant_id: UUID, *, memory_id: UUID | None = None, relations: Sequence[str] | None = None,
+               direction: Direction = "both", include_ended: bool = False, cursor: str | None = None,
+               limit: int = 50) -> LinkPage:
+    with tenant_transaction(tenant_id) as conn:
+        rows, next_cursor = store.list_links(conn, memory_id=memory_id, relations=relations, direction=direction,
+                                             include_ended=include_ended, cursor=cursor, limit=limit)
+    return LinkPage(items=[link_from_row(r) for r in rows], next_cursor=next_cursor)
+
+
+def _root(conn: psycopg.Connection, memory_id: UUID) -> dict[str, Any]:
+    found = store.memory_summaries(conn, [memory_id])
+    if memory_id not in found:
+        raise NotFound(f"memory {memory_id} not found")
+    return found[memory_id]
+
+
+def traverse(tenant_id: UUID, memory_id: UUID, *, depth: int = 1, direction: Direction = "both",
+             relations: Sequence[str] | None = None, as_of: datetime | None = None,
+             limit: int = 100) -> Traversal:
+    """Memories reachable from one memory through links valid at as_of (default now)."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise InvalidField("depth", f"must be between 1 and {MAX_DEPTH}", limit=MAX_DEPTH)
+    if not 1 <= limit <= MAX_NODES:
+        raise InvalidField("limit", f"must be between 1 and {MAX_NODES}", limit=MAX_NODES)
+    at = as_of or datetime.now(UTC)
+    with tenant_transaction(tenant_id) as conn:
+        root = _root(conn, memory_id)
+        rows = store.walk(conn, tenant_id, memory_id, depth=depth, direction=direction, relations=relations,
+                          as_of=at, limit=limit)
+    nodes, truncated = traversal_nodes(memory_id, rows, limit)
+    return Traversal(root=summary_from_row(root), nodes=nodes, truncated=truncated, as_of=at)
+
+
+def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
+    """Every version of a memory, and what it replaced and what replaced it, oldest first."""
+    with tenant_transaction(tenant_id) as conn:
+        current = store.current_version(conn, memory_id)
+        if current is None:
+            raise NotFound(f"memory {memory_id} not found")
+        versions = [*store.previous_versions(conn, memory_id), current]
+        older = store.supersession_chain(conn, tenant_id, memory_id, newer=False)
+        newer = store.supersession_chain(conn, tenant_id, memory_id, newer=True)
+
+    def chain(rows: list[dict[str, Any]]) -> list[ChainLink]:
+        return [ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")) for r in rows]
+
+    return MemoryHistory(memory_id=memory_id, versions=[MemoryVersion.model_validate(v) for v in versions],
+                         supersedes=chain(older[::-1]), superseded_by=chain(newer))
+
+
+# Recall: links of many results at once, inside recall's transaction.
+
+def linked_memories(conn: psycopg.Connection, tenant_id: UUID, memory_ids: Sequence[UUID], *,
+                    relations: Sequence[str] | None, depth: int, as_of: datetime,
+                    limit_per_memory: int) -> dict[UUID, list[TraversalNode]]:
+    """For each memory, what its links (either way) reach within `depth`: one query for all."""
+    if not memory_ids:
+        return {}
+    rows = store.walk_many(conn, tenant_id, memory_ids, depth=depth, direction="both", relations=relations,
+                           as_of=as_of, limit=limit_per_memory)
+    by_root: dict[UUID, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_root.setdefault(r["root"], []).append(r)
+    return {root: traversal_nodes(root, found, limit_per_memory)[0] for root, found in by_root.items()}
+
+
+def conflicting_memories(conn: psycopg.Connection, tenant_id: UUID, memory_ids: Sequence[UUID],
+                         as_of: datetime) -> dict[UUID, list[ChainLink]]:
+    """For each memory, the active memories linked to it by `contradicts` (either way) at as_of."""
+    if not memory_ids:
+        return {}
+    found: dict[UUID, list[ChainLink]] = {}
+    for r in store.conflicts(conn, tenant_id, memory_ids, as_of):
+        found.setdefault(r["subject"], []).append(
+            ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")))
+    return found

@@ -1,0 +1,272 @@
+"""The SQL of the graph: functions that take the caller's connection (a tenant transaction)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg import sql
+
+from engram.core.pagination import decode_cursor, encode_cursor
+from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, LinkCreate
+
+LINK_COLUMNS = sql.SQL(
+    "l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
+    " l.run_id, l.created_at, l.ended_at, l.ended_reason")
+SUMMARY_COLUMNS = sql.SQL(
+    "m.id, m.namespace, m.kind, left(m.content, {n}) AS summary, length(m.content) > {n} AS truncated, m.tags,"
+    " m.importance, m.created_at, m.valid_from, m.valid_to").format(n=sql.Literal(SUMMARY_CHARS))
+
+Row = dict[str, Any]
+
+
+def active_memories(conn: psycopg.Connection, ids: Sequence[UUID]) -> dict[UUID, Row]:
+    """The active memories among `ids` this tenant can see (row-level security hides the others),
+    with their validity: one query for a whole batch. Locked, so a concurrent delete waits for us."""
+    rows = conn.execute(
+        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' FOR SHARE",
+        (list(ids),)).fetchall()
+    return {r["id"]: r for r in rows}
+
+
+def insert_link(conn: psycopg.Connection, tenant_id: UUID, spec: LinkCreate, created_by: CreatedBy,
+                run_id: UUID | None) -> Row:
+    row = conn.execute(
+        sql.SQL("INSERT INTO links AS l (tenant_id, from_id, to_id, relation, strength, valid_from, valid_to,"
+                " metadata, created_by, run_id) VALUES (%s, %s, %s, %s, %s, COALESCE(%s, now()), %s, %s, %s, %s)"
+                " RETURNING {}").format(LINK_COLUMNS),
+        (tenant_id, spec.from_id, spec.to_id, spec.relation, spec.strength, spec.valid_from, spec.valid_to,
+         json.dumps(spec.metadata), created_by, run_id),
+    ).fetchone()
+    assert row is not None
+    return row
+
+
+def lock_memory_validity(conn: psycopg.Connection, memory_id: UUID) -> Row | None:
+    return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s FOR UPDATE",
+                        (memory_id,)).fetchone()
+
+
+def record_supersession(conn: psycopg.Connection, link_id: UUID, older_id: UUID, before: datetime | None,
+                        new_valid_to: datetime) -> None:
+    """Shorten the older memory's validity and remember, on the link, what it was."""
+    conn.execute("UPDATE memories SET valid_to = %s, updated_at = now() WHERE id = %s", (new_valid_to, older_id))
+    conn.execute("UPDATE links SET supersede_applied = true, superseded_valid_to_before = %s,"
+                 " superseded_valid_to_set = %s WHERE id = %s", (before, new_valid_to, link_id))
+
+
+def revert_supersessions(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> None:
+    """Give older memories back the valid_to these links took, unless it was changed since."""
+    conn.execute(
+        "UPDATE memories m SET valid_to = l.superseded_valid_to_before, updated_at = now() FROM links l"
+        " WHERE l.id = ANY(%s) AND l.supersede_applied AND m.id = l.to_id"
+        " AND m.valid_to IS NOT DISTINCT FROM l.superseded_valid_to_set",
+        (list(link_ids),))
+
+
+def end_links(conn: psycopg.Connection, link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
+    """End live links now, keeping them as history (their validity stops at now)."""
+    return conn.execute(
+        sql.SQL("UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
+                " valid_to = GREATEST(l.valid_from, LEAST(COALESCE(l.valid_to, 'infinity'), now()))"
+                " WHERE l.id = ANY(%s) AND l.ended_at IS NULL RETURNING {}").format(LINK_COLUMNS),
+        (reason, list(link_ids))).fetchall()
+
+
+def find_links(conn: psycopg.Connection, *, link_ids: Sequence[UUID] | None = None,
+               run_id: UUID | None = None) -> list[Row]:
+    """Links by id, by the consolidation run that wrote them, or both (no condition: none)."""
+    clauses: list[sql.Composable] = []
+    params: list[Any] = []
+    if link_ids is not None:
+        clauses.append(sql.SQL("l.id = ANY(%s)"))
+        params.append(list(link_ids))
+    if run_id is not None:
+        clauses.append(sql.SQL("l.run_id = %s"))
+        params.append(run_id)
+    if not clauses:
+        return []
+    return conn.execute(
+        sql.SQL("SELECT {} FROM links l WHERE {}").format(LINK_COLUMNS, sql.SQL(" AND ").join(clauses)),
+        params).fetchall()
+
+
+def delete_links(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> list[Row]:
+    """Remove links for good (an undone consolidation run)."""
+    return conn.execute(sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS),
+                        (list(link_ids),)).fetchall()
+
+
+def links_by_id(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> list[Row]:
+    return conn.execute(sql.SQL("SELECT {} FROM links l WHERE l.id = ANY(%s)").format(LINK_COLUMNS),
+                        (list(link_ids),)).fetchall()
+
+
+def list_links(conn: psycopg.Connection, *, memory_id: UUID | None, relations: Sequence[str] | None,
+               direction: Direction, include_ended: bool, cursor: str | None,
+               limit: int) -> tuple[list[Row], str | None]:
+    """Newest first, keyset-paginated on (created_at, id)."""
+    where: list[sql.Composable] = [sql.SQL("true")]
+    params: list[Any] = []
+    if memory_id is not None:
+        ends = {"out": "l.from_id = %s", "in": "l.to_id = %s", "both": "(l.from_id = %s OR l.to_id = %s)"}
+        where.append(sql.SQL(ends[direction]))  # type: ignore[arg-type]
+        params += [memory_id] * (2 if direction == "both" else 1)
+    if relations:
+        where.append(sql.SQL("l.relation = ANY(%s)"))
+        params.append(list(relations))
+    if not include_ended:
+        where.append(sql.SQL("l.ended_at IS NULL AND (l.valid_to IS NULL OR l.valid_to > now())"))
+    if cursor:
+        where.append(sql.SQL("(l.created_at, l.id) < (%s, %s)"))
+        params += list(decode_cursor(cursor))
+    rows = conn.execute(
+        sql.SQL("SELECT {} FROM links l WHERE {} ORDER BY l.created_at DESC, l.id DESC LIMIT %s").format(
+            LINK_COLUMNS, sql.SQL(" AND ").join(where)),
+        [*params, limit + 1]).fetchall()
+    page = rows[:limit]
+    return page, (encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None)
+
+
+def memory_summaries(conn: psycopg.Connection, ids: Sequence[UUID], *, active_only: bool = True) -> dict[UUID, Row]:
+    status = sql.SQL("AND m.status = 'active'") if active_only else sql.SQL("")
+    rows = conn.execute(sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status),
+                        (list(ids),)).fetchall()
+    return {r["id"]: r for r in rows}
+
+
+def _steps(direction: Direction, relations: Sequence[str] | None) -> sql.Composable:
+    """One hop from the frontier memory f.id: the links valid at as_of, in the asked direction(s)."""
+    relation = sql.SQL(" AND l.relation = ANY(%(relations)s)") if relations else sql.SQL("")
+    valid = sql.SQL(" AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)")
+    out = sql.SQL("SELECT l.to_id AS node, l.from_id AS parent, l.id AS edge, l.strength FROM links l"
+                  " WHERE l.tenant_id = %(tenant)s AND l.from_id = f.id{}{}").format(relation, valid)
+    into = sql.SQL("SELECT l.from_id AS node, l.to_id AS parent, l.id AS edge, l.strength FROM links l"
+                   " WHERE l.tenant_id = %(tenant)s AND l.to_id = f.id{}{}").format(relation, valid)
+    return {"out": out, "in": into, "both": sql.SQL("{} UNION ALL {}").format(out, into)}[direction]
+
+
+def walk_sql(root: sql.Composable, direction: Direction, relations: Sequence[str] | None) -> sql.Composable:
+    """Breadth-first walk from `root` in one recursive query, one row per level.
+
+    Each level row carries the memories first reached at that level, the memory each was reached
+    from, and the link used; `visited` carries every memory seen so far, so a cycle can never be
+    walked twice and a memory reachable by many paths is reported once, at its smallest depth
+    (strongest link first). The walk stops at %(depth)s levels, or one memory past %(limit)s (so
+    the caller can tell the limit cut it short). Deleted memories are never entered.
+    """
+    return sql.SQL(
+        "WITH RECURSIVE walk(depth, frontier, visited, nodes, parents, edges) AS ("
+        " SELECT 0, ARRAY[{root}]::uuid[], ARRAY[{root}]::uuid[], '{{}}'::uuid[], '{{}}'::uuid[], '{{}}'::uuid[]"
+        " UNION ALL"
+        " SELECT w.depth + 1, x.nodes, w.visited || x.nodes, x.nodes, x.parents, x.edges"
+        " FROM walk w CROSS JOIN LATERAL ("
+        "  SELECT array_agg(s.node ORDER BY s.strength DESC, s.edge) AS nodes,"
+        "   array_agg(s.parent ORDER BY s.strength DESC, s.edge) AS parents,"
+        "   array_agg(s.edge ORDER BY s.strength DESC, s.edge) AS edges"
+        "  FROM (SELECT n.* FROM ("
+        "    SELECT DISTINCT ON (step.node) step.node, step.parent, step.edge, step.strength"
+        "    FROM unnest(w.frontier) AS f(id) CROSS JOIN LATERAL ({steps}) step"
+        "    JOIN memories m ON m.id = step.node AND m.status = 'active'"
+        "    WHERE step.node <> ALL (w.visited)"
+        "    ORDER BY step.node, step.strength DESC, step.edge) n"
+        "   ORDER BY n.strength DESC, n.edge"
+        "   LIMIT GREATEST(%(limit)s + 2 - cardinality(w.visited), 0)) s"
+        " ) x"
+        " WHERE w.depth < %(depth)s AND cardinality(w.visited) <= %(limit)s + 1 AND x.nodes IS NOT NULL)"
+        " SELECT w.depth, t.node, t.parent, t.edge, t.ord FROM walk w"
+        " CROSS JOIN LATERAL unnest(w.nodes, w.parents, w.edges) WITH ORDINALITY AS t(node, parent, edge, ord)"
+        " WHERE w.depth > 0"
+    ).format(root=root, steps=_steps(direction, relations))
+
+
+def walk(conn: psycopg.Connection, tenant_id: UUID, root: UUID, *, depth: int, direction: Direction,
+         relations: Sequence[str] | None, as_of: datetime, limit: int) -> list[Row]:
+    """The walk from one memory with each reached memory's summary and the link that reached it."""
+    query = sql.SQL(
+        "SELECT r.depth, r.node, r.parent, {summary}, {link_cols} FROM ({walk}) r"
+        " JOIN memories m ON m.id = r.node JOIN links l ON l.id = r.edge ORDER BY r.depth, r.ord"
+    ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns(),
+             walk=walk_sql(sql.SQL("%(root)s::uuid"), direction, relations))
+    return conn.execute(query, {"root": root, "tenant": tenant_id, "depth": depth, "limit": limit,
+                                "as_of": as_of, "relations": list(relations or [])}).fetchall()
+
+
+def walk_many(conn: psycopg.Connection, tenant_id: UUID, roots: Sequence[UUID], *, depth: int,
+              direction: Direction, relations: Sequence[str] | None, as_of: datetime,
+              limit: int) -> list[Row]:
+    """The same walk from each of several memories, in one query (recall expansion)."""
+    query = sql.SQL(
+        "SELECT r0.root, r.depth, r.node, r.parent, {summary}, {link_cols}"
+        " FROM unnest(%(roots)s::uuid[]) AS r0(root) CROSS JOIN LATERAL ({walk}) r"
+        " JOIN memories m ON m.id = r.node JOIN links l ON l.id = r.edge ORDER BY r0.root, r.depth, r.ord"
+    ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns(),
+             walk=walk_sql(sql.SQL("r0.root"), direction, relations))
+    return conn.execute(query, {"roots": list(roots), "tenant": tenant_id, "depth": depth, "limit": limit,
+                                "as_of": as_of, "relations": list(relations or [])}).fetchall()
+
+
+def conflicts(conn: psycopg.Connection, tenant_id: UUID, ids: Sequence[UUID], as_of: datetime) -> list[Row]:
+    """`contradicts` links, either way, between each of `ids` and another active memory valid at as_of."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT c.subject, {summary}, {link_cols} FROM ("
+            " SELECT l.from_id AS subject, l.to_id AS other, l.id AS edge FROM links l"
+            "  WHERE l.tenant_id = %(tenant)s AND l.from_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
+            "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)"
+            " UNION ALL"
+            " SELECT l.to_id, l.from_id, l.id FROM links l"
+            "  WHERE l.tenant_id = %(tenant)s AND l.to_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
+            "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)) c"
+            " JOIN memories m ON m.id = c.other AND m.status = 'active'"
+            "  AND COALESCE(m.valid_from, m.created_at) <= %(as_of)s AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
+            " JOIN links l ON l.id = c.edge ORDER BY c.subject, l.strength DESC, l.id"
+        ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns()),
+        {"tenant": tenant_id, "ids": list(ids), "as_of": as_of}).fetchall()
+
+
+def supersession_chain(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID, *,
+                       newer: bool, max_steps: int = 100) -> list[Row]:
+    """Follow `supersedes` links from a memory: to what it replaced (newer=False), or to what
+    replaced it (newer=True), transitively, cycle-safe; deleted memories included (history)."""
+    step_from, step_to = ("l.to_id", "l.from_id") if newer else ("l.from_id", "l.to_id")
+    query = sql.SQL(
+        "WITH RECURSIVE chain(node, edge, steps, path) AS ("
+        " SELECT {step_to}, l.id, 1, ARRAY[%(start)s::uuid, {step_to}] FROM links l"
+        "  WHERE l.tenant_id = %(tenant)s AND {step_from} = %(start)s AND l.relation = 'supersedes'"
+        "  AND l.ended_reason IS DISTINCT FROM 'link_deleted'"
+        " UNION ALL"
+        " SELECT {step_to}, l.id, c.steps + 1, c.path || {step_to} FROM chain c JOIN links l"
+        "  ON l.tenant_id = %(tenant)s AND {step_from} = c.node AND l.relation = 'supersedes'"
+        "  AND l.ended_reason IS DISTINCT FROM 'link_deleted'"
+        "  WHERE NOT {step_to} = ANY(c.path) AND c.steps < %(max_steps)s)"
+        " SELECT c.steps, {summary}, {link_cols} FROM chain c JOIN memories m ON m.id = c.node"
+        " JOIN links l ON l.id = c.edge ORDER BY c.steps, l.valid_from, l.id"
+    ).format(step_from=sql.SQL(step_from), step_to=sql.SQL(step_to), summary=SUMMARY_COLUMNS,
+             link_cols=_prefixed_link_columns())
+    return conn.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
+
+
+def previous_versions(conn: psycopg.Connection, memory_id: UUID) -> list[Row]:
+    return conn.execute(
+        "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to, changed_at"
+        " FROM memory_versions WHERE memory_id = %s ORDER BY version", (memory_id,)).fetchall()
+
+
+def current_version(conn: psycopg.Connection, memory_id: UUID) -> Row | None:
+    return conn.execute(
+        "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to,"
+        " NULL::timestamptz AS changed_at FROM memories WHERE id = %s AND status = 'active'",
+        (memory_id,)).fetchone()
+
+
+def _prefixed_link_columns() -> sql.Composable:
+    """The link's columns, named link_* so they sit beside a memory's in one row."""
+    names = ("id", "from_id", "to_id", "relation", "strength", "valid_from", "valid_to", "metadata", "created_by",
+             "run_id", "created_at", "ended_at", "ended_reason")
+    return sql.SQL(", ").join(sql.SQL("l.{} AS {}").format(sql.Identifier(n), sql.Identifier(f"link_{n}"))
+                              for n in names)
