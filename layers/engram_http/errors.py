@@ -25,15 +25,18 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
 
 def _field(loc: tuple[Any, ...] | list[Any]) -> str:
     parts = [str(p) for p in loc]
-    if parts and parts[0] in ("body", "query", "path"):  # where it came from, not a field name
+    if parts and parts[0] in ("body", "query", "path", "header"):  # where it came from, not a field name
         parts = parts[1:]
     return ".".join(parts) or "body"
 
 
 def validation_response(exc: RequestValidationError) -> Response:
     errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
-        return error_response(400, "malformed_json", "the request body is not valid JSON")
+    for e in errors:
+        if e.get("type") == "json_invalid":
+            reason = (e.get("ctx") or {}).get("error")
+            return error_response(400, "malformed_json", "the request body is not valid JSON",
+                                  {"reason": reason} if reason else None)
     fields = []
     for e in errors:
         message = _FRIENDLY.get(e.get("type", ""), str(e.get("msg", "is invalid")).removeprefix("Value error, "))

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel
 
 from engram_http.errors import install_error_handlers
+from engram_http.protocol import BodyRefused, check_request, parse_json_body
 
 
 def _serialize(obj: Any) -> str:
@@ -19,8 +20,24 @@ def _serialize(obj: Any) -> str:
     return json.dumps(obj, default=str, separators=(",", ":"))
 
 
+class EngramResolver(APIGatewayHttpResolver):
+    """Powertools' HTTP API resolver, with the body's protocol checked before validation runs
+    (Powertools would read form or multipart bodies, and fail on bytes that are not UTF-8)."""
+
+    def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        try:
+            media_type = check_request(event)
+        except BodyRefused as refused:
+            error = {"code": refused.code, "message": refused.message, "details": refused.details}
+            return {"statusCode": refused.status, "headers": {"Content-Type": "application/json"},
+                    "body": json.dumps({"error": error}, separators=(",", ":")), "isBase64Encoded": False}
+        if media_type:  # media types are case-insensitive; Powertools compares them as written
+            event = {**event, "headers": {**event["headers"], "content-type": media_type}}
+        return super().resolve(event, context)
+
+
 def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
-    app = APIGatewayHttpResolver(enable_validation=True, serializer=_serialize)
+    app = EngramResolver(enable_validation=True, serializer=_serialize, json_body_deserializer=parse_json_body)
     install_error_handlers(app)
     for router in routers:
         app.include_router(router)

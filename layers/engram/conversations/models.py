@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, model_validator
 
-from engram.core.models import Metadata, Namespace, Strict, Tags
+from engram.core.models import Metadata, Namespace, Strict, Tags, Timestamp
 
 Role = Literal["user", "assistant", "system", "tool"]
 
@@ -44,8 +44,8 @@ class MessageCreate(Strict):
     content: str = Field(description="Verbatim text, stored and returned exactly as sent (empty allowed)")
     tool_call_id: str | None = Field(default=None, max_length=200)
     tool_name: str | None = Field(default=None, max_length=200)
-    created_at: datetime | None = Field(default=None, description="When it was said; may lie in the past")
-    metadata: dict[str, Any] = Field(default_factory=dict, description="Any JSON object, returned as given")
+    created_at: Timestamp | None = Field(default=None, description="When it was said; may lie in the past")
+    metadata: Metadata = Field(default_factory=dict, description="A JSON object, returned as given")
 
     @model_validator(mode="after")
     def _tool_fields(self) -> MessageCreate:

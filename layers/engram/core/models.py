@@ -3,11 +3,14 @@ itself: memories, documents (and later consolidation) all write and return memor
 
 from __future__ import annotations
 
-from datetime import datetime
+import json
+import math
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import Strict as StrictMode
 
 from engram.core.text import storable_text
 
@@ -15,7 +18,8 @@ NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"
 MAX_TAGS = 32
 
 Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
-Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,][^,\n\r\t]*$")]
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64,
+                                       pattern=r"^[^\s,\x00-\x1f\x7f][^,\x00-\x1f\x7f]*$")]
 Kind = Literal["semantic", "episodic", "procedural"]
 Layer = Literal["buffer", "working", "core"]
 
@@ -25,14 +29,89 @@ def _unique(values: list[str]) -> list[str]:
 
 
 Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
-Metadata = Annotated[dict[str, Any], Field(max_length=64)]
+
+# Timestamps: what PostgreSQL's timestamptz round-trips and every JSON client parses. A value is
+# refused unless it lies in years 1..9999 once converted to UTC, with an offset of at most 14 hours
+# (the widest in use); a value without an offset is UTC. Values are stored and returned in UTC.
+MAX_UTC_OFFSET = timedelta(hours=14)
+TIMESTAMP_RANGE = "0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999Z"
+
+
+def bounded_timestamp(value: datetime) -> datetime:
+    offset = value.utcoffset()
+    if offset is None:
+        return value.replace(tzinfo=UTC)
+    if abs(offset) > MAX_UTC_OFFSET:
+        raise ValueError("UTC offset must be within -14:00..+14:00")
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"must lie within {TIMESTAMP_RANGE} once converted to UTC") from None
+
+
+Timestamp = Annotated[
+    datetime, StrictMode(False), AfterValidator(bounded_timestamp),
+    Field(description=f"ISO 8601; UTC when no offset is given; offset within +-14:00; {TIMESTAMP_RANGE} in UTC"),
+]
+
+# A UUID sent as a JSON string (strict models would otherwise want a UUID object).
+UuidField = Annotated[UUID, StrictMode(False)]
+
+# Metadata: any JSON object, bounded so that every row written can be read back and serialized.
+METADATA_MAX_KEYS = 64
+METADATA_MAX_DEPTH = 16  # objects and arrays nested inside the metadata object
+METADATA_MAX_BYTES = 64 * 1024  # serialized as compact UTF-8 JSON
+
+
+def bounded_json(value: dict[str, Any]) -> dict[str, Any]:
+    """Depth first, without recursion: a deep value must be refused, not crash the check."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > METADATA_MAX_DEPTH:
+                raise ValueError(f"is nested deeper than {METADATA_MAX_DEPTH} levels")
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ValueError("numbers must be finite")
+    size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    if size > METADATA_MAX_BYTES:
+        raise ValueError(f"is {size} bytes as JSON; the limit is {METADATA_MAX_BYTES}")
+    return value
+
+
+Metadata = Annotated[
+    dict[str, Any], Field(max_length=METADATA_MAX_KEYS), AfterValidator(bounded_json),
+    Field(description=f"A JSON object: <= {METADATA_MAX_KEYS} keys, nested <= {METADATA_MAX_DEPTH} levels, "
+                      f"<= {METADATA_MAX_BYTES // 1024} KiB as JSON"),
+]
+
+
+def _importance(value: float) -> float:
+    # Stored as `real`: rounding to 6 places keeps what is read back equal to what was written, and a
+    # value too small for `real` (1e-320) becomes 0 instead of an error in the database.
+    return round(value, 6)
+
+
+Importance = Annotated[float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"),
+                       AfterValidator(_importance)]
+
+
+def not_null_in_schema(schema: dict[str, Any]) -> None:
+    """For a field that may be omitted but not sent as null: the document shows no null."""
+    variants = [v for v in schema.pop("anyOf", []) if v.get("type") != "null"]
+    if len(variants) == 1:
+        schema.update(variants[0])
+    elif variants:
+        schema["anyOf"] = variants
 
 
 class Strict(BaseModel):
     """Unknown fields are an error, not silently dropped: a typo must not lose data. Every string,
-    however deep, must be storable."""
+    however deep, must be storable. Types are strict: `false` is not a number, `"1"` not an integer
+    (timestamps and UUIDs are parsed from their JSON strings)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     @field_validator("*", mode="after")
     @classmethod
@@ -45,7 +124,7 @@ class MemoryFields(Strict):
 
     namespace: Namespace = "default"
     kind: Kind = "semantic"
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    importance: Importance = 0.5
     tags: Tags = Field(default_factory=list)
     source: str | None = Field(default=None, max_length=200)
     metadata: Metadata = Field(default_factory=dict)

@@ -8,21 +8,23 @@ from typing import Any
 
 def storable_text(value: Any) -> Any:
     """PostgreSQL text cannot hold NUL and UTF-8 cannot encode a lone surrogate: refuse both here,
-    with the field's name, instead of failing half-way in the database."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("must not contain NUL (\\u0000) characters")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError("is not valid Unicode (lone surrogate)") from None
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            storable_text(key)
-            storable_text(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            storable_text(item)
+    with the field's name, instead of failing half-way in the database. Walks nested values without
+    recursion, so no depth can crash it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValueError("must not contain NUL (\\u0000) characters")
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("is not valid Unicode (lone surrogate)") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
     return value
 
 

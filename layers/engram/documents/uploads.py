@@ -21,8 +21,10 @@ from typing import Any
 from urllib.parse import unquote_plus
 from uuid import UUID
 
+import psycopg
 from aws_lambda_powertools import Logger
 from psycopg import sql
+from pydantic import ValidationError
 
 from engram.adapters import s3
 from engram.adapters.queue import enqueue_embedding
@@ -160,6 +162,16 @@ def ingest_object(bucket: str, key: str) -> str:
                 outcome = "failed"
             except EngramError as exc:  # 413/415/422 from classification or validation
                 _fail(conn, upload_id, exc.message)
+                outcome = "failed"
+            except ValidationError as exc:  # options stored by an earlier, laxer version
+                first = exc.errors()[0]
+                field = ".".join(str(p) for p in first["loc"]) or "options"
+                _fail(conn, upload_id, f"the upload's options are no longer valid: {field}: {first['msg']}")
+                outcome = "failed"
+            except (psycopg.errors.DataError, psycopg.errors.IntegrityError) as exc:
+                # Data the database refuses would be refused on every retry: settle the upload instead.
+                logger.exception("upload could not be stored", extra={"upload_id": str(upload_id)})
+                _fail(conn, upload_id, f"the document could not be stored: {exc.diag.message_primary}")
                 outcome = "failed"
     s3.delete_object(bucket, key)
     enqueue_embedding(tenant_id, chunk_ids)

@@ -5,19 +5,28 @@ The memory record itself (Memory, MemoryFields) lives in engram.core.models: doc
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field, field_validator
 
-from engram.core.models import Kind, Memory, MemoryFields, Metadata, Strict, Tags
+from engram.core.models import (
+    Importance,
+    Kind,
+    Memory,
+    MemoryFields,
+    Metadata,
+    Strict,
+    Tags,
+    Timestamp,
+    not_null_in_schema,
+)
 
 
 class MemoryCreate(MemoryFields):
     content: str = Field(min_length=1, description="The memory text. Larger bodies go to /v1/documents.")
-    valid_from: datetime | None = None
-    valid_to: datetime | None = None
+    valid_from: Timestamp | None = None
+    valid_to: Timestamp | None = None
 
 
 class MemoryBatchCreate(Strict):
@@ -30,14 +39,24 @@ class MemoryBatchCreate(Strict):
 
 
 class MemoryPatch(Strict):
-    content: str | None = Field(default=None, min_length=1)
-    kind: Kind | None = None
-    importance: float | None = Field(default=None, ge=0.0, le=1.0)
-    tags: Tags | None = None
+    """Only the fields given change. `source`, `valid_from` and `valid_to` can be cleared with null;
+    the others cannot be null (the document says so: their schema has no null)."""
+
+    content: str | None = Field(default=None, min_length=1, json_schema_extra=not_null_in_schema)
+    kind: Kind | None = Field(default=None, json_schema_extra=not_null_in_schema)
+    importance: Importance | None = Field(default=None, json_schema_extra=not_null_in_schema)
+    tags: Tags | None = Field(default=None, json_schema_extra=not_null_in_schema)
     source: str | None = Field(default=None, max_length=200)
-    metadata: Metadata | None = None
-    valid_from: datetime | None = None
-    valid_to: datetime | None = None
+    metadata: Metadata | None = Field(default=None, json_schema_extra=not_null_in_schema)
+    valid_from: Timestamp | None = None
+    valid_to: Timestamp | None = None
+
+    @field_validator("content", "kind", "importance", "tags", "metadata")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("cannot be null")
+        return value
 
 
 class MemoryWritten(BaseModel):

@@ -147,7 +147,8 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
             row = conn.execute(query, [*params, memory_id]).fetchone()
         except psycopg.errors.UniqueViolation as exc:
             raise Conflict("another active memory in this namespace has exactly this content") from exc
-        assert row is not None
+        if row is None:  # deleted by a concurrent request after it was read above
+            raise NotFound(f"memory {memory_id} not found")
         if "content" in changes:
             conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
             chunk_ids = chunk_memory(conn, tenant_id, row, changes["content"])

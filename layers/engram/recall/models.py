@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from engram.core.models import Layer, Namespace, Strict, Tags
+from engram.core.models import Layer, Namespace, Strict, Tags, Timestamp, UuidField
 
 RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
 
@@ -20,11 +20,11 @@ class RecallRequest(Strict):
     tags: Tags | None = Field(default=None, description="Every tag must be present")
     kinds: list[RecallKind] | None = Field(
         default=None, description="Memory kinds and/or 'conversation' (conversation windows); default all")
-    conversation_id: UUID | None = Field(default=None, description="Only windows of this conversation")
+    conversation_id: UuidField | None = Field(default=None, description="Only windows of this conversation")
     layers: list[Layer] | None = None
     source: str | None = Field(default=None, max_length=200)
-    since: datetime | None = None
-    until: datetime | None = None
+    since: Timestamp | None = None
+    until: Timestamp | None = None
     limit: int = Field(default=10, ge=1, le=100)
     budget_chars: int | None = Field(default=None, ge=100, le=200_000)
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"

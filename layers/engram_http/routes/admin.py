@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -18,7 +16,10 @@ from engram.tenancy import service as tenancy
 from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult
 from engram_http.auth import principal
 from engram_http.errors import error_response
+from engram_http.openapi import openapi_document
 from engram_http.resolver import json_response
+
+__all__ = ["openapi_document", "router"]
 
 router = Router()
 
@@ -33,25 +34,7 @@ def health() -> Response[dict[str, Any]]:
     return json_response({"status": "ok", "database": "ok"})
 
 
-@cache
-def openapi_document() -> dict[str, Any]:
-    """Built from the same routers and pydantic models that serve the requests."""
-    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-
-    from engram_http.resolver import build_resolver
-    from engram_http.routes import all_routers
-
-    app = build_resolver(*all_routers())
-    raw = app.get_openapi_json_schema(
-        title="Engram Serverless", version="1.0.0", openapi_version="3.1.0",
-        description="Long-term memory for AI agents: store, recall, documents, conversations.",
-        security_schemes={"bearer": HTTPBearer(bearerFormat="egk_...")},
-        security=[{"bearer": []}],
-    )
-    return json.loads(raw)
-
-
-@router.get("/v1/openapi.json", tags=["admin"], summary="This API's OpenAPI 3.1 document", include_in_schema=False)
+@router.get("/v1/openapi.json", tags=["admin"], summary="This API's OpenAPI 3.1 document (no auth)")
 def openapi() -> Response[dict[str, Any]]:
     return json_response(openapi_document())
 
@@ -69,7 +52,8 @@ def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) 
     return tenancy.purge_namespace(who.tenant_id, namespace)
 
 
-@router.post("/v1/keys", tags=["admin"], summary="Issue an API key for this tenant (admin scope); shown once")
+@router.post("/v1/keys", tags=["admin"], summary="Issue an API key for this tenant (admin scope); shown once",
+             responses={201: {"description": "Issued"}})
 def create_key(body: KeyCreate) -> Response[IssuedApiKey]:
     who = principal(router, "admin")
     return json_response(tenancy.create_tenant_key(who.tenant_id, body), 201)

@@ -20,9 +20,11 @@ from engram.conversations.models import (
     MessagesAppend,
 )
 from engram_http.auth import principal
+from engram_http.params import AgentIdQuery, CursorQuery, IdempotencyKeyHeader, NamespaceQuery, TagsQuery
 from engram_http.resolver import json_response
 
 router = Router()
+MAX_SEQ = 2**31 - 1  # messages.seq is a PostgreSQL integer
 
 
 @router.post("/v1/conversations", tags=["conversations"], summary="Start a conversation",
@@ -34,10 +36,10 @@ def create_conversation(body: ConversationCreate) -> Response[Conversation]:
 
 @router.get("/v1/conversations", tags=["conversations"], summary="List conversations, newest first")
 def list_conversations(
-    namespace: Annotated[str | None, Query()] = None,
-    tag: Annotated[list[str] | None, Query(description="Every tag given must be present")] = None,
-    agent_id: Annotated[str | None, Query()] = None,
-    cursor: Annotated[str | None, Query()] = None,
+    namespace: NamespaceQuery = None,
+    tag: TagsQuery = None,
+    agent_id: AgentIdQuery = None,
+    cursor: CursorQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> ConversationPage:
     who = principal(router, "read")
@@ -62,10 +64,10 @@ def delete_conversation(conversation_id: UUID) -> DeletedConversation:
              summary="Append up to 200 messages atomically, numbered in order",
              responses={201: {"description": "Appended"},
                         200: {"description": "Retry of an idempotency key: the first answer, nothing written"}})
-def append_messages(conversation_id: UUID, body: MessagesAppend) -> Response[AppendResult]:
+def append_messages(conversation_id: UUID, body: MessagesAppend,
+                    idempotency_key: IdempotencyKeyHeader = None) -> Response[AppendResult]:
     who = principal(router, "write")
-    key = router.current_event.headers.get("idempotency-key") if router.current_event.headers else None
-    result = conversations.append_messages(who.tenant_id, conversation_id, body, key)
+    result = conversations.append_messages(who.tenant_id, conversation_id, body, idempotency_key)
     return json_response(result, 200 if result.replayed else 201)
 
 
@@ -73,8 +75,8 @@ def append_messages(conversation_id: UUID, body: MessagesAppend) -> Response[App
             summary="Messages in sequence order, from_seq..to_seq inclusive")
 def list_messages(
     conversation_id: UUID,
-    from_seq: Annotated[int | None, Query(ge=1)] = None,
-    to_seq: Annotated[int | None, Query(ge=1)] = None,
+    from_seq: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
+    to_seq: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> MessagePage:
     who = principal(router, "read")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
@@ -21,6 +20,7 @@ from engram.memories.models import (
     MemoryWritten,
 )
 from engram_http.auth import principal
+from engram_http.params import CursorQuery, NamespaceQuery, SinceQuery, TagsQuery, UntilQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -42,13 +42,13 @@ def create_batch(body: MemoryBatchCreate) -> BatchResult:
 
 @router.get("/v1/memories", tags=["memories"], summary="List memories, newest first, with a cursor")
 def list_memories(
-    namespace: Annotated[str | None, Query()] = None,
-    tag: Annotated[list[str] | None, Query(description="Every tag given must be present")] = None,
+    namespace: NamespaceQuery = None,
+    tag: TagsQuery = None,
     kind: Annotated[Kind | None, Query()] = None,
     layer: Annotated[Layer | None, Query()] = None,
-    since: Annotated[datetime | None, Query()] = None,
-    until: Annotated[datetime | None, Query()] = None,
-    cursor: Annotated[str | None, Query()] = None,
+    since: SinceQuery = None,
+    until: UntilQuery = None,
+    cursor: CursorQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> MemoryPage:
     who = principal(router, "read")
@@ -58,8 +58,8 @@ def list_memories(
 
 @router.get("/v1/trash", tags=["memories"], summary="Deleted memories that can still be restored")
 def list_trash(
-    namespace: Annotated[str | None, Query()] = None,
-    cursor: Annotated[str | None, Query()] = None,
+    namespace: NamespaceQuery = None,
+    cursor: CursorQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> MemoryPage:
     who = principal(router, "read")

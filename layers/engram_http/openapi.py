@@ -1,0 +1,139 @@
+"""The OpenAPI 3.1 document: Powertools' generation from the routers and pydantic models, then
+every error status each route can answer added with the envelope the API really sends.
+
+Powertools documents 422 as FastAPI's `{"detail": [...]}` and knows nothing of the other error
+statuses; `statuses_for` says which ones each operation can return and why.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
+GATEWAY_REF = "#/components/schemas/GatewayError"
+SECURITY_SCHEME = "bearer"
+
+# Routes that answer without a key (the route table has them with auth=False).
+PUBLIC = {("get", "/v1/health"), ("get", "/v1/openapi.json")}
+
+# Routes whose success status is not 200.
+SUCCESS = {("post", "/v1/keys"): "201"}
+
+# Where a 409 can come from.
+CONFLICTS = {
+    ("patch", "/v1/memories/{memory_id}"): "another active memory in the namespace has this content",
+    ("post", "/v1/memories/{memory_id}/restore"): "an identical active memory exists meanwhile",
+    ("post", "/v1/conversations/{conversation_id}/messages"):
+        "the idempotency key was used for a different request",
+}
+
+DESCRIPTIONS = {
+    "400": "Malformed body: not UTF-8, or not JSON",
+    "401": "No API key, or a key that is not valid",
+    "403": "The key lacks the scope this route needs (details.required_scope)",
+    "404": "Not found, or not this tenant's",
+    "409": "Conflict",
+    "413": "Too large (says the limit and the alternative)",
+    "415": "The Content-Type is not application/json",
+    "422": "An invalid field: details.field, details.limit when there is one, details.fields[] for all",
+    "429": "Throttled",
+    "500": "A bug on our side (details.request_id; the log has the rest)",
+    "503": "A dependency is down (details.dependency)",
+}
+
+# API Gateway answers these itself in some cases (no Authorization header, a rejected key, a body
+# over 10 MB, throttling, a crashed function), with its own `{"message": ...}` body.
+FROM_GATEWAY_TOO = {"401", "403", "404", "413", "429", "500"}
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable, machine-readable: invalid_field, not_found, conflict, ...")
+    message: str = Field(description="For people: names the field and the limit")
+    details: Any = Field(description="field, limit, fields[], request_id, dependency, ... (null when none)")
+
+
+class ErrorEnvelope(BaseModel):
+    """Every error this API's functions send."""
+
+    error: ErrorBody
+
+
+class GatewayError(BaseModel):
+    """What API Gateway itself sends when it answers before a function runs."""
+
+    message: str
+
+
+def statuses_for(method: str, path: str, operation: dict[str, Any]) -> list[str]:
+    """The error statuses `method path` can answer, from what the operation takes."""
+    params = operation.get("parameters") or []
+    has_body = "requestBody" in operation
+    statuses = {"500", "503"}
+    if (method, path) not in PUBLIC:
+        statuses |= {"401", "403", "429"}
+    if has_body:
+        statuses |= {"400", "413", "415", "422"}
+    if params:
+        statuses.add("422")
+    if any(p.get("in") == "path" for p in params):
+        statuses.add("404")
+    if (method, path) in CONFLICTS:
+        statuses.add("409")
+    return sorted(statuses)
+
+
+def _error_response(status: str, method: str, path: str) -> dict[str, Any]:
+    schema: dict[str, Any] = {"$ref": ENVELOPE_REF}
+    if status in FROM_GATEWAY_TOO:
+        schema = {"anyOf": [{"$ref": ENVELOPE_REF}, {"$ref": GATEWAY_REF}]}
+    description = DESCRIPTIONS[status]
+    if status == "409":
+        description = f"Conflict: {CONFLICTS[(method, path)]}"
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
+    """Rewrite Powertools' document in place: error statuses, success codes, public routes."""
+    for path, operations in doc.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            success = SUCCESS.get((method, path))
+            if success and "200" in responses and success not in responses:
+                responses[success] = responses.pop("200")
+            errors = statuses_for(method, path, operation)
+            for status in [s for s in responses if s[0] in "45" and s not in errors]:
+                del responses[status]  # Powertools puts 422 on every route, even those with no input
+            for status in errors:
+                responses[status] = _error_response(status, method, path)
+            if (method, path) in PUBLIC:
+                operation["security"] = []
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):
+        schemas.pop(name, None)
+    for model in (ErrorEnvelope, GatewayError):
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[model.__name__] = schema
+    return doc
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    """Built from the same routers and pydantic models that serve the requests."""
+    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+
+    from engram_http.resolver import build_resolver
+    from engram_http.routes import all_routers
+
+    app = build_resolver(*all_routers())
+    raw = app.get_openapi_json_schema(
+        title="Engram Serverless", version="1.0.0", openapi_version="3.1.0",
+        description="Long-term memory for AI agents: store, recall, documents, conversations.",
+        security_schemes={SECURITY_SCHEME: HTTPBearer(bearerFormat="egk_...")},
+        security=[{SECURITY_SCHEME: []}],
+    )
+    return document_errors(json.loads(raw))
