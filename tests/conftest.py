@@ -21,7 +21,7 @@ def stack() -> Iterator[Any]:
     from engram_local.stack import LocalStack
 
     tmp = Path(tempfile.mkdtemp(prefix="engram-test-"))
-    s = LocalStack(data_dir=tmp / "pgdata", start_poller=False).start()
+    s = LocalStack(data_dir=tmp / "pgdata", start_poller=False, durable=False).start()  # speed over crash safety
     yield s
     s.stop()
     shutil.rmtree(tmp, ignore_errors=True)

@@ -123,3 +123,5 @@ class DevServer:
     def close(self) -> None:
         self.server.task_dispatcher.shutdown(timeout=5)
         wasyncore.close_all(self.server._map)
+
+    server_close = close  # the name socketserver gives it, which callers of the earlier server use

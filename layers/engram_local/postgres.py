@@ -2,6 +2,10 @@
 
 PostgreSQL refuses to run as root, and CI runs as root: in that case the binaries are copied
 to a world-readable folder and run as the `postgres` system user on a data directory it owns.
+
+Durable by default (fsync, synchronous_commit and full_page_writes on, initdb syncs its files):
+what `make dev` keeps must survive a crash or a power cut. The test suite trades that for speed
+with `durable=False`.
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ class EmbeddedPostgres:
     data_dir: Path
     port: int = field(default_factory=free_port)
     log_file: Path | None = None
+    durable: bool = True
 
     def __post_init__(self) -> None:
         self.install = _runnable_install()
@@ -124,15 +129,24 @@ class EmbeddedPostgres:
         self._adopt_running_server()
         if not self.initialised():
             self._run("initdb", "-D", str(self.data_dir), "-U", "postgres", "--auth=trust",
-                      "-E", "UTF8", "--no-locale", "--no-sync")
+                      "-E", "UTF8", "--no-locale", *([] if self.durable else ["--no-sync"]))
+        if self.running() and self._durable_now() != self.durable:
+            self.stop()  # left running with the other settings (an older `make dev`): restart with these
         if not self.running():
+            safety = "on" if self.durable else "off"
             opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.data_dir}"
-                    " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+                    f" -c fsync={safety} -c synchronous_commit={safety} -c full_page_writes={safety}"
                     " -c max_connections=200 -c shared_buffers=256MB")
             self._run("pg_ctl", "-D", str(self.data_dir), "-o", opts, "-l", str(self.log_file),
                       "-w", "-t", "60", "start")
         self._ensure_database()
         return self
+
+    def _durable_now(self) -> bool:
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+            shown = [conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(name))).fetchone()
+                     for name in ("fsync", "synchronous_commit", "full_page_writes")]
+        return all(row is not None and row[0] == "on" for row in shown)
 
     def _ensure_database(self) -> None:
         deadline = time.monotonic() + 30
@@ -158,9 +172,29 @@ class EmbeddedPostgres:
             )
 
 
+def _reachable_by_others(path: Path) -> bool:
+    """Every folder down to `path` can be entered by another user (the postgres one)."""
+    return all(p.stat().st_mode & 0o001 for p in [path, *path.parents] if p.exists())
+
+
 def dev_data_dir(project_root: Path) -> Path:
-    """Where `make dev` keeps its database between runs (not under root's home when root)."""
-    if _is_root():
-        tag = hashlib.sha1(str(project_root.resolve()).encode()).hexdigest()[:10]
-        return Path(tempfile.gettempdir()) / f"engram-dev-{tag}" / "pgdata"
-    return project_root / ".local" / "pgdata"
+    """Where `make dev` keeps its database between runs: a place that survives reboots.
+
+    `ENGRAM_DEV_DATA_DIR` chooses; otherwise `.local/pgdata` in the checkout. As root the server
+    runs as the postgres user, which must reach that folder: when the checkout is closed to other
+    users (under /root, say), /var/lib/engram-dev/<checkout hash>/pgdata instead.
+    """
+    chosen = os.environ.get("ENGRAM_DEV_DATA_DIR")
+    if chosen:
+        return Path(chosen).resolve() / "pgdata"
+    root = project_root.resolve()
+    if _is_root() and not _reachable_by_others(root):
+        tag = hashlib.sha1(str(root).encode()).hexdigest()[:10]
+        return Path("/var/lib/engram-dev") / tag / "pgdata"
+    return root / ".local" / "pgdata"
+
+
+def legacy_dev_data_dir(project_root: Path) -> Path:
+    """Where `make dev` kept its database as root before (under /tmp, lost on reboot)."""
+    tag = hashlib.sha1(str(project_root.resolve()).encode()).hexdigest()[:10]
+    return Path(tempfile.gettempdir()) / f"engram-dev-{tag}" / "pgdata"

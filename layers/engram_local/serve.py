@@ -1,7 +1,8 @@
 """`make dev`: the local stack plus an HTTP server in front of the real handlers.
 
-Prints the base URL and `API key: <key>` for the dev tenant (a new key each start; keys are
-shown once and stored hashed).
+Prints the base URL and `API key: <key>` for the dev tenant: the same key on every start, kept
+in a 0600 file beside the database (the database stores only its hash). A key that was revoked
+or lost is replaced, and the replaced dev keys are revoked, so keys do not pile up.
 """
 
 from __future__ import annotations
@@ -13,22 +14,55 @@ from pathlib import Path
 
 from engram.ops.operations import backfill
 from engram_local.http_server import DevServer
-from engram_local.postgres import dev_data_dir
+from engram_local.postgres import dev_data_dir, legacy_dev_data_dir
 from engram_local.stack import LocalStack
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-def dev_key(dsn: str) -> str:
-    """The dev tenant (created once) and a fresh admin key for it."""
-    from engram.core.db import owner_connection
-    from engram.tenancy.store import create_tenant, issue_key
+DEV_KEY_NAME = "make dev"
 
+
+def _read_key(key_file: Path | None) -> str | None:
+    try:
+        return key_file.read_text().strip() or None if key_file else None
+    except OSError:
+        return None
+
+
+def _write_key(key_file: Path, api_key: str) -> None:
+    """Owner-only from the first byte (0600), replaced whole."""
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = key_file.with_name(key_file.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(api_key + "\n")
+    os.replace(tmp, key_file)
+
+
+def dev_key(dsn: str, key_file: Path | None = None, tenant: str = "dev") -> str:
+    """The dev tenant (created once) and its admin key: the one saved in `key_file` while it is
+    still active, else a new one (saved there; the tenant's earlier dev keys are revoked).
+    Without `key_file`, a new key each call."""
+    from engram.core.db import owner_connection
+    from engram.tenancy.store import create_tenant, hash_key, issue_key
+
+    saved = _read_key(key_file)
     with owner_connection(dsn) as owner:
-        row = owner.execute("SELECT id FROM tenants WHERE name = 'dev' ORDER BY created_at LIMIT 1").fetchone()
-        tenant_id = row["id"] if row else create_tenant(owner, "dev")
-        key = issue_key(owner, tenant_id, ["read", "write", "admin"], name="make dev")
+        row = owner.execute("SELECT id FROM tenants WHERE name = %s ORDER BY created_at LIMIT 1", (tenant,)).fetchone()
+        tenant_id = row["id"] if row else create_tenant(owner, tenant)
+        if saved and owner.execute(
+                "SELECT 1 FROM api_keys WHERE tenant_id = %s AND key_hash = %s AND revoked_at IS NULL",
+                (tenant_id, hash_key(saved))).fetchone():
+            return saved
+        key = issue_key(owner, tenant_id, ["read", "write", "admin"], name=DEV_KEY_NAME)
+        if key_file is not None:
+            owner.execute("UPDATE api_keys SET revoked_at = now() WHERE tenant_id = %s AND name = %s"
+                          " AND revoked_at IS NULL AND id <> %s", (tenant_id, DEV_KEY_NAME, key.key_id))
         owner.commit()
+    if key_file is not None:
+        _write_key(key_file, key.api_key)
     return key.api_key
 
 
@@ -50,13 +84,20 @@ def main() -> int:
         return 1
     # A fixed port: a dev database left running by a killed server is found and reused.
     pg_port = int(os.environ.get("ENGRAM_DEV_PG_PORT", "54329"))
-    stack = LocalStack(data_dir=dev_data_dir(PROJECT_ROOT), pg_port=pg_port).start()
-    api_key = dev_key(stack.dsn)
+    data_dir = dev_data_dir(PROJECT_ROOT)
+    legacy = legacy_dev_data_dir(PROJECT_ROOT)
+    if not (data_dir / "PG_VERSION").exists() and (legacy / "PG_VERSION").exists():
+        print(f"Note: an earlier database is in {legacy} (under /tmp, lost on reboot); to keep it, stop"
+              f" this server and move that folder to {data_dir}", file=sys.stderr, flush=True)
+    stack = LocalStack(data_dir=data_dir, pg_port=pg_port).start()
+    api_key = dev_key(stack.dsn, key_file=data_dir.parent / "dev-api-key")
     # The local queue lives in memory: jobs of an earlier run are gone, so re-enqueue what is pending.
     pending = backfill(stack.dsn)
     signal.signal(signal.SIGTERM, _interrupt)  # stop like Ctrl-C: the database is shut down too
     print(f"Engram API on http://{host}:{port}  (database {stack.dsn})", flush=True)
     print(f"API key: {api_key}", flush=True)
+    if stack.postgres:
+        print(f"Database files: {data_dir} (crash-safe: fsync on; kept across restarts and reboots)", flush=True)
     print(f"Try: curl -s http://{host}:{port}/v1/health", flush=True)
     if pending:
         print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)

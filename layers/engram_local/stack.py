@@ -20,6 +20,7 @@ class LocalStack:
     data_dir: Path | None = None  # embedded Postgres data; ignored when ENGRAM_DATABASE_URL is set
     start_poller: bool = True
     pg_port: int | None = None  # embedded Postgres port; a free one when not given
+    durable: bool = True  # fsync and friends; the test suite turns them off for speed
     postgres: EmbeddedPostgres | None = None
     aws: LocalAws | None = None
     _set_database_url: bool = False
@@ -37,8 +38,8 @@ class LocalStack:
             self.dsn = external
         else:
             assert self.data_dir is not None, "data_dir is required for the embedded database"
-            self.postgres = (EmbeddedPostgres(self.data_dir, port=self.pg_port) if self.pg_port
-                             else EmbeddedPostgres(self.data_dir)).start()
+            self.postgres = (EmbeddedPostgres(self.data_dir, port=self.pg_port, durable=self.durable)
+                             if self.pg_port else EmbeddedPostgres(self.data_dir, durable=self.durable)).start()
             self.dsn = self.postgres.admin_dsn
             os.environ["ENGRAM_DATABASE_URL"] = self.dsn
             self._set_database_url = True
