@@ -42,6 +42,7 @@ PROFILES: dict[str, FunctionProfile] = {
     "admin": FunctionProfile(description="health, OpenAPI, stats, tenant and key management"),
     "memories": FunctionProfile(embed_send=True, description="memory CRUD; enqueues embedding jobs"),
     "recall": FunctionProfile(bedrock_embed=True, description="hybrid recall; embeds the query"),
+    "graph": FunctionProfile(description="links between memories, traversal and history"),
     "conversations": FunctionProfile(embed_send=True, description="verbatim conversations"),
     "documents": FunctionProfile(
         embed_send=True, uploads_write=True, bedrock_llm=True, description="documents and query-document"

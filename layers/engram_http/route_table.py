@@ -44,6 +44,12 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/conversations/{conversation_id}/messages", "conversations"),
     Route("GET", "/v1/conversations/{conversation_id}/messages", "conversations"),
     Route("POST", "/v1/namespaces/{namespace}/purge", "admin"),
+    Route("POST", "/v1/links", "graph"),
+    Route("POST", "/v1/links/batch", "graph"),
+    Route("GET", "/v1/links", "graph"),
+    Route("DELETE", "/v1/links/{link_id}", "graph"),
+    Route("GET", "/v1/memories/{memory_id}/links", "graph"),
+    Route("GET", "/v1/memories/{memory_id}/history", "graph"),
 )
 
 def http_functions() -> list[str]:

@@ -195,6 +195,8 @@ def traverse(tenant_id: UUID, memory_id: UUID, *, depth: int = 1, direction: Dir
     if not 1 <= limit <= MAX_NODES:
         raise InvalidField("limit", f"must be between 1 and {MAX_NODES}", limit=MAX_NODES)
     at = as_of or datetime.now(UTC)
+    if at.tzinfo is None:  # an instant without an offset is UTC
+        at = at.replace(tzinfo=UTC)
     with tenant_transaction(tenant_id) as conn:
         root = _root(conn, memory_id)
         rows = store.walk(conn, tenant_id, memory_id, depth=depth, direction=direction, relations=relations,

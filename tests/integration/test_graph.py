@@ -1,0 +1,246 @@
+"""The temporal graph through the HTTP API: links, duplicates, traversal bounds and cycles, tenant
+isolation, point-in-time reads, delete/restore of memories, history and supersession."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
+
+T1 = datetime(2026, 3, 1, tzinfo=UTC)
+T2 = datetime(2026, 3, 10, tzinfo=UTC)
+
+
+def _iso(t: datetime) -> str:
+    return t.isoformat().replace("+00:00", "Z")
+
+
+def _memories(api, *contents: str, namespace: str = "graph") -> list[str]:
+    ids = []
+    for text in contents:
+        r = api.post("/v1/memories", {"content": text, "namespace": namespace})
+        assert r.status == 201, r.body
+        ids.append(r.body["memory"]["id"])
+    return ids
+
+
+def _link(api, a: str, b: str, relation: str = "relates_to", **extra):
+    return api.post("/v1/links", {"from_id": a, "to_id": b, "relation": relation, **extra})
+
+
+def _reached(api, memory_id: str, query: str = "") -> list[str]:
+    r = api.get(f"/v1/memories/{memory_id}/links{query}")
+    assert r.status == 200, r.body
+    return [n["memory"]["id"] for n in r.body["nodes"]]
+
+
+def test_create_list_and_end_a_link(api):
+    a, b = _memories(api, "Decision: use Postgres for the ledger.", "The ledger needs transactions.")
+    r = _link(api, a, b, "caused_by", strength=0.7, metadata={"why": "review"})
+    assert r.status == 201, r.body
+    link = r.body
+    assert (link["from_id"], link["to_id"], link["relation"]) == (a, b, "caused_by")
+    assert link["strength"] == 0.7 and link["created_by"] == "api" and link["run_id"] is None
+    assert link["valid_to"] is None and link["ended_at"] is None
+
+    assert [x["id"] for x in api.get(f"/v1/links?memory_id={a}").body["items"]] == [link["id"]]
+    assert api.get(f"/v1/links?memory_id={a}&direction=in").body["items"] == []
+    assert api.get(f"/v1/links?memory_id={b}&relation=supersedes").body["items"] == []
+
+    ended = api.delete(f"/v1/links/{link['id']}")
+    assert ended.status == 200 and ended.body["ended_reason"] == "link_deleted"
+    assert ended.body["valid_to"] is not None
+    assert api.get(f"/v1/links?memory_id={a}").body["items"] == []
+    history = api.get(f"/v1/links?memory_id={a}&include_ended=true").body["items"]
+    assert [x["id"] for x in history] == [link["id"]]
+    assert api.delete(f"/v1/links/{link['id']}").status == 404
+
+
+def test_bad_links_are_refused_and_write_nothing(api):
+    a, b = _memories(api, "alpha note", "beta note")
+    self_link = _link(api, a, a)
+    assert self_link.status == 422 and self_link.body["error"]["details"]["field"] == "to_id"
+    unknown = _link(api, a, b, "likes")
+    assert unknown.status == 422 and unknown.body["error"]["details"]["field"] == "relation"
+    assert _link(api, a, b, strength=1.5).status == 422
+    backwards = _link(api, a, b, valid_from=_iso(T2), valid_to=_iso(T1))
+    assert backwards.status == 422 and backwards.body["error"]["details"]["field"] == "valid_to"
+    missing = _link(api, a, "00000000-0000-4000-8000-000000000000")
+    assert missing.status == 404
+    assert api.get(f"/v1/links?memory_id={a}&include_ended=true").body["items"] == []
+
+
+def test_duplicate_links_are_a_conflict_unless_their_validity_is_disjoint(api):
+    a, b = _memories(api, "gamma note", "delta note")
+    assert _link(api, a, b).status == 201
+    dup = _link(api, a, b)
+    assert dup.status == 409, dup.body
+    assert _link(api, a, b, "implements").status == 201  # another relation is another link
+    assert _link(api, b, a).status == 201  # and the other direction too
+
+    c, d = _memories(api, "epsilon note", "zeta note")
+    assert _link(api, c, d, valid_from=_iso(T1), valid_to=_iso(T2)).status == 201
+    overlapping = _link(api, c, d, valid_from=_iso(T1 + timedelta(days=2)), valid_to=_iso(T2 + timedelta(days=2)))
+    assert overlapping.status == 409
+    open_ended = _link(api, c, d, valid_from=_iso(T1 - timedelta(days=5)))
+    assert open_ended.status == 409
+    # [T1, T2) and [T2, ...) only touch: no overlap
+    assert _link(api, c, d, valid_from=_iso(T2)).status == 201
+
+
+def test_batch_links_report_per_item(api):
+    a, b, c = _memories(api, "batch one", "batch two", "batch three")
+    r = api.post("/v1/links/batch", {"items": [
+        {"from_id": a, "to_id": b, "relation": "part_of"},
+        {"from_id": a, "to_id": a, "relation": "part_of"},
+        {"from_id": a, "to_id": b, "relation": "part_of"},
+        {"from_id": b, "to_id": c, "relation": "nonsense"},
+        {"from_id": b, "to_id": c, "relation": "part_of"},
+    ]})
+    assert r.status == 200, r.body
+    assert [x["status"] for x in r.body["results"]] == ["created", "error", "error", "error", "created"]
+    assert r.body["results"][2]["error"]["code"] == "conflict"
+    assert r.body["results"][3]["error"]["details"]["field"] == "relation"
+    assert (r.body["created"], r.body["failed"]) == (2, 3)
+    assert len(api.get(f"/v1/links?memory_id={b}").body["items"]) == 2
+    too_many = api.post("/v1/links/batch", {"items": [{"from_id": a, "to_id": b, "relation": "part_of"}] * 101})
+    assert too_many.status == 422
+
+
+def test_traversal_is_cycle_safe_and_reports_paths(api):
+    a, b, c, d = _memories(api, "cycle a", "cycle b", "cycle c", "cycle d")
+    for x, y in ((a, b), (b, c), (c, a), (c, d)):
+        assert _link(api, x, y).status == 201
+    r = api.get(f"/v1/memories/{a}/links?depth=5&direction=out")
+    assert r.status == 200, r.body
+    nodes = r.body["nodes"]
+    assert [n["memory"]["id"] for n in nodes] == [b, c, d]  # each once, nearest first; a is the root
+    assert [n["depth"] for n in nodes] == [1, 2, 3]
+    assert nodes[2]["path"] == [a, b, c, d]
+    assert nodes[2]["via"]["from_id"] == c and nodes[2]["via"]["to_id"] == d
+    assert r.body["root"]["id"] == a and r.body["truncated"] is False
+    # both directions: c is one step back from a (c -> a)
+    both = api.get(f"/v1/memories/{a}/links?depth=1").body["nodes"]
+    assert {n["memory"]["id"] for n in both} == {b, c}
+    assert _reached(api, a, "?depth=1&direction=in") == [c]
+
+
+def test_traversal_is_bounded_by_depth_and_node_limit(api):
+    chain = _memories(api, *[f"chain link {i}" for i in range(7)])
+    for x, y in zip(chain, chain[1:], strict=False):
+        assert _link(api, x, y, "derived_from").status == 201
+    assert _reached(api, chain[0], "?depth=2") == chain[1:3]
+    assert _reached(api, chain[0], "?depth=5") == chain[1:6]
+    hub, *leaves = _memories(api, *[f"star {i}" for i in range(6)])
+    for i, leaf in enumerate(leaves):
+        assert _link(api, hub, leaf, strength=round(0.1 * (i + 1), 1)).status == 201
+    r = api.get(f"/v1/memories/{hub}/links?limit=3").body
+    assert r["truncated"] is True
+    assert [n["memory"]["id"] for n in r["nodes"]] == leaves[::-1][:3]  # strongest links first
+    assert api.get(f"/v1/memories/{hub}/links?limit=5").body["truncated"] is False
+    assert api.get(f"/v1/memories/{hub}/links?depth=6").status == 422
+    assert api.get(f"/v1/memories/{hub}/links?depth=0").status == 422
+    assert api.get(f"/v1/memories/{hub}/links?limit=501").status == 422
+    assert _reached(api, hub, "?relation=supersedes") == []
+
+
+def test_a_tenant_cannot_link_see_or_traverse_another_tenants_memories(api, make_tenant, api_for):
+    other = api_for(make_tenant("graph-b").key)
+    a1, a2 = _memories(api, "tenant A private one", "tenant A private two")
+    (b1,) = _memories(other, "tenant B note")
+    link = _link(api, a1, a2).body
+    # B links its memory to A's: 404, the same as a memory that does not exist
+    assert _link(other, b1, a1).status == 404
+    assert _link(other, a1, a2).status == 404
+    assert other.get(f"/v1/memories/{a1}/links").status == 404
+    assert other.get(f"/v1/memories/{a1}/history").status == 404
+    assert other.get(f"/v1/links?memory_id={a1}&include_ended=true").body["items"] == []
+    assert other.get("/v1/links?include_ended=true").body["items"] == []
+    assert other.delete(f"/v1/links/{link['id']}").status == 404
+    # A's view is intact
+    assert _reached(api, a1) == [a2]
+
+
+def test_as_of_reads_the_links_valid_at_that_instant(api):
+    a, b = _memories(api, "as-of source", "as-of target")
+    assert _link(api, a, b, valid_from=_iso(T1), valid_to=_iso(T2)).status == 201
+    at = lambda t: _reached(api, a, f"?as_of={quote(_iso(t))}")  # noqa: E731
+    assert at(T1 - timedelta(microseconds=1)) == []
+    assert at(T1) == [b]  # valid_from is inclusive
+    assert at(T2 - timedelta(microseconds=1)) == [b]
+    assert at(T2) == []  # valid_to is exclusive
+    assert _reached(api, a) == []  # now: long expired
+
+
+def test_deleting_a_memory_ends_its_links_and_restoring_brings_exactly_those_back(api):
+    a, b, c, d = _memories(api, "restore a", "restore b", "restore c", "restore d")
+    ab = _link(api, a, b).body
+    ca = _link(api, c, a, "caused_by").body
+    ad = _link(api, a, d).body
+    assert api.delete(f"/v1/links/{ad['id']}").status == 200  # ended for another reason
+
+    assert api.delete(f"/v1/memories/{a}").status == 200
+    assert _reached(api, b) == [] and _reached(api, c) == []
+    ended = {x["id"]: x for x in api.get(f"/v1/links?memory_id={a}&include_ended=true").body["items"]}
+    assert ended[ab["id"]]["ended_reason"] == "memory_deleted" and ended[ab["id"]]["valid_to"] is not None
+    assert ended[ad["id"]]["ended_reason"] == "link_deleted"
+
+    # d goes to the trash too, then a comes back: a-b and c-a return, a-d (ended earlier) does not
+    assert api.delete(f"/v1/memories/{d}").status == 200
+    assert api.post(f"/v1/memories/{a}/restore").status == 200
+    live = {x["id"]: x for x in api.get(f"/v1/links?memory_id={a}").body["items"]}
+    assert set(live) == {ab["id"], ca["id"]}
+    assert live[ab["id"]]["valid_to"] is None and live[ab["id"]]["ended_reason"] is None
+    assert set(_reached(api, a)) == {b, c}
+
+
+def test_a_link_ended_by_the_other_memorys_delete_waits_for_both(api):
+    a, b = _memories(api, "both ends a", "both ends b")
+    ab = _link(api, a, b).body
+    assert api.delete(f"/v1/memories/{b}").status == 200
+    assert api.delete(f"/v1/memories/{a}").status == 200
+    assert api.post(f"/v1/memories/{a}/restore").status == 200
+    assert api.get(f"/v1/links?memory_id={a}").body["items"] == []  # b is still in the trash
+    assert api.post(f"/v1/memories/{b}/restore").status == 200
+    assert [x["id"] for x in api.get(f"/v1/links?memory_id={a}").body["items"]] == [ab["id"]]
+
+
+def test_history_keeps_every_version_after_patches(api):
+    (m,) = _memories(api, "The deploy window is Tuesday.")
+    assert api.patch(f"/v1/memories/{m}", {"content": "The deploy window is Wednesday."}).status == 200
+    assert api.patch(f"/v1/memories/{m}", {"tags": ["deploy"], "importance": 0.9}).status == 200
+    r = api.get(f"/v1/memories/{m}/history")
+    assert r.status == 200, r.body
+    versions = r.body["versions"]
+    assert [v["version"] for v in versions] == [1, 2, 3]
+    assert [v["content"] for v in versions] == ["The deploy window is Tuesday.", "The deploy window is Wednesday.",
+                                                 "The deploy window is Wednesday."]
+    assert versions[1]["tags"] == [] and versions[2]["tags"] == ["deploy"] and versions[2]["importance"] == 0.9
+    assert versions[0]["changed_at"] is not None and versions[2]["changed_at"] is None
+    assert r.body["supersedes"] == [] and r.body["superseded_by"] == []
+    assert api.get("/v1/memories/00000000-0000-4000-8000-000000000000/history").status == 404
+
+
+def test_supersedes_ends_the_older_memory_and_forms_a_chain_both_ways(api):
+    old = api.post("/v1/memories", {"content": "We chose PostgreSQL.", "namespace": "graph"}).body["memory"]
+    mid = api.post("/v1/memories", {"content": "We moved to SQLite.", "namespace": "graph",
+                                    "valid_from": _iso(T1)}).body["memory"]
+    new = api.post("/v1/memories", {"content": "We are back on PostgreSQL.", "namespace": "graph"}).body["memory"]
+    assert _link(api, mid["id"], old["id"], "supersedes").status == 201
+    # the older memory stops being valid when the newer one starts (its valid_from)
+    assert api.get(f"/v1/memories/{old['id']}").body["valid_to"].startswith("2026-03-01T00:00:00")
+    r = _link(api, new["id"], mid["id"], "supersedes")
+    assert r.status == 201
+    # no valid_from on the newer memory: the link's start (now)
+    assert api.get(f"/v1/memories/{mid['id']}").body["valid_to"] == r.body["valid_from"]
+
+    h = api.get(f"/v1/memories/{mid['id']}/history").body
+    assert [x["memory"]["id"] for x in h["supersedes"]] == [old["id"]]
+    assert [x["memory"]["id"] for x in h["superseded_by"]] == [new["id"]]
+    newest = api.get(f"/v1/memories/{new['id']}/history").body
+    assert [x["memory"]["id"] for x in newest["supersedes"]] == [old["id"], mid["id"]]  # oldest first
+    oldest = api.get(f"/v1/memories/{old['id']}/history").body
+    assert [x["memory"]["id"] for x in oldest["superseded_by"]] == [mid["id"], new["id"]]
+
+    # ending the link gives the older memory its validity back
+    assert api.delete(f"/v1/links/{r.body['id']}").status == 200
+    assert api.get(f"/v1/memories/{mid['id']}").body["valid_to"] is None
