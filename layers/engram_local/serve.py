@@ -56,10 +56,10 @@ def dev_key(dsn: str, key_file: Path | None = None, tenant: str = "dev") -> str:
                 "SELECT 1 FROM api_keys WHERE tenant_id = %s AND key_hash = %s AND revoked_at IS NULL",
                 (tenant_id, hash_key(saved))).fetchone():
             return saved
-        key = issue_key(owner, tenant_id, ["read", "write", "admin"], name=DEV_KEY_NAME)
-        if key_file is not None:
+        if key_file is not None:  # the saved key is gone or revoked: so are the dev keys before it
             owner.execute("UPDATE api_keys SET revoked_at = now() WHERE tenant_id = %s AND name = %s"
-                          " AND revoked_at IS NULL AND id <> %s", (tenant_id, DEV_KEY_NAME, key.key_id))
+                          " AND revoked_at IS NULL", (tenant_id, DEV_KEY_NAME))
+        key = issue_key(owner, tenant_id, ["read", "write", "admin"], name=DEV_KEY_NAME)
         owner.commit()
     if key_file is not None:
         _write_key(key_file, key.api_key)

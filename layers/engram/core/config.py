@@ -77,6 +77,7 @@ class Settings(BaseSettings):
     consolidation_llm_daily_tokens: int = Field(default=4_000_000, ge=0)
 
     max_memory_chars: int = Field(default=16_000, ge=100)
+    max_active_keys_per_tenant: int = Field(default=100, ge=1)  # a leak of issued keys stops here
     max_batch_items: int = 100
 
     recall_candidates: int = Field(default=40, ge=10, le=1000)  # per retriever, before fusion

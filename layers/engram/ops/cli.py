@@ -8,6 +8,7 @@ import sys
 from uuid import UUID
 
 from engram.core.db import owner_connection
+from engram.core.errors import EngramError
 from engram.ops import operations
 from engram.tenancy.store import issue_key, revoke_key
 
@@ -31,7 +32,14 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--limit", type=int, default=100_000)
     b.add_argument("--tenant", type=UUID, default=None, help="only this tenant's chunks")
     args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except EngramError as exc:  # the caller's mistake or a limit: one clear line, no traceback
+        print(f"engram {args.command}: {exc.message}", file=sys.stderr)
+        return 2
 
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "migrate":
         applied = operations.migrate_and_register_embedder(activate=args.activate_embedder)
         print(json.dumps({"applied": applied}))
