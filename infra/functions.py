@@ -25,7 +25,7 @@ from infra.nag import acknowledge
 from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, profile_for
 from infra.retention import retention_days
 from infra.storage import UPLOADS_PREFIX
-from infra.workers import WorkQueues
+from infra.workers import MAX_RECEIVES, WorkQueues
 
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
@@ -103,6 +103,8 @@ class Functions(Construct):
         }
         if CONSOLIDATE_QUEUE in queues.queues:
             environment["ENGRAM_CONSOLIDATE_QUEUE_URL"] = queues.get(CONSOLIDATE_QUEUE).queue.queue_url
+            # The worker marks a run failed on the last receive before the dead-letter queue.
+            environment["ENGRAM_CONSOLIDATION_MAX_RECEIVES"] = str(MAX_RECEIVES)
 
         self.functions: dict[str, lambda_.Function] = {}
         for name in names:

@@ -5,7 +5,9 @@ Alarms (all into one SNS topic, optionally mailed to `alarm_email`):
 - the oldest message in a job queue older than 15 minutes (the worker is not keeping up);
 - every function's errors (crashes and timeouts, not 4xx answers);
 - the API's p95 latency and its 5xx count;
-- Aurora pinned at its maximum capacity.
+- Aurora pinned at its maximum capacity;
+- consolidation: a run that failed (counted from the worker's "consolidation cycle" log lines),
+  and a schedule event the scheduler could not deliver (its dead-letter queue).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_rds as rds
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.config import EnvConfig
@@ -26,6 +30,8 @@ from infra.workers import WorkQueues
 
 PERIOD = Duration.minutes(5)
 QUEUE_AGE_ALARM_SECONDS = 900
+CONSOLIDATION_WORKER = "consolidation_worker"
+CONSOLIDATION_DISPATCHER = "consolidation_dispatcher"
 
 
 class Observability(Construct):
@@ -39,6 +45,7 @@ class Observability(Construct):
         queues: WorkQueues,
         http_api: apigwv2.HttpApi,
         cluster: rds.DatabaseCluster,
+        schedule_dead_letter_queues: dict[str, sqs.Queue] | None = None,
     ) -> None:
         super().__init__(scope, id)
         self.config = config
@@ -99,8 +106,100 @@ class Observability(Construct):
             description="Aurora has been at its maximum ACUs for 30 minutes: raise db_max_acu.",
             periods=6,
         )
+        for name, dead_letters in (schedule_dead_letter_queues or {}).items():
+            self._alarm(
+                f"{name.replace('_', '-')}-schedule-dlq-depth",
+                dead_letters.metric_approximate_number_of_messages_visible(period=PERIOD, statistic="Maximum"),
+                threshold=1,
+                description=f"The scheduler could not invoke {name} after its retries: see its dead-letter queue.",
+            )
+        self.consolidation_metrics = self._consolidation_metrics(functions)
+        if "failed" in self.consolidation_metrics:
+            self._alarm(
+                "consolidation-run-failures",
+                self.consolidation_metrics["failed"],
+                threshold=1,
+                description="A consolidation run failed: GET /v1/consolidation-runs/{id} says why "
+                "(and the consolidate-jobs dead-letter queue holds its message when the worker kept dying).",
+            )
 
         self.dashboard = self._dashboard(functions, queues, http_api, cluster, latency, server_errors, capacity)
+        if self.consolidation_metrics:
+            self._consolidation_widgets(functions, schedule_dead_letter_queues or {})
+
+    def _consolidation_metrics(self, functions: dict[str, lambda_.Function]) -> dict[str, cloudwatch.Metric]:
+        """Metrics counted from the consolidation functions' JSON log lines (engram.consolidation.dispatch
+        logs one "consolidation cycle" line per worker cycle and one "consolidation dispatched" per tick)."""
+        namespace = f"Engram/{self.config.env}"
+        found: dict[str, cloudwatch.Metric] = {}
+        worker = functions.get(CONSOLIDATION_WORKER)
+        if worker is not None:
+            for status, metric_name in (("done", "ConsolidationRunsDone"), ("continue", "ConsolidationContinuations"),
+                                        ("failed", "ConsolidationRunsFailed"), ("retry", "ConsolidationCycleRetries")):
+                metric_filter = logs.MetricFilter(
+                    self,
+                    f"{metric_name}Filter",
+                    log_group=worker.log_group,
+                    metric_namespace=namespace,
+                    metric_name=metric_name,
+                    filter_pattern=logs.FilterPattern.all(
+                        logs.FilterPattern.string_value("$.message", "=", "consolidation cycle"),
+                        logs.FilterPattern.string_value("$.status", "=", status),
+                    ),
+                    metric_value="1",
+                    default_value=0,
+                )
+                found[status] = metric_filter.metric(period=PERIOD, statistic="Sum", label=metric_name)
+        dispatcher = functions.get(CONSOLIDATION_DISPATCHER)
+        if dispatcher is not None:
+            metric_filter = logs.MetricFilter(
+                self,
+                "ConsolidationRunsStartedFilter",
+                log_group=dispatcher.log_group,
+                metric_namespace=namespace,
+                metric_name="ConsolidationRunsStarted",
+                filter_pattern=logs.FilterPattern.string_value("$.message", "=", "consolidation dispatched"),
+                metric_value="$.started",
+            )
+            found["started"] = metric_filter.metric(period=PERIOD, statistic="Sum", label="ConsolidationRunsStarted")
+        return found
+
+    def _consolidation_widgets(self, functions: dict[str, lambda_.Function],
+                               schedule_dead_letter_queues: dict[str, sqs.Queue]) -> None:
+        metrics = self.consolidation_metrics
+        widgets: list[cloudwatch.IWidget] = [
+            cloudwatch.GraphWidget(
+                title="Consolidation runs",
+                left=[metrics[k] for k in ("started", "done", "continue") if k in metrics],
+                right=[metrics[k] for k in ("failed", "retry") if k in metrics],
+                width=8,
+            )
+        ]
+        worker = functions.get(CONSOLIDATION_WORKER)
+        if worker is not None:
+            widgets.append(
+                cloudwatch.GraphWidget(
+                    title="Consolidation worker duration (ms)",
+                    left=[
+                        worker.metric_duration(period=PERIOD, statistic="p50", label="p50"),
+                        worker.metric_duration(period=PERIOD, statistic="Maximum", label="max"),
+                    ],
+                    right=[worker.metric_invocations(period=PERIOD, label="invocations")],
+                    width=8,
+                )
+            )
+        if schedule_dead_letter_queues:
+            widgets.append(
+                cloudwatch.GraphWidget(
+                    title="Schedule events not delivered",
+                    left=[
+                        q.metric_approximate_number_of_messages_visible(period=PERIOD, label=f"{name} schedule DLQ")
+                        for name, q in schedule_dead_letter_queues.items()
+                    ],
+                    width=8,
+                )
+            )
+        self.dashboard.add_widgets(*widgets)
 
     def _alarm(
         self,

@@ -64,12 +64,18 @@ PROFILES: dict[str, FunctionProfile] = {
     "migrate": FunctionProfile(
         timeout_s=600, description="applies SQL migrations on deploy; creates tenants on direct invoke"
     ),
+    # The routes of POST /v1/consolidate and the runs: the work goes through the queue.
+    "consolidation": FunctionProfile(consolidate_send=True, description="consolidation runs: start, inspect, undo"),
     "consolidation_dispatcher": FunctionProfile(
-        timeout_s=60, consolidate_send=True, scheduled=True, description="fans consolidation out per namespace"
+        timeout_s=120, consolidate_send=True, scheduled=True, description="fans consolidation out per namespace"
     ),
     "consolidation_worker": FunctionProfile(
-        timeout_s=600,
+        # Lambda's maximum; the cycle's time budget (ENGRAM_CONSOLIDATION_TIME_BUDGET_S, 600 s)
+        # leaves room for the batch that is running when it runs out. Longer runs continue in a
+        # new message (the worker may send to its own queue).
+        timeout_s=900,
         consumes=CONSOLIDATE_QUEUE,
+        consolidate_send=True,
         batch_size=1,  # one namespace per invocation: bounded, resumable runs
         embed_send=True,
         bedrock_embed=True,

@@ -130,6 +130,7 @@ class EngramStack(Stack):
             queues=self.queues,
             http_api=self.api.http_api,
             cluster=self.database.cluster,
+            schedule_dead_letter_queues=self.events.schedule_dead_letter_queues,
         )
         self._acknowledge_cdk_internals()
 

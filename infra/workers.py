@@ -4,7 +4,9 @@
   enqueue into it), each with a DLQ after `MAX_RECEIVES` failed receipts;
 - an SQS event source mapping per consumer, with partial batch responses, so one bad message
   is retried alone instead of failing its batch;
-- the consolidation schedule (EventBridge Scheduler) for a `scheduled` function;
+- the consolidation schedule (EventBridge Scheduler) for a `scheduled` function: a flexible
+  window (runs spread over it instead of all environments firing on the minute), two retries
+  within an hour, then the event goes to the schedule's own dead-letter queue;
 - S3 ObjectCreated notifications into the queue of a function with `s3_trigger_prefix`.
 """
 
@@ -27,6 +29,9 @@ from infra.nag import acknowledge
 from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, profile_for
 
 MAX_RECEIVES = 5
+SCHEDULE_FLEXIBLE_WINDOW = Duration.minutes(10)
+SCHEDULE_RETRY_ATTEMPTS = 2
+SCHEDULE_MAX_EVENT_AGE = Duration.hours(1)  # a missed tick is dropped after this: the next one covers it
 # AWS's guidance for SQS-triggered Lambdas: visibility timeout >= 6x the function timeout,
 # so retries of a throttled batch do not make messages visible while still being worked on.
 VISIBILITY_FACTOR = 6
@@ -102,6 +107,7 @@ class EventWiring(Construct):
     ) -> None:
         super().__init__(scope, id)
         self.schedules: dict[str, scheduler.Schedule] = {}
+        self.schedule_dead_letter_queues: dict[str, sqs.Queue] = {}
         for name, function in functions.items():
             profile = profile_for(name)
             if profile.consumes:
@@ -128,13 +134,35 @@ class EventWiring(Construct):
                     s3.NotificationKeyFilter(prefix=profile.s3_trigger_prefix),
                 )
             if profile.scheduled:
+                base = name.title().replace("_", "")
+                dead_letters = sqs.Queue(
+                    self,
+                    f"{base}ScheduleDeadLetterQueue",
+                    queue_name=f"{config.prefix}-{name.replace('_', '-')}-schedule-dlq",
+                    encryption=sqs.QueueEncryption.SQS_MANAGED,
+                    enforce_ssl=True,
+                    retention_period=Duration.days(14),
+                )
+                acknowledge(
+                    dead_letters,
+                    "AwsSolutions-SQS3",
+                    "This queue is itself a dead-letter queue: it holds schedule events the scheduler could not "
+                    "deliver after its retries.",
+                )
+                self.schedule_dead_letter_queues[name] = dead_letters
                 self.schedules[name] = scheduler.Schedule(
                     self,
-                    f"{name.title().replace('_', '')}Schedule",
+                    f"{base}Schedule",
                     schedule_name=f"{config.prefix}-{name.replace('_', '-')}",
                     description=f"Runs {name} for {config.env}",
                     schedule=_schedule_expression(config),
-                    target=scheduler_targets.LambdaInvoke(function, retry_attempts=2),
+                    time_window=scheduler.TimeWindow.flexible(SCHEDULE_FLEXIBLE_WINDOW),
+                    target=scheduler_targets.LambdaInvoke(
+                        function,
+                        retry_attempts=SCHEDULE_RETRY_ATTEMPTS,
+                        max_event_age=SCHEDULE_MAX_EVENT_AGE,
+                        dead_letter_queue=dead_letters,
+                    ),
                 )
                 self._acknowledge_scheduler_role(function)
 

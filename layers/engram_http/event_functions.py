@@ -12,4 +12,6 @@ EVENT_FUNCTIONS: tuple[str, ...] = (
     "embed_worker",  # SQS embed-jobs: fills chunk vectors
     "migrate",  # CloudFormation custom resource on deploy; operator invocations
     "document_ingest",  # S3 ObjectCreated (through SQS): ingests uploaded documents
+    "consolidation_dispatcher",  # EventBridge Scheduler: one consolidation run per active namespace
+    "consolidation_worker",  # SQS consolidate-jobs: runs a consolidation cycle, continues if needed
 )

@@ -14,6 +14,11 @@ def _queues(synth):
         for q in queues.values()
         if "RedrivePolicy" in q["Properties"]
     }
+    # A schedule's own dead-letter queue (events the scheduler could not deliver).
+    dlq_ids |= {
+        s["Properties"]["Target"]["DeadLetterConfig"]["Arn"]["Fn::GetAtt"][0]
+        for s in synth.resources("AWS::Scheduler::Schedule").values()
+    }
     return queues, dlq_ids
 
 

@@ -1,0 +1,59 @@
+"""SQL of the consolidation pipeline's view of runs: the open run of a namespace, runs whose
+message was lost or whose worker kept dying, and marking such a run failed.
+
+Functions take the caller's connection and open no transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+from uuid import UUID
+
+import psycopg
+
+
+class OpenRun(NamedTuple):
+    id: UUID
+    status: str
+    created_at: datetime
+
+
+class StaleRun(NamedTuple):
+    tenant_id: UUID
+    run_id: UUID
+    abandoned: bool  # open for longer than the abandon limit: to be marked failed, not resent
+
+
+def open_run(conn: psycopg.Connection, namespace: str) -> OpenRun | None:
+    """The tenant's applying (not dry) run of this namespace that is queued or running, if any."""
+    row = conn.execute(
+        "SELECT id, status, created_at FROM consolidation_runs"
+        " WHERE tenant_id = engram_current_tenant() AND namespace = %s AND status IN ('queued', 'running')"
+        " AND NOT dry_run ORDER BY created_at LIMIT 1",
+        (namespace,),
+    ).fetchone()
+    return None if row is None else OpenRun(row["id"], row["status"], row["created_at"])
+
+
+def stale_runs(conn: psycopg.Connection, *, requeue_after_s: float, abandon_after_s: float,
+               limit: int) -> list[StaleRun]:
+    """Across tenants (a definer function): runs queued for longer than `requeue_after_s`, and runs
+    open without progress for longer than `abandon_after_s`."""
+    rows = conn.execute(
+        "SELECT tenant_id, run_id, abandoned FROM engram_stale_consolidation_runs("
+        "make_interval(secs => %s), make_interval(secs => %s), %s)",
+        (requeue_after_s, abandon_after_s, limit),
+    ).fetchall()
+    return [StaleRun(r["tenant_id"], r["run_id"], r["abandoned"]) for r in rows]
+
+
+def fail_run(conn: psycopg.Connection, run_id: UUID, error: str) -> bool:
+    """Mark a queued or running run failed (it frees its namespace for the next run); False when
+    it had already finished."""
+    row = conn.execute(
+        "UPDATE consolidation_runs SET status = 'failed', error = %s, finished_at = now(), updated_at = now()"
+        " WHERE id = %s AND status IN ('queued', 'running') RETURNING id",
+        (error[:2000], run_id),
+    ).fetchone()
+    return row is not None

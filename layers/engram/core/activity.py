@@ -1,0 +1,62 @@
+"""Namespace activity: which (tenant, namespace) pairs were written to, recalled from or appended
+to since consolidation last ran there (table `namespace_activity`, migration 0007).
+
+Writers and recall call `record_activity` inside their tenant transaction. It costs one short
+statement and, on the hot path, takes no lock: a row touched in the last minute (and not yet
+covered by a dispatched run) is left alone, so concurrent requests in one namespace never queue
+on its row. The consolidation dispatcher reads the pairs and marks them dispatched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from uuid import UUID
+
+import psycopg
+
+# Fresh enough: activity inside this window of the recorded time changes nothing.
+_RECORD = """
+INSERT INTO namespace_activity AS a (tenant_id, namespace)
+SELECT engram_current_tenant(), n FROM unnest(%(namespaces)s::text[]) AS n
+WHERE NOT EXISTS (
+  SELECT 1 FROM namespace_activity f
+  WHERE f.tenant_id = engram_current_tenant() AND f.namespace = n
+    AND f.last_activity_at >= now() - interval '1 minute'
+    AND (f.dispatched_at IS NULL OR f.last_activity_at > f.dispatched_at))
+ON CONFLICT (tenant_id, namespace) DO UPDATE SET last_activity_at = now()
+WHERE a.last_activity_at < now() - interval '1 minute' OR a.last_activity_at <= a.dispatched_at
+"""
+
+
+def record_activity(conn: psycopg.Connection, namespaces: Iterable[str]) -> None:
+    """Note that these namespaces of the transaction's tenant were used."""
+    names = sorted(set(namespaces))  # sorted: concurrent upserts lock rows in one order
+    if names:
+        conn.execute(_RECORD, {"namespaces": names})
+
+
+def namespaces_to_consolidate(conn: psycopg.Connection, limit: int) -> list[tuple[UUID, str]]:
+    """Pairs with activity since their last dispatch, longest waiting first (any tenant: a
+    definer function, so this works in a transaction with no tenant set)."""
+    rows = conn.execute("SELECT tenant_id, namespace FROM engram_namespaces_to_consolidate(%s)", (limit,)).fetchall()
+    return [(r["tenant_id"], r["namespace"]) for r in rows]
+
+
+def lock_activity(conn: psycopg.Connection, namespace: str) -> tuple[datetime, datetime | None] | None:
+    """Lock the tenant's activity row for this namespace (dispatchers serialise on it) and return
+    (last_activity_at, dispatched_at), or None when it is no longer waiting for a run."""
+    row = conn.execute(
+        "SELECT last_activity_at, dispatched_at FROM namespace_activity"
+        " WHERE tenant_id = engram_current_tenant() AND namespace = %s FOR UPDATE",
+        (namespace,),
+    ).fetchone()
+    if row is None or (row["dispatched_at"] is not None and row["last_activity_at"] <= row["dispatched_at"]):
+        return None
+    return row["last_activity_at"], row["dispatched_at"]
+
+
+def mark_dispatched(conn: psycopg.Connection, namespace: str) -> None:
+    """A run now covers the activity recorded so far in this namespace."""
+    conn.execute("UPDATE namespace_activity SET dispatched_at = now()"
+                 " WHERE tenant_id = engram_current_tenant() AND namespace = %s", (namespace,))
