@@ -1,8 +1,11 @@
 """The OpenAPI 3.1 document: Powertools' generation from the routers and pydantic models, then
 every error status each route can answer added with the envelope the API really sends.
 
-Powertools documents 422 as FastAPI's `{"detail": [...]}` and knows nothing of the other error
-statuses; `statuses_for` says which ones each operation can return and why.
+Powertools documents 422 as FastAPI's `{"detail": [...]}`, gives any status a route declares in
+`responses=` the route's success schema, and knows nothing of the other error statuses. Here
+`statuses_for` adds the statuses every operation of its kind can return; a route declares the
+ones only it can (a 409, a 404 from a body's reference) with a description, and every error status
+gets the envelope schema.
 """
 
 from __future__ import annotations
@@ -23,20 +26,11 @@ PUBLIC = {("get", "/v1/health"), ("get", "/v1/openapi.json")}
 # Routes whose success status is not 200.
 SUCCESS = {("post", "/v1/keys"): "201"}
 
-# Where a 409 can come from.
-CONFLICTS = {
-    ("patch", "/v1/memories/{memory_id}"): "another active memory in the namespace has this content",
-    ("post", "/v1/memories/{memory_id}/restore"): "an identical active memory exists meanwhile",
-    ("post", "/v1/conversations/{conversation_id}/messages"):
-        "the idempotency key was used for a different request",
-}
-
 DESCRIPTIONS = {
     "400": "Malformed body: not UTF-8, or not JSON",
     "401": "No API key, or a key that is not valid",
     "403": "The key lacks the scope this route needs (details.required_scope)",
     "404": "Not found, or not this tenant's",
-    "409": "Conflict",
     "413": "Too large (says the limit and the alternative)",
     "415": "The Content-Type is not application/json",
     "422": "An invalid field: details.field, details.limit when there is one, details.fields[] for all",
@@ -69,7 +63,8 @@ class GatewayError(BaseModel):
 
 
 def statuses_for(method: str, path: str, operation: dict[str, Any]) -> list[str]:
-    """The error statuses `method path` can answer, from what the operation takes."""
+    """The error statuses `method path` can answer: from what the operation takes, plus what its
+    route declares (any declared 4xx/5xx other than Powertools' automatic 422)."""
     params = operation.get("parameters") or []
     has_body = "requestBody" in operation
     statuses = {"500", "503"}
@@ -81,18 +76,15 @@ def statuses_for(method: str, path: str, operation: dict[str, Any]) -> list[str]
         statuses.add("422")
     if any(p.get("in") == "path" for p in params):
         statuses.add("404")
-    if (method, path) in CONFLICTS:
-        statuses.add("409")
+    statuses |= {s for s in operation.get("responses", {}) if s[0] in "45" and s != "422"}
     return sorted(statuses)
 
 
-def _error_response(status: str, method: str, path: str) -> dict[str, Any]:
+def _error_response(status: str, declared: dict[str, Any] | None) -> dict[str, Any]:
     schema: dict[str, Any] = {"$ref": ENVELOPE_REF}
     if status in FROM_GATEWAY_TOO:
         schema = {"anyOf": [{"$ref": ENVELOPE_REF}, {"$ref": GATEWAY_REF}]}
-    description = DESCRIPTIONS[status]
-    if status == "409":
-        description = f"Conflict: {CONFLICTS[(method, path)]}"
+    description = (declared or {}).get("description") or DESCRIPTIONS.get(status, "Error")
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
@@ -108,7 +100,8 @@ def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
             for status in [s for s in responses if s[0] in "45" and s not in errors]:
                 del responses[status]  # Powertools puts 422 on every route, even those with no input
             for status in errors:
-                responses[status] = _error_response(status, method, path)
+                declared = responses.get(status) if status != "422" else None
+                responses[status] = _error_response(status, declared)
             if (method, path) in PUBLIC:
                 operation["security"] = []
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})

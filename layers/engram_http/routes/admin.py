@@ -53,7 +53,8 @@ def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) 
 
 
 @router.post("/v1/keys", tags=["admin"], summary="Issue an API key for this tenant (admin scope); shown once",
-             responses={201: {"description": "Issued"}})
+             responses={201: {"description": "Issued"},
+                        409: {"description": "The tenant has as many active keys as it may (details.limit)"}})
 def create_key(body: KeyCreate) -> Response[IssuedApiKey]:
     who = principal(router, "admin")
     return json_response(tenancy.create_tenant_key(who.tenant_id, body), 201)

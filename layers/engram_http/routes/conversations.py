@@ -63,7 +63,8 @@ def delete_conversation(conversation_id: UUID) -> DeletedConversation:
 @router.post("/v1/conversations/<conversation_id>/messages", tags=["conversations"],
              summary="Append up to 200 messages atomically, numbered in order",
              responses={201: {"description": "Appended"},
-                        200: {"description": "Retry of an idempotency key: the first answer, nothing written"}})
+                        200: {"description": "Retry of an idempotency key: the first answer, nothing written"},
+                        409: {"description": "The idempotency key was used for a different set of messages"}})
 def append_messages(conversation_id: UUID, body: MessagesAppend,
                     idempotency_key: IdempotencyKeyHeader = None) -> Response[AppendResult]:
     who = principal(router, "write")

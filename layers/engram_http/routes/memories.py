@@ -73,7 +73,9 @@ def get_memory(memory_id: UUID) -> Memory:
 
 
 @router.patch("/v1/memories/<memory_id>", tags=["memories"],
-              summary="Change fields; new content is re-chunked and re-embedded")
+              summary="Change fields; new content is re-chunked and re-embedded",
+              responses={200: {"description": "Changed"},
+                         409: {"description": "Another active memory in the namespace has this content"}})
 def patch_memory(memory_id: UUID, body: MemoryPatch) -> Memory:
     who = principal(router, "write")
     return memories.patch_memory(who.tenant_id, memory_id, body)
@@ -85,7 +87,9 @@ def delete_memory(memory_id: UUID) -> Memory:
     return memories.delete_memory(who.tenant_id, memory_id)
 
 
-@router.post("/v1/memories/<memory_id>/restore", tags=["memories"], summary="Bring a memory back from the trash")
+@router.post("/v1/memories/<memory_id>/restore", tags=["memories"], summary="Bring a memory back from the trash",
+             responses={200: {"description": "Restored"},
+                        409: {"description": "An identical active memory exists meanwhile"}})
 def restore_memory(memory_id: UUID) -> Memory:
     who = principal(router, "write")
     return memories.restore_memory(who.tenant_id, memory_id)
