@@ -34,6 +34,7 @@ from engram.conversations.store import (
     messages_between,
     messages_for_windows,
 )
+from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField, TooLarge
@@ -163,6 +164,7 @@ def append_messages(tenant_id: UUID, conversation_id: UUID, req: MessagesAppend,
                 (tenant_id, conversation_id, key, digest, first, first + n - 1),
             )
         chunk_ids = extend_windows(conn, tenant_id, conv, first + n - 1)
+        record_activity(conn, [conv["namespace"]])  # the next scheduled consolidation covers it
     enqueue_embedding(tenant_id, chunk_ids)
     return AppendResult(conversation_id=conversation_id, seq_from=first, seq_to=first + n - 1, count=n,
                         replayed=False, messages=[Message.model_validate(r) for r in rows])

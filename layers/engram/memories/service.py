@@ -16,6 +16,7 @@ from psycopg import sql
 from pydantic import ValidationError
 
 from engram.adapters.queue import enqueue_embedding
+from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
@@ -72,6 +73,7 @@ def _store(conn: psycopg.Connection[Any], tenant_id: UUID, req: MemoryCreate) ->
 def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
     with tenant_transaction(tenant_id) as conn:
         written = _store(conn, tenant_id, req)
+        record_activity(conn, [req.namespace])  # the next scheduled consolidation covers it
         memory = read_memory(conn, written.id)
     enqueue_embedding(tenant_id, written.chunk_ids)
     return MemoryWritten(memory=memory, deduplicated=not written.inserted)
@@ -96,6 +98,7 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
         raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
     results: list[BatchItemResult] = []
     all_chunks: list[UUID] = []
+    namespaces: set[str] = set()
     with tenant_transaction(tenant_id) as conn:
         for index, raw in enumerate(items):
             try:
@@ -106,8 +109,10 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
                 results.append(BatchItemResult(index=index, status="error", error=_error_body(exc)))
                 continue
             all_chunks.extend(written.chunk_ids)
+            namespaces.add(req.namespace)
             results.append(BatchItemResult(index=index, status="created" if written.inserted else "deduplicated",
                                            memory_id=written.id))
+        record_activity(conn, namespaces)
     enqueue_embedding(tenant_id, all_chunks)
     count = {s: sum(r.status == s for r in results) for s in ("created", "deduplicated", "error")}
     return BatchResult(results=results, created=count["created"], deduplicated=count["deduplicated"],
@@ -149,6 +154,7 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
             raise Conflict("another active memory in this namespace has exactly this content") from exc
         if row is None:  # deleted by a concurrent request after it was read above
             raise NotFound(f"memory {memory_id} not found")
+        record_activity(conn, [row["namespace"]])
         if "content" in changes:
             conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
             chunk_ids = chunk_memory(conn, tenant_id, row, changes["content"])
