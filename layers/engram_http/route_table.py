@@ -50,6 +50,10 @@ ROUTES: tuple[Route, ...] = (
     Route("DELETE", "/v1/links/{link_id}", "graph"),
     Route("GET", "/v1/memories/{memory_id}/links", "graph"),
     Route("GET", "/v1/memories/{memory_id}/history", "graph"),
+    Route("POST", "/v1/consolidate", "consolidation"),
+    Route("GET", "/v1/consolidation-runs", "consolidation"),
+    Route("GET", "/v1/consolidation-runs/{run_id}", "consolidation"),
+    Route("POST", "/v1/consolidation-runs/{run_id}/undo", "consolidation"),
 )
 
 def http_functions() -> list[str]:

@@ -96,21 +96,24 @@ def _retryable(exc: Exception) -> bool:
 
 
 def _log_usage(tenant_id: UUID | str, purpose: str, provider: str, model: str, result: LlmResult | None,
-               latency_ms: int, attempts: int, error: str | None) -> None:
+               latency_ms: int, attempts: int, error: str | None, run_id: UUID | None = None) -> None:
     try:
         with tenant_transaction(tenant_id) as conn:
             conn.execute(
                 "INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
-                " latency_ms, attempts, ok, error) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " latency_ms, attempts, ok, error, run_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (tenant_id, purpose, provider, model, result and result.input_tokens,
-                 result and result.output_tokens, latency_ms, attempts, error is None, error and error[:500]),
+                 result and result.output_tokens, latency_ms, attempts, error is None, error and error[:500],
+                 run_id),
             )
     except Exception:  # the log must never break the answer
         logger.exception("could not record llm_usage")
 
 
-def complete(tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_tokens: int = 1024) -> LlmResult:
-    """One Messages call with retries; logged in llm_usage whatever happens. Raises LlmError."""
+def complete(tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_tokens: int = 1024,
+             run_id: UUID | None = None) -> LlmResult:
+    """One Messages call with retries; logged in llm_usage (with the consolidation run, if any)
+    whatever happens. Raises LlmError."""
     s = settings()
     model, provider = s.llm_model, s.llm_provider
     started = time.monotonic()
@@ -142,7 +145,7 @@ def complete(tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_
         last_error = exc
     latency_ms = int((time.monotonic() - started) * 1000)
     error = None if result else f"{type(last_error).__name__}: {last_error}"
-    _log_usage(tenant_id, purpose, provider, model, result, latency_ms, attempts, error)
+    _log_usage(tenant_id, purpose, provider, model, result, latency_ms, attempts, error, run_id)
     logger.info("llm call", extra={"purpose": purpose, "model": model, "ok": result is not None,
                                    "latency_ms": latency_ms, "attempts": attempts,
                                    "input_tokens": result and result.input_tokens,

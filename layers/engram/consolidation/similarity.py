@@ -79,3 +79,15 @@ def classify_pair(text_a: str, text_b: str, created_a: datetime, created_b: date
                            f"newer by {gap / 3600:.1f} h")
     why = "different numbers or ids" if not same_specifics and cosine >= t.dedupe_cosine else "not similar enough"
     return PairVerdict(None, cosine, jac, why)
+
+
+# Cosine thresholds measured per embedding model (bench/consolidation_thresholds.py on labelled
+# pairs); a space's row (embedding_spaces.consolidation_thresholds) overrides them.
+CALIBRATED: dict[str, dict[str, float]] = {}
+
+
+def thresholds_for(defaults: SimilarityThresholds, model_id: str | None,
+                   stored: dict[str, float] | None) -> SimilarityThresholds:
+    """The defaults, then the calibrated values of the model, then what its space row says."""
+    values = {**defaults.__dict__, **CALIBRATED.get(model_id or "", {}), **(stored or {})}
+    return SimilarityThresholds(**{k: type(getattr(defaults, k))(values[k]) for k in defaults.__dict__})

@@ -1,0 +1,467 @@
+"""The steps of a consolidation cycle. Each call does one batch of one step inside the caller's
+transaction and returns its actions and where the step continues (None: the step is finished).
+
+A step never commits: the service writes the actions and moves the checkpoint in the same
+transaction, so a batch is applied once or not at all. In a dry run the same code plans instead
+of applying (`ctx.apply` is False) and LLM-dependent actions become candidates, with no call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from aws_lambda_powertools import Logger
+
+from engram.adapters import llm
+from engram.consolidation import store
+from engram.consolidation.lifecycle import (
+    LifecycleRules,
+    decayed_importance,
+    demotion_reason,
+    eviction_order,
+    gate_candidacy,
+    gate_heuristic,
+    gate_rejection,
+    promotion_reason,
+)
+from engram.consolidation.merging import (
+    GATE_SYSTEM,
+    MERGE_SYSTEM,
+    RECONCILE_SYSTEM,
+    UnusableAnswer,
+    choose_survivor,
+    gate_prompt,
+    merge_prompt,
+    merged_fields,
+    parse_gate,
+    parse_merge,
+    parse_reconcile,
+    reconcile_prompt,
+)
+from engram.consolidation.similarity import SimilarityThresholds, classify_pair
+from engram.core.errors import EngramError
+from engram.core.text import content_hash
+from engram.graph.service import LinkCreate, write_links
+from engram.indexing.chunking import chunk
+from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
+
+logger = Logger()
+
+Row = dict[str, Any]
+
+
+@dataclass
+class LlmBudget:
+    """The run's LLM allowance: the caps (per run, per tenant per UTC day) checked before each call."""
+
+    unavailable: str | None  # why no call may be made at all (LLM off / not configured)
+    run_calls: int
+    run_tokens: int
+    max_run_calls: int
+    max_run_tokens: int
+    day_calls: int
+    day_tokens: int
+    max_day_calls: int
+    max_day_tokens: int
+    capped: str | None = None
+    calls: int = 0  # made in this batch
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def refusal(self) -> str | None:
+        """None when one more call is allowed, else why not (and the run says so: `llm_capped`)."""
+        if self.unavailable:
+            return self.unavailable
+        if self.capped:
+            return self.capped
+        used_calls, used_tokens = self.run_calls + self.calls, self.run_tokens + self.input_tokens + self.output_tokens
+        day_calls = self.day_calls + self.calls
+        day_tokens = self.day_tokens + self.input_tokens + self.output_tokens
+        if used_calls >= self.max_run_calls:
+            self.capped = f"run call cap reached: {self.max_run_calls} calls"
+        elif used_tokens >= self.max_run_tokens:
+            self.capped = f"run token cap reached: {self.max_run_tokens} tokens"
+        elif day_calls >= self.max_day_calls:
+            self.capped = f"tenant daily call cap reached: {self.max_day_calls} calls"
+        elif day_tokens >= self.max_day_tokens:
+            self.capped = f"tenant daily token cap reached: {self.max_day_tokens} tokens"
+        return self.capped
+
+    def spent(self, result: llm.LlmResult) -> None:
+        self.calls += 1
+        self.input_tokens += result.input_tokens
+        self.output_tokens += result.output_tokens
+
+
+@dataclass
+class StepContext:
+    conn: psycopg.Connection[Any]
+    tenant_id: UUID
+    run_id: UUID
+    namespace: str
+    apply: bool  # False: a dry run's plan
+    epoch: int  # the run's epoch (a dry run: the namespace's current one)
+    since: datetime | None  # the previous applied run's start: pairs older than it were looked at then
+    now: datetime
+    rules: LifecycleRules
+    thresholds: SimilarityThresholds
+    space: Row | None  # the active embedding space (model_id, dimension), None before any vector
+    llm: LlmBudget
+    batch_size: int
+    neighbours: int
+    max_chars: int
+    actions: list[Row] = field(default_factory=list)
+    candidates: int = 0
+    skipped: str | None = None
+    chunk_ids: list[UUID] = field(default_factory=list)  # new chunks to embed after commit
+    pairs_seen: set[frozenset[UUID]] = field(default_factory=set)  # in this batch (earlier ones: actions)
+
+    def act(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, *,
+            details: Row | None = None, before: Row | None = None, links: Sequence[UUID] = (),
+            applied: bool | None = None) -> None:
+        self.actions.append({"step": step, "action": action, "memory_ids": list(memory_ids), "reason": reason,
+                             "details": details or {}, "applied": self.apply if applied is None else applied,
+                             "before_image": before if (applied if applied is not None else self.apply) else None,
+                             "links_created": list(links)})
+
+    def candidate(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, details: Row) -> None:
+        """An LLM-dependent action not decided (dry run, LLM off, cap reached): listed in plans only."""
+        self.candidates += 1
+        if not self.apply:
+            self.act(step, f"{action}_candidate", memory_ids, reason, details=details, applied=False)
+
+    def ask(self, purpose: str, system: str, prompt: str) -> str | None:
+        """One LLM call within the caps; None when refused or failed (logged, the pair is left alone)."""
+        refusal = self.llm.refusal()
+        if refusal:
+            self.skipped = refusal
+            return None
+        try:
+            result = llm.complete(self.tenant_id, purpose, system, prompt, max_tokens=1024, run_id=self.run_id)
+        except llm.LlmError as exc:
+            logger.warning("consolidation llm call failed", extra={"purpose": purpose, "error": str(exc)[:200]})
+            self.skipped = f"llm call failed: {str(exc)[:200]}"
+            return None
+        self.llm.spent(result)
+        return result.text
+
+
+StepFn = Callable[[StepContext, Row | None], Row | None]
+
+
+def _after(cursor: Row | None) -> UUID | None:
+    return UUID(cursor["after"]) if cursor and cursor.get("after") else None
+
+
+def _next(rows: Sequence[Row] | Sequence[UUID], limit: int) -> Row | None:
+    if len(rows) < limit:
+        return None
+    last = rows[-1]
+    return {"after": str(last["id"] if isinstance(last, dict) else last)}
+
+
+# --- decay, promotion, gate, demotion -----------------------------------------------------------
+
+def decay(ctx: StepContext, cursor: Row | None) -> Row | None:
+    limit = ctx.batch_size * 10  # one small UPDATE per batch: rows are cheap here
+    rows = store.decay_images(ctx.conn, ctx.namespace, _after(cursor), limit)
+    updates, images = [], []
+    for r in rows:
+        new = decayed_importance(float(r["importance"]), r["kind"], ctx.rules)
+        epoch = r["layer_epoch"] if r["layer_epoch"] is not None else ctx.epoch
+        if new != float(r["importance"]) or r["layer_epoch"] is None:
+            updates.append((r["id"], new, epoch))
+            images.append(r["image"])
+    if updates:
+        if ctx.apply:
+            store.apply_decay(ctx.conn, updates)
+        by_kind = {k: ctx.rules.decay[k] for k in sorted({r["kind"] for r in rows})}
+        ctx.act("decay", "decay", [u[0] for u in updates], f"epoch {ctx.epoch}: importance x factor by kind",
+                details={"memories": len(updates), "factors": by_kind, "floor": ctx.rules.floor},
+                before={"decay": images})
+    return _next(rows, limit)
+
+
+def _set_layer(ctx: StepContext, m: Row, step: str, action: str, layer: str, reason: str,
+               extra: Row | None = None) -> None:
+    changes: Row = {"layer": layer, "layer_epoch": ctx.epoch, **(extra or {})}
+    if ctx.apply:
+        store.update_memory(ctx.conn, m["id"], changes)
+    ctx.act(step, action, [m["id"]], reason, details={"from": m["layer"], "to": layer},
+            before={"memories": [m["image"]]})
+
+
+def promote(ctx: StepContext, cursor: Row | None) -> Row | None:
+    rows = store.live_memories(ctx.conn, ctx.namespace, layer="buffer", after=_after(cursor), limit=ctx.batch_size,
+                               lock=ctx.apply)
+    for m in rows:
+        reason = promotion_reason(m, ctx.epoch, ctx.rules)
+        if reason:
+            _set_layer(ctx, m, "promote", "promote", "working", reason)
+    return _next(rows, ctx.batch_size)
+
+
+def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
+    # Each candidate may cost an LLM call: small batches keep the time budget honest.
+    limit = ctx.batch_size if ctx.llm.unavailable else min(ctx.batch_size, 20)
+    rows = store.live_memories(ctx.conn, ctx.namespace, layer="working", after=_after(cursor), limit=limit,
+                               lock=ctx.apply)
+    for m in rows:
+        why = gate_candidacy(m, ctx.epoch, ctx.now, ctx.rules)
+        if not why:
+            continue
+        if ctx.llm.unavailable:
+            approved, verdict = gate_heuristic(m, ctx.rules)
+            verdict = f"heuristic ({ctx.llm.unavailable.split(':')[0]}): {verdict}"
+        elif not ctx.apply:
+            ctx.candidate("gate", "gate", [m["id"]], f"candidate for core: {why}", {"candidacy": why})
+            continue
+        else:
+            answer = ctx.ask("consolidation_gate", GATE_SYSTEM, gate_prompt(m))
+            if answer is None:
+                ctx.candidates += 1
+                continue
+            try:
+                approved, verdict = parse_gate(answer)
+            except UnusableAnswer as exc:
+                ctx.candidates += 1
+                logger.warning("unusable gate answer", extra={"error": str(exc)})
+                continue
+        if approved:
+            _set_layer(ctx, m, "gate", "gate_approve", "core", f"{why}; {verdict}")
+        else:
+            count, retry, note = gate_rejection(m["gate_rejections"], ctx.epoch, ctx.rules)
+            if ctx.apply:
+                store.update_memory(ctx.conn, m["id"], {"gate_rejections": count, "gate_retry_epoch": retry})
+            ctx.act("gate", "gate_reject", [m["id"]], f"{why}; {verdict}; {note}",
+                    details={"rejections": count, "retry_epoch": retry}, before={"memories": [m["image"]]})
+    return _next(rows, limit)
+
+
+def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
+    rows = store.live_memories(ctx.conn, ctx.namespace, layer="core", after=_after(cursor), limit=ctx.batch_size,
+                               lock=ctx.apply)
+    for m in rows:
+        reason = demotion_reason(m)
+        if reason:
+            _set_layer(ctx, m, "demote", "demote", "working", reason)
+    return _next(rows, ctx.batch_size)
+
+
+# --- near-duplicates and reconcile -------------------------------------------------------------
+
+def _rechunk(ctx: StepContext, m: Row) -> list[UUID]:
+    """New content for a memory (already written): its chunks are rewritten, vectors pending."""
+    store.delete_chunks(ctx.conn, m["id"])
+    pieces = chunk(m["content"])
+    return insert_chunks(ctx.conn, ctx.tenant_id, ChunkOwner.of_memory(m),
+                         [NewChunk(p.position, p.char_start, p.text, m["created_at"]) for p in pieces])
+
+
+def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row, reason: str, details: Row, *,
+            content: str | None, relations: Sequence[str]) -> None:
+    """`survivor` takes the other's counts, importance and tags (and new content, if given); the other is
+    superseded through the graph (its valid_to set), never deleted."""
+    fields = merged_fields(survivor, [other])
+    changes = {k: v for k, v in fields.items() if v != survivor[k]}
+    if content is not None and content != survivor["content"]:
+        changes.update(content=content, content_hash=content_hash(content))
+    ids = [survivor["id"], other["id"]]
+    before: Row = {"memories": [survivor["image"], other["image"]]}
+    links: list[UUID] = []
+    if ctx.apply:
+        try:
+            with ctx.conn.transaction():  # a savepoint: a clash undoes only this merge
+                new_chunks: list[UUID] = []
+                if "content" in changes:
+                    before["chunks"] = {str(survivor["id"]): store.chunk_images(ctx.conn, survivor["id"])}
+                    store.update_memory(ctx.conn, survivor["id"], {**changes, "version": survivor["version"] + 1})
+                    new_chunks = _rechunk(ctx, {**survivor, **changes})
+                elif changes:
+                    store.update_memory(ctx.conn, survivor["id"], changes)
+                written = write_links(ctx.conn, ctx.tenant_id, [
+                    LinkCreate(from_id=survivor["id"], to_id=other["id"], relation=rel,  # type: ignore[arg-type]
+                               metadata={"reason": reason[:200]}) for rel in relations],
+                    created_by="consolidation", run_id=ctx.run_id)
+                links = [link.id for link in written]
+        except (psycopg.errors.UniqueViolation, EngramError) as exc:
+            # Another active memory already has the merged text, or a link of this pair exists.
+            logger.info("merge skipped", extra={"memories": [str(i) for i in ids], "error": str(exc)[:200]})
+            return
+        ctx.chunk_ids += new_chunks
+    ctx.act(step, action, ids, reason, details={**details, "survivor": str(survivor["id"]),
+                                                "superseded": str(other["id"]),
+                                                "changes": sorted(k for k in changes if k != "content_hash"),
+                                                "links": list(relations)},
+            before=before, links=links)
+
+
+def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float) -> tuple[list[Row], Row | None]:
+    if ctx.space is None:
+        ctx.skipped = "no embedding space yet: nothing to compare"
+        return [], None
+    limit = ctx.batch_size if ctx.llm.unavailable else min(ctx.batch_size, 50)
+    ids = store.scan_candidates(ctx.conn, ctx.namespace, _after(cursor), ctx.since, limit)
+    pairs = store.neighbours(ctx.conn, ctx.namespace, ids, ctx.space["model_id"], ctx.space["dimension"],
+                             ctx.neighbours, min_cosine)
+    return pairs, _next(ids, limit)
+
+
+def _pair_rows(ctx: StepContext, pair: Row) -> tuple[Row, Row] | None:
+    """Both memories of a pair, still live and locked; None when the run already handled the pair."""
+    a, b = pair["a"], pair["b"]
+    key = frozenset((a, b))
+    if key in ctx.pairs_seen or store.pair_seen_in_run(ctx.conn, ctx.run_id, a, b):
+        return None
+    ctx.pairs_seen.add(key)
+    rows = store.memories_by_id(ctx.conn, [a, b], lock=ctx.apply)
+    if a not in rows or b not in rows:
+        return None  # merged or superseded earlier in this run
+    return rows[a], rows[b]
+
+
+def _undecided(ctx: StepContext) -> bool:
+    """True when an LLM decision cannot be had now: a plan (no call is made), the LLM off, or a cap
+    reached (the step says which)."""
+    refusal = ctx.llm.refusal()
+    if refusal:
+        ctx.skipped = refusal
+    return refusal is not None or not ctx.apply
+
+
+def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
+    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.dedupe_cosine)
+    for pair in pairs:
+        both = _pair_rows(ctx, pair)
+        if both is None:
+            continue
+        a, b = both
+        verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"], float(pair["cosine"]),
+                                ctx.thresholds)
+        details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4)}
+        if verdict.cls in ("exact", "near_exact"):
+            survivor = choose_survivor([a, b])
+            other = b if survivor is a else a
+            _absorb(ctx, "dedupe", "merge", survivor, other, f"{verdict.cls} duplicate: {verdict.reason}", details,
+                    content=None, relations=("supersedes", "derived_from"))
+        elif verdict.cls == "merge_candidate":
+            if store.fresh_verdict(ctx.conn, a["id"], b["id"], "merge"):
+                continue
+            if _undecided(ctx):
+                ctx.candidate("dedupe", "merge", [a["id"], b["id"]], f"near-duplicate: {verdict.reason}", details)
+                continue
+            survivor = choose_survivor([a, b])
+            other = b if survivor is a else a
+            answer = ctx.ask("consolidation_merge", MERGE_SYSTEM, merge_prompt([survivor["content"], other["content"]]))
+            if answer is None:
+                ctx.candidates += 1
+                continue
+            try:
+                merged = parse_merge(answer, [survivor["content"], other["content"]], ctx.max_chars)
+            except UnusableAnswer as exc:
+                ctx.candidates += 1
+                logger.warning("unusable merge answer", extra={"error": str(exc)})
+                continue
+            if merged is None:
+                store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "merge", "keep_separate", ctx.run_id)
+                continue
+            _absorb(ctx, "dedupe", "merge", survivor, other, f"llm merge: {verdict.reason}", details,
+                    content=merged, relations=("supersedes", "derived_from"))
+    return nxt
+
+
+def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
+    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.reconcile_min_cosine)
+    for pair in pairs:
+        both = _pair_rows(ctx, pair)
+        if both is None:
+            continue
+        a, b = both
+        verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"], float(pair["cosine"]),
+                                ctx.thresholds)
+        if verdict.cls != "reconcile_candidate":
+            continue
+        older, newer = sorted((a, b), key=lambda m: (m["created_at"], str(m["id"])))
+        details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4),
+                   "older": str(older["id"]), "newer": str(newer["id"])}
+        if store.fresh_verdict(ctx.conn, a["id"], b["id"], "reconcile"):
+            continue
+        if _undecided(ctx):
+            ctx.candidate("reconcile", "reconcile", [newer["id"], older["id"]],
+                          f"same topic, newer information? {verdict.reason}", details)
+            continue
+        answer = ctx.ask("consolidation_reconcile", RECONCILE_SYSTEM,
+                         reconcile_prompt(older["content"], newer["content"]))
+        if answer is None:
+            ctx.candidates += 1
+            continue
+        try:
+            decided = parse_reconcile(answer, older["content"], newer["content"], ctx.max_chars)
+        except UnusableAnswer as exc:
+            ctx.candidates += 1
+            logger.warning("unusable reconcile answer", extra={"error": str(exc)})
+            continue
+        if decided.decision == "update":
+            _absorb(ctx, "reconcile", "supersede", newer, older, f"llm: update, the newer memory replaces the older;"
+                    f" {verdict.reason}", details, content=None, relations=("supersedes",))
+        elif decided.decision == "absorb":
+            _absorb(ctx, "reconcile", "merge", newer, older, f"llm: absorb, one memory holds both; {verdict.reason}",
+                    details, content=decided.content, relations=("supersedes", "derived_from"))
+        elif decided.decision == "contradiction":
+            links: list[UUID] = []
+            with ctx.conn.transaction():
+                written = write_links(ctx.conn, ctx.tenant_id, [LinkCreate(
+                    from_id=newer["id"], to_id=older["id"], relation="contradicts",
+                    metadata={"run_id": str(ctx.run_id)})], created_by="consolidation", run_id=ctx.run_id)
+                links = [link.id for link in written]
+            ctx.act("reconcile", "contradicts", [newer["id"], older["id"]],
+                    f"llm: they disagree and it cannot tell which holds; both kept, linked; {verdict.reason}",
+                    details=details, links=links)
+        else:
+            store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "reconcile", "keep_both", ctx.run_id)
+    return nxt
+
+
+# --- buffer cap and decayed memories -----------------------------------------------------------
+
+def buffer_cap(ctx: StepContext, cursor: Row | None) -> Row | None:
+    buffer = store.buffer_weights(ctx.conn, ctx.namespace)
+    doomed = eviction_order(buffer, ctx.rules.buffer_cap)
+    if not doomed:
+        return None
+    # Applied: evict a batch, then look again. Planned: nothing changes, so plan every eviction now.
+    batch = doomed[: ctx.batch_size * 10] if ctx.apply else doomed
+    images = store.memories_by_id(ctx.conn, [m["id"] for m in batch], lock=ctx.apply)
+    evicted = [m for m in batch if m["id"] in images]
+    if ctx.apply:
+        store.trash_memories(ctx.conn, [m["id"] for m in evicted])
+    for m in evicted:
+        ctx.act("buffer_cap", "evict", [m["id"]],
+                f"evicted: buffer holds {len(buffer)} > cap {ctx.rules.buffer_cap}; lowest weight",
+                details={"importance": float(m["importance"])}, before={"memories": [images[m["id"]]["image"]]})
+    return {"round": (cursor or {}).get("round", 0) + 1} if ctx.apply and len(doomed) > len(batch) else None
+
+
+def drop_decayed(ctx: StepContext, cursor: Row | None) -> Row | None:
+    from psycopg import sql
+
+    rows = store.live_memories(ctx.conn, ctx.namespace, layer="buffer", after=_after(cursor), limit=ctx.batch_size,
+                               lock=ctx.apply, extra=sql.SQL("m.importance <= %s"), extra_params=[ctx.rules.drop_below])
+    if ctx.apply and rows:
+        store.trash_memories(ctx.conn, [m["id"] for m in rows])
+    for m in rows:
+        ctx.act("drop_decayed", "drop_decayed", [m["id"]],
+                f"decayed: importance {float(m['importance']):.4f} <= {ctx.rules.drop_below}",
+                details={"importance": float(m["importance"])}, before={"memories": [m["image"]]})
+    return _next(rows, ctx.batch_size)
+
+
+STEP_FUNCTIONS: dict[str, StepFn] = {
+    "decay": decay, "promote": promote, "gate": gate, "demote": demote, "dedupe": dedupe, "reconcile": reconcile,
+    "buffer_cap": buffer_cap, "drop_decayed": drop_decayed,
+}

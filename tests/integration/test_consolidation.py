@@ -1,0 +1,328 @@
+"""Consolidation through the HTTP API and the service contract, on a real PostgreSQL: dry run,
+applied run, idempotence, resume after a stop, undo to byte-identical rows, and the LLM steps
+through a fake Messages API at the HTTP boundary."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from uuid import UUID
+
+import psycopg
+import pytest
+
+NS = "ops"
+DUP_A = "The staging database is db-stage-01 in eu-west-1."
+DUP_B = "the staging database is  db-stage-01 in eu-west-1"
+OLD_FACT = "The payments service deploys from the release-2024 branch every Tuesday."
+NEW_FACT = "The payments service now deploys from the release-2025 branch every Tuesday."
+OTHER = "The office coffee machine is descaled on the first Monday of each month."
+
+
+def _owner(stack: Any) -> psycopg.Connection:
+    return psycopg.connect(stack.dsn, autocommit=True)
+
+
+def _snapshot(stack: Any, tenant_id: str) -> dict[str, Any]:
+    """Every memory and chunk row of the tenant, as the database renders them."""
+    with _owner(stack) as conn:
+        memories = conn.execute("SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id",
+                                (tenant_id,)).fetchall()
+        chunks = conn.execute("SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s"
+                              " ORDER BY id", (tenant_id,)).fetchall()
+    return {"memories": dict(memories), "chunks": dict(chunks)}
+
+
+def _plant(api: Any, drain: Callable[[], Any], stack: Any, tenant_id: str) -> dict[str, str]:
+    ids = {}
+    for name, content in (("dup_a", DUP_A), ("dup_b", DUP_B), ("old", OLD_FACT), ("new", NEW_FACT),
+                          ("other", OTHER)):
+        reply = api.post("/v1/memories", {"namespace": NS, "content": content, "tags": [name]})
+        assert reply.status == 201, reply.body
+        ids[name] = reply.body["memory"]["id"]
+    drain()
+    with _owner(stack) as conn:  # the old fact was written three hours before the new one
+        conn.execute("UPDATE memories SET created_at = created_at - interval '3 hours',"
+                     " updated_at = updated_at - interval '3 hours' WHERE id = %s", (ids["old"],))
+        conn.execute("UPDATE memories SET repetition_count = 1 WHERE id = %s", (ids["dup_b"],))
+    return ids
+
+
+def _run(stack: Any, tenant_id: str, run_id: str, budget: float = 600.0) -> Any:
+    from engram.consolidation import service
+
+    return service.run_cycle(stack.dsn, UUID(tenant_id), UUID(run_id), time_budget_s=budget)
+
+
+def _start(api: Any, **body: Any) -> str:
+    reply = api.post("/v1/consolidate", {"namespace": NS, **body})
+    assert reply.status == 202, reply.body
+    assert reply.body["status"] == "queued"
+    return reply.body["id"]
+
+
+def _actions(api: Any, run_id: str) -> list[dict[str, Any]]:
+    items, cursor = [], None
+    while True:
+        reply = api.get(f"/v1/consolidation-runs/{run_id}?limit=200" + (f"&cursor={cursor}" if cursor else ""))
+        assert reply.status == 200, reply.body
+        items += reply.body["actions"]["items"]
+        cursor = reply.body["actions"]["next_cursor"]
+        if not cursor:
+            return items
+
+
+def _recall(api: Any, query: str, **extra: Any) -> list[str]:
+    reply = api.post("/v1/recall", {"query": query, "namespaces": [NS], "limit": 10, "touch": False, **extra})
+    assert reply.status == 200, reply.body
+    return [r["memory_id"] for r in reply.body["results"]]
+
+
+class FakeClaude:
+    """The Messages API at the HTTP boundary, answering each consolidation prompt as a careful model would."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                fake.requests.append(body)
+                system = body.get("system") or ""
+                if "same topic" in system:
+                    text = '{"decision": "update"}'
+                elif "near-duplicate" in system:
+                    text = '{"merge": false}'
+                else:
+                    text = '{"decision": "reject"}'
+                raw = json.dumps({
+                    "id": "msg_fake", "type": "message", "role": "assistant", "model": body["model"],
+                    "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+                    "usage": {"input_tokens": 100, "output_tokens": 10}}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+@pytest.fixture
+def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
+    from engram_local.stack import LocalStack
+
+    def setenv(**values: str) -> None:
+        for key, value in values.items():
+            monkeypatch.setenv(key, value)
+        LocalStack.refresh_settings()
+
+    setenv(ENGRAM_LLM_LEVEL="off")
+    yield setenv
+    monkeypatch.undo()
+    LocalStack.refresh_settings()
+
+
+@pytest.fixture
+def fake_claude(settings_env: Callable[..., None]) -> Iterator[FakeClaude]:
+    fake = FakeClaude()
+    settings_env(ANTHROPIC_API_KEY="sk-test", ENGRAM_ANTHROPIC_BASE_URL=fake.url, ENGRAM_LLM_LEVEL="auto",
+                 ENGRAM_LLM_BACKOFF_S="0.01")
+    yield fake
+    fake.server.shutdown()
+    fake.server.server_close()
+
+
+def test_dry_run_lists_the_plan_and_changes_nothing(api, tenant, stack, drain, settings_env):
+    ids = _plant(api, drain, stack, tenant.id)
+    before = _snapshot(stack, tenant.id)
+    run_id = _start(api, dry_run=True)
+    assert _run(stack, tenant.id, run_id).status == "done"
+    assert _snapshot(stack, tenant.id) == before
+    actions = _actions(api, run_id)
+    assert actions and not any(a["applied"] for a in actions)
+    merges = [a for a in actions if a["action"] == "merge"]
+    assert len(merges) == 1 and set(merges[0]["memory_ids"]) == {ids["dup_a"], ids["dup_b"]}
+    assert merges[0]["details"]["cosine"] >= 0.85 and "duplicate" in merges[0]["reason"]
+    reconcile = [a for a in actions if a["action"] == "reconcile_candidate"]
+    assert [set(a["memory_ids"]) for a in reconcile] == [{ids["old"], ids["new"]}]
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    assert run["status"] == "done" and run["dry_run"] and run["epoch"] is None and run["llm_calls"] == 0
+
+
+def test_applied_run_merges_is_idempotent_and_undo_restores_every_row(api, tenant, stack, drain, settings_env):
+    ids = _plant(api, drain, stack, tenant.id)
+    before = _snapshot(stack, tenant.id)
+    run_id = _start(api)
+    assert _run(stack, tenant.id, run_id).status == "done"
+    actions = _actions(api, run_id)
+    merge = next(a for a in actions if a["action"] == "merge")
+    assert merge["applied"]
+    survivor, superseded = merge["details"]["survivor"], merge["details"]["superseded"]
+    assert {survivor, superseded} == {ids["dup_a"], ids["dup_b"]}
+    kept = api.get(f"/v1/memories/{survivor}").body
+    assert kept["repetition_count"] == 1 and set(kept["tags"]) == {"dup_a", "dup_b"}
+    assert api.get(f"/v1/memories/{superseded}").body["valid_to"] is not None  # history, not deleted
+    assert superseded not in _recall(api, "staging database")
+    links = api.get(f"/v1/links?memory_id={survivor}").body["items"]
+    assert {(link["relation"], link["created_by"], link["run_id"]) for link in links} == {
+        ("supersedes", "consolidation", run_id), ("derived_from", "consolidation", run_id)}
+    decayed = api.get(f"/v1/memories/{ids['other']}").body
+    assert decayed["importance"] == pytest.approx(0.5 * 0.988, abs=1e-6)
+
+    after = _snapshot(stack, tenant.id)
+    assert _run(stack, tenant.id, run_id).status == "done"  # called again: a no-op
+    assert _snapshot(stack, tenant.id) == after and len(_actions(api, run_id)) == len(actions)
+
+    undone = api.post(f"/v1/consolidation-runs/{run_id}/undo")
+    assert undone.status == 200, undone.body
+    assert undone.body["status"] == "undone"
+    assert _snapshot(stack, tenant.id) == before
+    assert api.get(f"/v1/links?memory_id={survivor}").body["items"] == []
+    again = api.post(f"/v1/consolidation-runs/{run_id}/undo")
+    assert again.status == 409
+
+
+def test_undo_is_refused_naming_memories_changed_since(api, tenant, stack, drain, settings_env):
+    ids = _plant(api, drain, stack, tenant.id)
+    run_id = _start(api)
+    assert _run(stack, tenant.id, run_id).status == "done"
+    merge = next(a for a in _actions(api, run_id) if a["action"] == "merge")
+    survivor = merge["details"]["survivor"]
+    assert api.patch(f"/v1/memories/{survivor}", {"importance": 0.9}).status == 200
+    refused = api.post(f"/v1/consolidation-runs/{run_id}/undo")
+    assert refused.status == 409
+    assert refused.body["error"]["details"]["changed_memories"] == [survivor]
+    assert survivor in refused.body["error"]["message"]
+    assert api.get(f"/v1/memories/{ids['other']}").body["importance"] < 0.5  # nothing was put back
+
+
+def test_a_run_stopped_between_batches_resumes_without_applying_twice(api, tenant, stack, drain, settings_env,
+                                                                      monkeypatch):
+    from engram.consolidation import cycle
+
+    ids = _plant(api, drain, stack, tenant.id)
+    run_id = _start(api)
+    # No time at all: every call commits one batch and asks for a continuation.
+    first = _run(stack, tenant.id, run_id, budget=0)
+    assert first.status == "continue" and first.batches == 1
+
+    class Killed(BaseException):
+        """The worker dies (timeout, OOM): nothing after the last commit survives."""
+
+    real = cycle.STEP_FUNCTIONS["dedupe"]
+
+    def dies(ctx: Any, cursor: Any) -> Any:
+        real(ctx, cursor)  # does its work inside the transaction, then the process dies
+        raise Killed
+
+    monkeypatch.setitem(cycle.STEP_FUNCTIONS, "dedupe", dies)
+    with pytest.raises(Killed):
+        while _run(stack, tenant.id, run_id, budget=0).status == "continue":
+            pass
+    assert api.get(f"/v1/consolidation-runs/{run_id}").body["status"] == "running"
+    monkeypatch.setitem(cycle.STEP_FUNCTIONS, "dedupe", real)
+    calls = 0
+    while (progress := _run(stack, tenant.id, run_id, budget=0)).status == "continue":
+        calls += 1
+    assert progress.status == "done" and calls >= 2
+    actions = _actions(api, run_id)
+    assert [a["action"] for a in actions].count("merge") == 1
+    assert sum(1 for a in actions if a["action"] == "decay") == 1
+    assert api.get(f"/v1/memories/{ids['other']}").body["importance"] == pytest.approx(0.5 * 0.988, abs=1e-6)
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    assert run["epoch"] == 1 and [c["step"] for c in run["step_counts"]] == run["steps"]
+
+
+def test_reconcile_through_the_llm_supersedes_the_stale_fact(api, tenant, stack, drain, fake_claude):
+    ids = _plant(api, drain, stack, tenant.id)
+    before = _snapshot(stack, tenant.id)
+    plan = _start(api, dry_run=True)
+    assert _run(stack, tenant.id, plan).status == "done"
+    assert not fake_claude.requests  # a plan makes no call
+    planned = {a["action"] for a in _actions(api, plan)}
+    assert {"merge", "reconcile_candidate"} <= planned
+
+    run_id = _start(api)
+    assert _run(stack, tenant.id, run_id).status == "done"
+    supersede = next(a for a in _actions(api, run_id) if a["action"] == "supersede")
+    assert supersede["details"]["survivor"] == ids["new"] and supersede["details"]["superseded"] == ids["old"]
+    assert any("same topic" in r["system"] for r in fake_claude.requests)
+    found = _recall(api, "which branch does the payments service deploy from")
+    assert ids["new"] in found and ids["old"] not in found
+    assert ids["old"] in _recall(api, "which branch does the payments service deploy from", include_expired=True)
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    assert run["llm_calls"] == len(fake_claude.requests) and run["llm_input_tokens"] == 100 * run["llm_calls"]
+    with _owner(stack) as conn:
+        logged = conn.execute("SELECT count(*) FROM llm_usage WHERE run_id = %s", (run_id,)).fetchone()
+    assert logged is not None and logged[0] == run["llm_calls"]
+
+    assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 200
+    assert _snapshot(stack, tenant.id) == before
+
+
+def test_llm_cap_stops_the_llm_steps_and_says_so(api, tenant, stack, drain, fake_claude, settings_env):
+    _plant(api, drain, stack, tenant.id)
+    settings_env(ENGRAM_CONSOLIDATION_LLM_RUN_CALLS="0")
+    run_id = _start(api)
+    assert _run(stack, tenant.id, run_id).status == "done"
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    assert run["llm_calls"] == 0 and "run call cap" in run["llm_capped"]
+    assert not fake_claude.requests
+    reconcile = next(c for c in run["step_counts"] if c["step"] == "reconcile")
+    assert reconcile["candidates"] == 1 and "cap" in reconcile["skipped"]
+
+
+def test_lifecycle_steps_promote_evict_and_drop(api, tenant, stack, drain, settings_env):
+    settings_env(ENGRAM_CONSOLIDATION_BUFFER_CAP="2")
+    made = {}
+    for name, importance in (("keep", 0.9), ("weak", 0.2), ("weaker", 0.1), ("gone", 0.0), ("loved", 0.5)):
+        reply = api.post("/v1/memories", {"namespace": NS, "content": f"Fact number {name} about the fleet",
+                                          "importance": importance})
+        made[name] = reply.body["memory"]["id"]
+    with _owner(stack) as conn:
+        conn.execute("UPDATE memories SET access_count = 5 WHERE id = %s", (made["loved"],))
+    run_id = _start(api, steps=["promote", "buffer_cap", "drop_decayed"])
+    assert _run(stack, tenant.id, run_id).status == "done"
+    by_action: dict[str, list[str]] = {}
+    for a in _actions(api, run_id):
+        by_action.setdefault(a["action"], []).extend(a["memory_ids"])
+    assert by_action["promote"] == [made["loved"]]
+    assert api.get(f"/v1/memories/{made['loved']}").body["layer"] == "working"
+    # Four left in the buffer, cap 2: the two lightest go to the trash ("gone" first).
+    assert sorted(by_action["evict"]) == sorted([made["gone"], made["weaker"]])
+    trash = {m["id"] for m in api.get(f"/v1/trash?namespace={NS}").body["items"]}
+    assert trash == {made["gone"], made["weaker"]}
+    assert "drop_decayed" not in by_action  # "gone" was evicted first
+    assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 200
+    assert api.get(f"/v1/trash?namespace={NS}").body["items"] == []
+    assert api.get(f"/v1/memories/{made['loved']}").body["layer"] == "buffer"
+
+
+def test_routes_validate_and_isolate_tenants(api, tenant, make_tenant, api_for, settings_env):
+    bad = api.post("/v1/consolidate", {"namespace": NS, "steps": ["decay", "explode"]})
+    assert bad.status == 422 and "steps" in json.dumps(bad.body)
+    assert api.post("/v1/consolidate", {"namespace": "bad namespace!"}).status == 422
+    run_id = _start(api)
+    busy = api.post("/v1/consolidate", {"namespace": NS})
+    assert busy.status == 409 and busy.body["error"]["details"]["run_id"] == run_id
+    assert _start(api, dry_run=True)  # a plan may always be asked for
+    listed = api.get(f"/v1/consolidation-runs?namespace={NS}").body["items"]
+    assert [r["id"] for r in listed][1] == run_id and listed[0]["dry_run"]
+    assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 409  # still queued
+    stranger = api_for(make_tenant("tenant-b").key)
+    assert stranger.get(f"/v1/consolidation-runs/{run_id}").status == 404
+    assert stranger.post(f"/v1/consolidation-runs/{run_id}/undo").status == 404
+    assert stranger.get("/v1/consolidation-runs").body["items"] == []
+    reader = api_for(make_tenant("tenant-c", scopes=["read"]).key)
+    assert reader.post("/v1/consolidate", {"namespace": NS}).status == 403
