@@ -1,5 +1,6 @@
-"""Local AWS: a moto server for SQS (and S3), the embed queue with its DLQ, and a poller that
-feeds queue messages to a function handler the way a Lambda event source mapping does.
+"""Local AWS: a moto server for SQS (and S3), the embed queue with its DLQ, a poller that
+feeds queue messages to a function handler the way a Lambda event source mapping does, and a
+schedule that invokes a function on an interval the way EventBridge Scheduler does.
 """
 
 from __future__ import annotations
@@ -135,6 +136,34 @@ class SqsPoller:
 
     def start(self) -> threading.Thread:
         thread = threading.Thread(target=self.run_forever, name=f"poll-{self.function}", daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+@dataclass
+class LocalSchedule:
+    """Invokes `function` every `interval_s` seconds (the first time after one interval), as the
+    EventBridge Scheduler schedule does in AWS. A failed invocation is logged; the next one runs."""
+
+    function: str
+    interval_s: float
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    def event(self) -> dict[str, Any]:
+        return {"source": "engram.local-schedule", "detail-type": "Scheduled Event", "detail": {}}
+
+    def run_forever(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            try:
+                invoke(self.function, self.event(), timeout_s=120)
+            except Exception:  # keep the dev loop alive; the next tick tries again
+                logging.getLogger(__name__).exception("scheduled %s failed", self.function)
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.run_forever, name=f"schedule-{self.function}", daemon=True)
         thread.start()
         return thread
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engram.core import config
 from engram.core.db import reset_connections
-from engram_local.aws import LocalAws, SqsPoller
+from engram_local.aws import MAX_RECEIVE_COUNT, LocalAws, LocalSchedule, SqsPoller
 from engram_local.postgres import EmbeddedPostgres
 
 
@@ -31,6 +31,7 @@ class LocalStack:
     uploads_queue_url: str = ""
     consolidate_queue_url: str = ""
     consolidate_dlq_url: str = ""
+    consolidation_schedule: LocalSchedule | None = None
 
     def start(self) -> LocalStack:
         external = os.environ.get("ENGRAM_DATABASE_URL")
@@ -48,6 +49,8 @@ class LocalStack:
         os.environ["ENGRAM_EMBED_QUEUE_URL"] = self.embed_queue_url
         self.consolidate_queue_url, self.consolidate_dlq_url = self.aws.create_queue("engram-consolidate-jobs")
         os.environ["ENGRAM_CONSOLIDATE_QUEUE_URL"] = self.consolidate_queue_url
+        # The worker marks a run failed on the last receive before the local DLQ takes the message.
+        os.environ["ENGRAM_CONSOLIDATION_MAX_RECEIVES"] = str(MAX_RECEIVE_COUNT)
         # S3 stand-in for large documents: presigned PUTs go to the moto server, its ObjectCreated
         # notifications land in an SQS queue that a poller feeds to functions/document_ingest.
         self.uploads_queue_url, _ = self.aws.create_uploads_bucket(self.uploads_bucket, "engram-upload-events")
@@ -66,6 +69,11 @@ class LocalStack:
             self.embed_poller.start()
             self.upload_poller.start()
             self.consolidation_poller.start()
+            # The consolidation schedule (ENGRAM_CONSOLIDATION_INTERVAL_S; 0 turns it off).
+            interval = config.settings().consolidation_interval_s
+            if interval > 0:
+                self.consolidation_schedule = LocalSchedule("consolidation_dispatcher", interval)
+                self.consolidation_schedule.start()
         return self
 
     @staticmethod
@@ -86,6 +94,8 @@ class LocalStack:
         self.embed_poller.stop()
         self.upload_poller.stop()
         self.consolidation_poller.stop()
+        if self.consolidation_schedule:
+            self.consolidation_schedule.stop()
         if self.aws:
             self.aws.stop()
         reset_connections()

@@ -112,7 +112,7 @@ def time_budget(remaining_s: float | None) -> float:
     budget = settings().consolidation_time_budget_s
     if remaining_s is not None:
         budget = min(budget, max(remaining_s - SAFETY_MARGIN_S, remaining_s / 2))
-    return max(budget, 1.0)
+    return budget
 
 
 def work_on_run(tenant_id: UUID, run_id: UUID, *, remaining_s: float | None = None,

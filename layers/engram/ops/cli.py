@@ -1,4 +1,5 @@
-"""`engram` command: migrations, tenants and keys, embedding backfill (runs as the schema owner)."""
+"""`engram` command: migrations, tenants and keys, embedding backfill (runs as the schema owner),
+and a consolidation run on demand."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("backfill", help="re-enqueue chunks that still have no vector")
     b.add_argument("--limit", type=int, default=100_000)
     b.add_argument("--tenant", type=UUID, default=None, help="only this tenant's chunks")
+    c = sub.add_parser("consolidate", help="run a consolidation cycle for a namespace now, to the end; prints the run")
+    c.add_argument("--tenant", type=UUID, required=True)
+    c.add_argument("--namespace", default="default")
+    c.add_argument("--dry-run", action="store_true", help="plan only: list the actions, change nothing")
+    c.add_argument("--steps", default=None, help="comma-separated steps (default: every step)")
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -58,6 +64,12 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "backfill":
         tenant = str(args.tenant) if args.tenant else None
         print(json.dumps({"enqueued": operations.backfill(limit=args.limit, tenant_id=tenant)}))
+    elif args.command == "consolidate":
+        from engram.consolidation.dispatch import consolidate_now
+
+        run = consolidate_now(args.tenant, args.namespace, dry_run=args.dry_run,
+                              steps=args.steps.split(",") if args.steps else None)
+        print(run.model_dump_json(indent=2))
     return 0
 
 
