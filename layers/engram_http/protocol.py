@@ -11,6 +11,7 @@ import binascii
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 # type/subtype with RFC 9110 token characters; parameters are `name=value` or `name="value"`.
@@ -35,16 +36,28 @@ def check_content_type(header: str | None) -> None:
     media, *params = header.split(";")
     found = _MEDIA_TYPE.match(media.strip())
     if found is None or any(_PARAMETER.match(p.strip()) is None for p in params if p.strip()):
-        raise BodyRefused(415, "unsupported_media_type", "the Content-Type header is malformed; "
-                          f"send {JSON_MEDIA_TYPE}", {"content_type": header[:200], "expected": JSON_MEDIA_TYPE})
+        raise BodyRefused(
+            415,
+            "unsupported_media_type",
+            f"the Content-Type header is malformed; send {JSON_MEDIA_TYPE}",
+            {"content_type": header[:200], "expected": JSON_MEDIA_TYPE},
+        )
     if media.strip().lower() != JSON_MEDIA_TYPE:
-        raise BodyRefused(415, "unsupported_media_type", f"request bodies are JSON: send {JSON_MEDIA_TYPE}",
-                          {"content_type": header[:200], "expected": JSON_MEDIA_TYPE})
+        raise BodyRefused(
+            415,
+            "unsupported_media_type",
+            f"request bodies are JSON: send {JSON_MEDIA_TYPE}",
+            {"content_type": header[:200], "expected": JSON_MEDIA_TYPE},
+        )
     for param in params:
         name, _, value = param.strip().partition("=")
         if name.lower() == "charset" and value.strip('"').lower() not in ("utf-8", "utf8"):
-            raise BodyRefused(415, "unsupported_media_type", "request bodies are UTF-8 JSON",
-                              {"content_type": header[:200], "expected": f"{JSON_MEDIA_TYPE}; charset=utf-8"})
+            raise BodyRefused(
+                415,
+                "unsupported_media_type",
+                "request bodies are UTF-8 JSON",
+                {"content_type": header[:200], "expected": f"{JSON_MEDIA_TYPE}; charset=utf-8"},
+            )
 
 
 def check_body_encoding(body: str, is_base64: bool) -> None:
@@ -56,11 +69,10 @@ def check_body_encoding(body: str, is_base64: bool) -> None:
     except binascii.Error:
         raise BodyRefused(400, "malformed_body", "the request body could not be decoded", {}) from None
     except UnicodeDecodeError as exc:
-        raise BodyRefused(400, "malformed_body", "the request body is not UTF-8",
-                          {"byte_offset": exc.start}) from None
+        raise BodyRefused(400, "malformed_body", "the request body is not UTF-8", {"byte_offset": exc.start}) from None
 
 
-def check_request(event: dict[str, Any]) -> str | None:
+def check_request(event: Mapping[str, Any]) -> str | None:
     """Raise BodyRefused when the event carries a body this API cannot read; otherwise return the
     body's media type in lower case (None when there is no body or no Content-Type)."""
     body = event.get("body")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -24,7 +24,7 @@ class EngramResolver(APIGatewayHttpResolver):
     """Powertools' HTTP API resolver, with the body's protocol checked before validation runs
     (Powertools would read form or multipart bodies, and fail on bytes that are not UTF-8)."""
 
-    def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+    def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         try:
             media_type = check_request(event)
         except BodyRefused as refused:
