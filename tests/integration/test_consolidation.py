@@ -86,6 +86,7 @@ class FakeClaude:
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.merged: str | None = None  # what a merge request gets back (None: "do not merge")
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -93,10 +94,13 @@ class FakeClaude:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 fake.requests.append(body)
                 system = body.get("system") or ""
+                prompt = body["messages"][0]["content"]
                 if "same topic" in system:
                     text = '{"decision": "update"}'
                 elif "near-duplicate" in system:
-                    text = '{"merge": false}'
+                    text = json.dumps({"merge": True, "content": fake.merged}) if fake.merged else '{"merge": false}'
+                elif "lesson" in prompt.lower():
+                    text = '{"decision": "approve", "category": "lesson"}'
                 else:
                     text = '{"decision": "reject"}'
                 raw = json.dumps({
@@ -326,3 +330,74 @@ def test_routes_validate_and_isolate_tenants(api, tenant, make_tenant, api_for, 
     assert stranger.get("/v1/consolidation-runs").body["items"] == []
     reader = api_for(make_tenant("tenant-c", scopes=["read"]).key)
     assert reader.post("/v1/consolidate", {"namespace": NS}).status == 403
+
+
+VPN_A = "The VPN gateway for the Berlin office is vpn-ber-2.example.net."
+VPN_B = "The Berlin office VPN gateway is vpn-ber-2.example.net; use the corp profile."
+
+
+def test_llm_merge_rewrites_the_survivor_and_undo_brings_back_its_chunks_and_vectors(api, tenant, stack, drain,
+                                                                                      fake_claude):
+    fake_claude.merged = "The VPN gateway for the Berlin office is vpn-ber-2.example.net; use the corp profile."
+    a = api.post("/v1/memories", {"namespace": NS, "content": VPN_A, "importance": 0.7}).body["memory"]["id"]
+    b = api.post("/v1/memories", {"namespace": NS, "content": VPN_B, "importance": 0.4}).body["memory"]["id"]
+    drain()
+    before = _snapshot(stack, tenant.id)
+    run_id = _start(api, steps=["dedupe"])
+    assert _run(stack, tenant.id, run_id).status == "done"
+    (merge,) = [x for x in _actions(api, run_id) if x["action"] == "merge"]
+    assert merge["details"]["survivor"] == a and merge["details"]["superseded"] == b
+    assert "llm merge" in merge["reason"] and "content" in merge["details"]["changes"]
+    survivor = api.get(f"/v1/memories/{a}").body
+    assert survivor["content"] == fake_claude.merged and survivor["version"] == 2
+    assert survivor["embedding_status"] == "pending"  # new chunks wait for their vectors
+    drain()
+    history = api.get(f"/v1/memories/{a}/history").body
+    assert VPN_A in json.dumps(history)  # the text before the merge is kept as a version
+
+    assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 200
+    assert _snapshot(stack, tenant.id) == before  # old chunks back, vectors included
+
+
+def test_gate_with_the_llm_and_with_the_heuristic(api, tenant, stack, drain, settings_env):
+    made = {}
+    for name, content, tags in (("lesson", "Lesson learned: always pin the base image digest.", ["lesson"]),
+                                ("chatter", "The kitchen got a new kettle.", []),
+                                ("session", "Session note: worked on the importer.", ["session"])):
+        reply = api.post("/v1/memories", {"namespace": NS, "content": content, "importance": 0.8, "tags": tags})
+        made[name] = reply.body["memory"]["id"]
+    with _owner(stack) as conn:
+        conn.execute("UPDATE memories SET layer = 'working', access_count = 4 WHERE id = ANY(%s::uuid[])",
+                     ([made["lesson"], made["chatter"]],))
+        conn.execute("UPDATE memories SET layer = 'core' WHERE id = %s", (made["session"],))
+    run_id = _start(api, steps=["gate", "demote"])  # LLM off: the stated heuristic decides
+    assert _run(stack, tenant.id, run_id).status == "done"
+    acts = {x["memory_ids"][0]: x for x in _actions(api, run_id)}
+    assert acts[made["lesson"]]["action"] == "gate_approve" and "heuristic" in acts[made["lesson"]]["reason"]
+    assert acts[made["chatter"]]["action"] == "gate_reject"
+    assert acts[made["chatter"]]["details"] == {"rejections": 1, "retry_epoch": 49}
+    assert acts[made["session"]]["action"] == "demote"
+    layers = {k: api.get(f"/v1/memories/{v}").body["layer"] for k, v in made.items()}
+    assert layers == {"lesson": "core", "chatter": "working", "session": "working"}
+    again = _start(api, steps=["gate"])  # the rejected memory waits out its cooldown
+    assert _run(stack, tenant.id, again).status == "done"
+    assert _actions(api, again) == []
+
+
+def test_gate_asks_the_llm_when_it_is_on(api, tenant, stack, drain, fake_claude):
+    lesson = api.post("/v1/memories", {"namespace": NS, "content": "Lesson: never run migrations by hand.",
+                                       "importance": 0.8}).body["memory"]["id"]
+    other = api.post("/v1/memories", {"namespace": NS, "content": "The printer on floor 2 is out of toner.",
+                                      "importance": 0.8}).body["memory"]["id"]
+    with _owner(stack) as conn:
+        conn.execute("UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])",
+                     ([lesson, other],))
+    plan = _start(api, dry_run=True, steps=["gate"])
+    assert _run(stack, tenant.id, plan).status == "done"
+    assert {x["action"] for x in _actions(api, plan)} == {"gate_candidate"} and not fake_claude.requests
+    run_id = _start(api, steps=["gate"])
+    assert _run(stack, tenant.id, run_id).status == "done"
+    acts = {x["memory_ids"][0]: x["action"] for x in _actions(api, run_id)}
+    assert acts == {lesson: "gate_approve", other: "gate_reject"}
+    assert len(fake_claude.requests) == 2
+    assert all(r["system"].startswith("You decide whether a memory") for r in fake_claude.requests)

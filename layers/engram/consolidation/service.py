@@ -221,8 +221,8 @@ def run_cycle(dsn: str | None, tenant_id: UUID, run_id: UUID, *, time_budget_s: 
         while True:
             try:
                 final, chunk_ids = _batch(conn, tenant_id, run_id)
-            except NotFound:
-                raise
+            except (NotFound, psycopg.OperationalError):
+                raise  # a lost connection is not the run's fault: the message is delivered again
             except Exception as exc:  # the batch rolled back: nothing of it is applied
                 logger.exception("consolidation batch failed", extra={"run_id": str(run_id)})
                 error = f"{type(exc).__name__}: {exc}"[:1000]

@@ -83,7 +83,10 @@ def classify_pair(text_a: str, text_b: str, created_a: datetime, created_b: date
 
 # Cosine thresholds measured per embedding model (bench/consolidation_thresholds.py on labelled
 # pairs); a space's row (embedding_spaces.consolidation_thresholds) overrides them.
-CALIBRATED: dict[str, dict[str, float]] = {}
+# all-MiniLM-L6-v2: duplicates >= 0.90, related-but-different <= 0.86, updates >= 0.65 on the labelled set.
+CALIBRATED: dict[str, dict[str, float]] = {
+    "all-minilm-l6-v2-int8": {"dedupe_cosine": 0.88, "reconcile_min_cosine": 0.63},
+}
 
 
 def thresholds_for(defaults: SimilarityThresholds, model_id: str | None,
