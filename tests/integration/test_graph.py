@@ -3,6 +3,7 @@ isolation, point-in-time reads, delete/restore of memories, history and superses
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
 
@@ -126,7 +127,7 @@ def test_traversal_is_cycle_safe_and_reports_paths(api):
 
 def test_traversal_is_bounded_by_depth_and_node_limit(api):
     chain = _memories(api, *[f"chain link {i}" for i in range(7)])
-    for x, y in zip(chain, chain[1:], strict=False):
+    for x, y in itertools.pairwise(chain):
         assert _link(api, x, y, "derived_from").status == 201
     assert _reached(api, chain[0], "?depth=2") == chain[1:3]
     assert _reached(api, chain[0], "?depth=5") == chain[1:6]
@@ -244,3 +245,78 @@ def test_supersedes_ends_the_older_memory_and_forms_a_chain_both_ways(api):
     # ending the link gives the older memory its validity back
     assert api.delete(f"/v1/links/{r.body['id']}").status == 200
     assert api.get(f"/v1/memories/{mid['id']}").body["valid_to"] is None
+
+
+def _recall(api, **body):
+    r = api.post("/v1/recall", {"mode": "keyword", "namespace": "graph-recall", "touch": False, **body})
+    assert r.status == 200, r.body
+    return r.body
+
+
+def test_recall_as_of_reads_what_was_valid_at_that_instant(api):
+    ns = {"namespace": "graph-recall"}
+    early = api.post("/v1/memories", {"content": "Freeze policy: deploys pause on Fridays.", **ns,
+                                      "valid_from": _iso(T1), "valid_to": _iso(T2)}).body["memory"]
+    late = api.post("/v1/memories", {"content": "Freeze policy: deploys pause on Mondays.", **ns,
+                                     "valid_from": _iso(T2)}).body["memory"]
+    found = lambda **kw: [h["memory_id"] for h in _recall(api, query="freeze policy deploys", **kw)["results"]]  # noqa: E731
+    assert found() == [late["id"]]  # now: the early one expired
+    assert found(as_of=_iso(T1 - timedelta(microseconds=1))) == []
+    assert found(as_of=_iso(T1)) == [early["id"]]  # valid_from inclusive
+    assert found(as_of=_iso(T2 - timedelta(microseconds=1))) == [early["id"]]
+    assert found(as_of=_iso(T2)) == [late["id"]]  # valid_to exclusive
+    both = api.post("/v1/recall", {"query": "freeze", "as_of": _iso(T1), "include_expired": True})
+    assert both.status == 422
+
+
+def test_recall_flags_contradictions_and_expands_links_within_the_budget(api):
+    ns = {"namespace": "graph-recall"}
+    claim = api.post("/v1/memories", {"content": "The billing service retries failed charges three times.", **ns})
+    counter = api.post("/v1/memories", {"content": "Payments are never retried automatically; ops decide.", **ns})
+    cause = api.post("/v1/memories", {"content": "An outage in 2025 double-charged customers.", **ns})
+    claim_id, counter_id, cause_id = (x.body["memory"]["id"] for x in (claim, counter, cause))
+    assert _link(api, counter_id, claim_id, "contradicts").status == 201
+    assert _link(api, counter_id, cause_id, "caused_by").status == 201
+
+    plain = _recall(api, query="billing service retries charges")
+    hit = next(h for h in plain["results"] if h["memory_id"] == claim_id)
+    assert [c["memory_id"] for c in hit["conflicts"]] == [counter_id]  # flagged without asking
+    assert hit["conflicts"][0]["relation"] == "contradicts" and hit["conflicts"][0]["direction"] == "in"
+    assert hit["conflicts"][0]["summary"].startswith("Payments are never retried")
+    assert hit["linked"] is None
+
+    expanded = _recall(api, query="billing service retries charges", expand={"depth": 2})
+    hit = next(h for h in expanded["results"] if h["memory_id"] == claim_id)
+    linked = {n["memory_id"]: n for n in hit["linked"]}
+    assert set(linked) == {counter_id, cause_id}
+    assert linked[cause_id]["depth"] == 2 and linked[cause_id]["path"] == [claim_id, counter_id, cause_id]
+    assert linked[cause_id]["relation"] == "caused_by" and linked[cause_id]["direction"] == "out"
+    only = _recall(api, query="billing service retries charges", expand={"relations": ["caused_by"]})
+    assert next(h for h in only["results"] if h["memory_id"] == claim_id)["linked"] == []
+
+    # a tight budget: results' text first, then conflicts, then links; every flag stays
+    tight = _recall(api, query="billing service retries charges", limit=1, budget_chars=100, expand={"depth": 2})
+    (hit,) = tight["results"]
+    assert hit["memory_id"] == claim_id
+    assert tight["used_chars"] <= 100
+    assert [c["memory_id"] for c in hit["conflicts"]] == [counter_id]
+    text = len(hit["chunk"]["text"]) + sum(len(n["summary"] or "") for n in hit["conflicts"] + hit["linked"])
+    assert text == tight["used_chars"]
+    assert any(n["summary"] is None for n in hit["linked"])
+
+    # ending the contradiction ends the flag; recall as of before it started does not flag it either
+    link_id = api.get(f"/v1/links?memory_id={claim_id}&relation=contradicts").body["items"][0]["id"]
+    assert api.delete(f"/v1/links/{link_id}").status == 200
+    after = _recall(api, query="billing service retries charges")
+    assert next(h for h in after["results"] if h["memory_id"] == claim_id)["conflicts"] == []
+
+
+def test_recall_expansion_stays_inside_the_tenant(api, make_tenant, api_for):
+    other = api_for(make_tenant("graph-recall-b").key)
+    (mine,) = _memories(api, "Quarterly roadmap draft for the search team.", namespace="graph-recall")
+    theirs = _memories(other, "Quarterly roadmap draft for the search team, their copy.", "their secret plan",
+                       namespace="graph-recall")
+    assert _link(other, theirs[0], theirs[1], "contradicts").status == 201
+    body = _recall(api, query="quarterly roadmap search team", expand={"depth": 3})
+    assert [h["memory_id"] for h in body["results"]] == [mine]
+    assert body["results"][0]["conflicts"] == [] and body["results"][0]["linked"] == []

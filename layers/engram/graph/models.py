@@ -6,10 +6,9 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, field_validator
-from pydantic import Strict as StrictMode
+from pydantic import AfterValidator, BaseModel, Field, field_validator
 
-from engram.core.models import Kind, Metadata, Strict
+from engram.core.models import Kind, Metadata, Strict, Timestamp, UuidField
 
 RELATIONS = ("supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from",
              "part_of")
@@ -23,20 +22,20 @@ MAX_DEPTH = 5
 MAX_NODES = 500
 SUMMARY_CHARS = 280
 
-# Sent as JSON strings: parsed even where models are strict.
-MemoryId = Annotated[UUID, StrictMode(False)]
-Instant = Annotated[datetime, StrictMode(False)]
+# Stored as `real`: rounded so that what is read back equals what was written.
+Strength = Annotated[float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"),
+                     AfterValidator(lambda v: round(v, 6))]
 
 
 class LinkCreate(Strict):
     """A typed, directed edge: `from_id` <relation> `to_id` ("A supersedes B": from A, to B)."""
 
-    from_id: MemoryId
-    to_id: MemoryId
+    from_id: UuidField
+    to_id: UuidField
     relation: Relation
-    strength: float = Field(default=1.0, ge=0.0, le=1.0)
-    valid_from: Instant | None = Field(default=None, description="When the relation starts to hold; default now")
-    valid_to: Instant | None = Field(default=None, description="When it stops holding (exclusive); default never")
+    strength: Strength = 1.0
+    valid_from: Timestamp | None = Field(default=None, description="When the relation starts to hold; default now")
+    valid_to: Timestamp | None = Field(default=None, description="When it stops holding (exclusive); default never")
     metadata: Metadata = Field(default_factory=dict)
 
 

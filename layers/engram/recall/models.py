@@ -6,11 +6,22 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from engram.core.models import Layer, Namespace, Strict, Tags, Timestamp, UuidField
 
 RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
+# The graph's relations (engram.graph): a unit test keeps the two lists equal.
+LinkRelation = Literal["supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts",
+                       "derived_from", "part_of"]
+
+
+class RecallExpand(Strict):
+    """Follow each result's links (either way) and attach the memories they reach."""
+
+    relations: list[LinkRelation] | None = Field(default=None, max_length=8, description="Default: every relation")
+    depth: int = Field(default=1, ge=1, le=3, description="Links to follow from each result")
+    limit: int = Field(default=5, ge=1, le=20, description="Linked memories per result, nearest and strongest first")
 
 
 class RecallRequest(Strict):
@@ -35,6 +46,16 @@ class RecallRequest(Strict):
     min_score: float | None = Field(default=None, ge=0.0, le=2.0,
                                     description="Drop results scoring below this (the scale of `score`): "
                                                 "no filler when little is relevant")
+    as_of: Timestamp | None = Field(
+        default=None, description="What was valid at this instant: valid_from (or creation) <= as_of < valid_to")
+    expand: RecallExpand | None = Field(
+        default=None, description="Attach each result's linked memories (summaries, inside budget_chars)")
+
+    @model_validator(mode="after")
+    def _one_time_view(self) -> RecallRequest:
+        if self.as_of is not None and self.include_expired:
+            raise ValueError("as_of reads one instant; include_expired reads all time: give one of them")
+        return self
 
 
 class ScoreParts(BaseModel):
@@ -68,6 +89,24 @@ class RecalledMessage(BaseModel):
     metadata: Any = None
 
 
+class GraphNeighbour(BaseModel):
+    """A memory linked to a result: what the link says, and the start of the memory's content."""
+
+    memory_id: UUID
+    relation: LinkRelation
+    direction: Literal["out", "in"] = Field(
+        description="out: the link goes from the memory before it on the path to this one; in: the other way")
+    depth: int
+    path: list[UUID] = Field(description="Memory ids from the result to this one")
+    link_id: UUID
+    strength: float
+    namespace: str
+    kind: str
+    created_at: datetime
+    summary: str | None = Field(description="The start of the content; null when budget_chars left no room")
+    truncated: bool = Field(description="The summary is shorter than the content")
+
+
 class RecallHit(BaseModel):
     type: Literal["memory", "conversation"] = "memory"
     memory_id: UUID | None = Field(default=None, description="Set for memory results")
@@ -84,6 +123,9 @@ class RecallHit(BaseModel):
     chunk: RecalledChunk
     score: float
     explain: ScoreParts | None = None
+    conflicts: list[GraphNeighbour] = Field(
+        default_factory=list, description="Memories linked to this one by `contradicts`, always flagged")
+    linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
 
 
 class RecallResponse(BaseModel):

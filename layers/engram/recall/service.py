@@ -17,8 +17,18 @@ from aws_lambda_powertools import Logger
 from engram.adapters.embeddings.base import Embedder
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
+from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, parse_vector, vector_literal
-from engram.recall.models import RecalledChunk, RecalledMessage, RecallHit, RecallRequest, RecallResponse, ScoreParts
+from engram.recall.models import (
+    GraphNeighbour,
+    RecalledChunk,
+    RecalledMessage,
+    RecallHit,
+    RecallRequest,
+    RecallResponse,
+    ScoreParts,
+)
+from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.store import candidate_sql, recall_filters, scan_settings_and_pending_sql
 
@@ -28,7 +38,8 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     s = settings()
     degraded: list[str] = []
     where, params = recall_filters(req)
-    params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired)
+    params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired,
+                  as_of=req.as_of)
 
     qvec = None
     if req.mode != "keyword":
@@ -58,7 +69,8 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
         pending = conn.execute(scan_settings_and_pending_sql(where), params).fetchone()
         if pending and pending["n"]:
             degraded.append(f"vectors_pending: {pending['n']}{'+' if pending['n'] >= 1000 else ''} chunks")
-        rows = conn.execute(candidate_sql(where, dimension, use_keyword), params).fetchall()
+        rows = conn.execute(candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None),
+                            params).fetchall()
         if req.layers:
             rows = [r for r in rows if r["layer"] in req.layers]
 
@@ -85,12 +97,7 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
             ranked = [c for c in ranked if c.fused >= req.min_score]
         hits, used = _shape(ranked[: req.limit], req)
         _attach_messages(conn, hits)
-        memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
-        if req.touch and memory_ids:
-            conn.execute(
-                "UPDATE memories SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(%s)",
-                (memory_ids,),
-            )
+        used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now)
     return RecallResponse(results=hits, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
 
 
@@ -124,6 +131,46 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
     return hits, used
 
 
+def _touch_and_attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int,
+                            at: datetime) -> int:
+    memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
+    if not memory_ids:
+        return used
+    with conn.pipeline():  # the touch and the graph lookups share one round trip
+        if req.touch:
+            conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed = now()"
+                         " WHERE id = ANY(%s)", (memory_ids,))
+        return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
+
+
+def _attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], memory_ids: list[UUID], req: RecallRequest,
+                  used: int, at: datetime) -> int:
+    """Flag every `contradicts` link of the results (always) and, with `expand`, attach what their
+    links reach: one query each for all results. Summaries share budget_chars with the results."""
+    conflicts = graph.conflicting_memories(conn, tenant_id, memory_ids, at)
+    linked = graph.linked_memories(conn, tenant_id, memory_ids, relations=req.expand.relations,
+                                   depth=req.expand.depth, as_of=at,
+                                   limit_per_memory=req.expand.limit) if req.expand else {}
+    if not conflicts and not linked and not req.expand:
+        return used
+    for h in hits:
+        if h.memory_id is None:
+            continue
+        h.conflicts = [_neighbour(c.memory, c.link, [h.memory_id, c.memory.id], 1)
+                       for c in conflicts.get(h.memory_id, [])]
+        if req.expand:
+            h.linked = [_neighbour(n.memory, n.via, n.path, n.depth) for n in linked.get(h.memory_id, [])]
+    return fit_neighbours(hits, req.budget_chars, used)
+
+
+def _neighbour(memory: Any, link: Any, path: list[UUID], depth: int) -> GraphNeighbour:
+    """A graph memory and the link that reached it (graph.service models) as recall shows them."""
+    return GraphNeighbour(
+        memory_id=memory.id, relation=link.relation, direction="out" if link.from_id == path[-2] else "in",
+        depth=depth, path=path, link_id=link.id, strength=link.strength, namespace=memory.namespace,
+        kind=memory.kind, created_at=memory.created_at, summary=memory.summary, truncated=memory.truncated)
+
+
 def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
     """Conversation results carry their window's original messages, word for word (seed 004).
 
@@ -136,7 +183,7 @@ def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
              if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None]
     if not spans:
         return
-    rows = messages_for_windows(conn, spans)  # type: ignore[arg-type]
+    rows = messages_for_windows(conn, spans)
     for h in hits:
         if h.conversation_id is None or h.chunk.seq_from is None or h.chunk.seq_to is None:
             continue

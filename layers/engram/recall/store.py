@@ -48,12 +48,13 @@ def scan_settings_and_pending_sql(where: sql.Composable) -> sql.Composed:
     ).format(where=where)
 
 
-def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: bool) -> sql.Composed:
+def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: bool, *,
+                  as_of: bool = False) -> sql.Composed:
     if dimension:
         # The dimension is a literal in the query so the planner matches the partial HNSW index of that dimension.
         d = sql.Literal(int(dimension))
         distance = sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
-        vec = sql.SQL(
+        vec: sql.Composable = sql.SQL(
             "vec AS MATERIALIZED (SELECT c.id, 1 - ({distance}) AS sim"
             " FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}"
             " ORDER BY {distance} LIMIT %(k)s)"
@@ -62,7 +63,7 @@ def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: boo
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
     if use_keyword:
         # Any query term may match (OR): questions rarely share every word. tenant_chunks: see migration 0004.
-        kw = sql.SQL(
+        kw: sql.Composable = sql.SQL(
             "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')"
             "::tsquery AS q),"
             " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank FROM tenant_chunks c, tq"
@@ -70,7 +71,8 @@ def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: boo
         ).format(where=where)
     else:
         kw = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
-    return sql.SQL("WITH {vec}, {kw}, {rest}").format(vec=vec, kw=kw, rest=_CANDIDATE_ROWS)
+    return sql.SQL("WITH {vec}, {kw}, {rest} {validity}").format(
+        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT if as_of else _VALID_NOW)
 
 
 _CANDIDATE_ROWS = sql.SQL(
@@ -84,6 +86,11 @@ _CANDIDATE_ROWS = sql.SQL(
     " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
     " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
-    # A memory whose validity ended (superseded, expired) is history: only when asked for.
-    " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())"
 )
+# A memory whose validity ended (superseded, expired) is history: only when asked for.
+_VALID_NOW = sql.SQL("AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())")
+# What was valid at an instant: valid_from (or, without one, the creation time) <= as_of < valid_to;
+# a conversation turn counts from when it was said.
+_VALID_AT = sql.SQL(
+    "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= %(as_of)s"
+    " AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
@@ -10,6 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from engram.core.models import Timestamp
 from engram.graph import service as graph
 from engram.graph.models import (
     MAX_DEPTH,
@@ -25,6 +25,7 @@ from engram.graph.models import (
     Traversal,
 )
 from engram_http.auth import principal
+from engram_http.params import CursorQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -52,7 +53,7 @@ def list_links(
     relation: RelationsQuery = None,
     direction: Annotated[Direction, Query(description="With memory_id: out (from it), in (to it) or both")] = "both",
     include_ended: Annotated[bool, Query(description="Also links that no longer hold (history)")] = False,
-    cursor: Annotated[str | None, Query()] = None,
+    cursor: CursorQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> LinkPage:
     who = principal(router, "read")
@@ -73,7 +74,7 @@ def traverse(
     depth: Annotated[int, Query(ge=1, le=MAX_DEPTH, description="Links to follow from the memory")] = 1,
     relation: RelationsQuery = None,
     direction: Annotated[Direction, Query(description="out: follow links from each memory; in: to it")] = "both",
-    as_of: Annotated[datetime | None, Query(description="Only links valid at this instant; default now")] = None,
+    as_of: Annotated[Timestamp | None, Query(description="Only links valid at this instant; default now")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_NODES, description="At most this many memories")] = 100,
 ) -> Traversal:
     who = principal(router, "read")
