@@ -47,14 +47,17 @@ def assert_field_error(reply, field: str, status: int = 422) -> None:
 
 def test_timestamps_beyond_year_9999_in_utc_are_refused_and_reads_keep_working(api):
     late = "9999-12-31T23:59:59-14:00"  # year 10000 in UTC
-    batch = api.post("/v1/memories/batch", {"items": [{"content": "poison", "namespace": "ts", "valid_to": late},
-                                                      {"content": "fine", "namespace": "ts"}]})
+    batch = api.post(
+        "/v1/memories/batch",
+        {"items": [{"content": "poison", "namespace": "ts", "valid_to": late}, {"content": "fine", "namespace": "ts"}]},
+    )
     assert batch.status == 200, batch.body
     assert [r["status"] for r in batch.body["results"]] == ["error", "created"]
     assert batch.body["results"][0]["error"]["details"]["field"] == "valid_to"
     assert_field_error(api.post("/v1/memories", {"content": "x", "valid_to": late}), "valid_to")
-    assert_field_error(api.post("/v1/memories", {"content": "x", "valid_from": "0001-01-01T00:00:00+05:00"}),
-                       "valid_from")
+    assert_field_error(
+        api.post("/v1/memories", {"content": "x", "valid_from": "0001-01-01T00:00:00+05:00"}), "valid_from"
+    )
     listed = api.get("/v1/memories?namespace=ts")
     assert listed.status == 200 and [m["content"] for m in listed.body["items"]] == ["fine"]
 
@@ -62,8 +65,9 @@ def test_timestamps_beyond_year_9999_in_utc_are_refused_and_reads_keep_working(a
 def test_utc_offsets_beyond_14_hours_are_refused_everywhere(api):
     conv = api.post("/v1/conversations", {"title": "t"}).body["id"]
     bad = "2024-01-01T00:00:00+19:23"
-    reply = api.post(f"/v1/conversations/{conv}/messages",
-                     {"messages": [{"role": "user", "content": "hi", "created_at": bad}]})
+    reply = api.post(
+        f"/v1/conversations/{conv}/messages", {"messages": [{"role": "user", "content": "hi", "created_at": bad}]}
+    )
     assert_field_error(reply, "messages.0.created_at")
     assert_field_error(api.post("/v1/recall", {"query": "x", "since": bad}), "since")
     assert_field_error(api.get(f"/v1/memories?until={quote(bad)}"), "until")
@@ -71,9 +75,16 @@ def test_utc_offsets_beyond_14_hours_are_refused_everywhere(api):
 
 
 def test_timestamps_are_stored_in_utc_and_read_back_exactly_as_written(api):
-    written = api.post("/v1/memories", {"content": "timed", "valid_from": "2024-03-01T12:00:00+14:00",
-                                        "valid_to": "9999-12-31T23:59:59", "importance": 0.1234567,
-                                        "metadata": {"n": [1, 2.5, {"deep": nested(5)}]}})
+    written = api.post(
+        "/v1/memories",
+        {
+            "content": "timed",
+            "valid_from": "2024-03-01T12:00:00+14:00",
+            "valid_to": "9999-12-31T23:59:59",
+            "importance": 0.1234567,
+            "metadata": {"n": [1, 2.5, {"deep": nested(5)}]},
+        },
+    )
     assert written.status == 201, written.body
     memory = written.body["memory"]
     assert memory["valid_from"] == "2024-02-29T22:00:00Z" and memory["valid_to"] == "9999-12-31T23:59:59Z"
@@ -87,12 +98,20 @@ def test_metadata_nested_too_deep_is_refused_and_nothing_is_written(api):
         reply = api.post("/v1/memories", {"content": f"deep {depth}", "namespace": "deep", "metadata": nested(depth)})
         assert_field_error(reply, "metadata")
         assert "nested deeper than" in reply.body["error"]["message"]
-    too_deep_to_parse = api.post("/v1/memories", raw=b'{"content": "x", "metadata": ' + b'{"a":' * 5000
-                                 + b"1" + b"}" * 5001)
+    too_deep_to_parse = api.post(
+        "/v1/memories", raw=b'{"content": "x", "metadata": ' + b'{"a":' * 5000 + b"1" + b"}" * 5001
+    )
     assert too_deep_to_parse.status == 400, too_deep_to_parse.body
     assert too_deep_to_parse.body["error"]["details"]["reason"].startswith("nested too deeply")
-    batch = api.post("/v1/memories/batch", {"items": [{"content": "d", "namespace": "deep", "metadata": nested(400)},
-                                                      {"content": "ok", "namespace": "deep"}]})
+    batch = api.post(
+        "/v1/memories/batch",
+        {
+            "items": [
+                {"content": "d", "namespace": "deep", "metadata": nested(400)},
+                {"content": "ok", "namespace": "deep"},
+            ]
+        },
+    )
     assert [r["status"] for r in batch.body["results"]] == ["error", "created"]
     patched = api.patch(f"/v1/memories/{_memory(api)}", {"metadata": nested(600)})
     assert_field_error(patched, "metadata")
@@ -104,8 +123,9 @@ def test_metadata_size_and_message_metadata_are_bounded(api):
     big = {f"k{i}": "x" * 2000 for i in range(40)}  # ~80 KiB
     assert_field_error(api.post("/v1/memories", {"content": "big", "metadata": big}), "metadata")
     conv = api.post("/v1/conversations", {"title": "t"}).body["id"]
-    reply = api.post(f"/v1/conversations/{conv}/messages",
-                     {"messages": [{"role": "user", "content": "hi", "metadata": nested(100)}]})
+    reply = api.post(
+        f"/v1/conversations/{conv}/messages", {"messages": [{"role": "user", "content": "hi", "metadata": nested(100)}]}
+    )
     assert_field_error(reply, "messages.0.metadata")
 
 
@@ -115,8 +135,9 @@ def test_metadata_size_and_message_metadata_are_bounded(api):
 def test_importance_too_small_for_real_is_rounded_to_zero_and_does_not_sink_a_batch(api):
     one = api.post("/v1/memories", {"content": "tiny importance", "importance": 1e-320})
     assert one.status == 201 and one.body["memory"]["importance"] == 0.0
-    batch = api.post("/v1/memories/batch", {"items": [{"content": "a1", "importance": 0.7},
-                                                      {"content": "a2", "importance": 5e-324}]})
+    batch = api.post(
+        "/v1/memories/batch", {"items": [{"content": "a1", "importance": 0.7}, {"content": "a2", "importance": 5e-324}]}
+    )
     assert [r["status"] for r in batch.body["results"]] == ["created", "created"], batch.body
     doc = api.post("/v1/documents", {"content": "# d\n\nbody", "importance": 2.2e-308})
     assert doc.status == 201 and doc.body["memory"]["importance"] == 0.0
@@ -137,9 +158,13 @@ def test_nul_in_query_parameters_and_headers_is_refused_naming_it(api, tenant):
     assert_field_error(api.get("/v1/conversations?agent_id=a%00"), "agent_id")
     assert_field_error(api.get("/v1/trash?cursor=%00"), "cursor")
     conv = api.post("/v1/conversations", {"title": "t"}).body["id"]
-    status, body = raw_request(tenant.key, "POST", f"/v1/conversations/{conv}/messages",
-                               json.dumps({"messages": [{"role": "user", "content": "hi"}]}).encode(),
-                               {"content-type": "application/json", "idempotency-key": "k\x00"})
+    status, body = raw_request(
+        tenant.key,
+        "POST",
+        f"/v1/conversations/{conv}/messages",
+        json.dumps({"messages": [{"role": "user", "content": "hi"}]}).encode(),
+        {"content-type": "application/json", "idempotency-key": "k\x00"},
+    )
     assert status == 422 and body["error"]["details"]["field"] == "idempotency-key", body
     assert api.get(f"/v1/conversations/{conv}/messages").body["items"] == []
 
@@ -155,18 +180,21 @@ def test_patch_content_null_is_422_naming_content(api):
 # ---- 3. protocol errors -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("content_type", "body", "status"), [
-    ("application/json", b"\xff\xfe{}", 400),
-    ("application/json", b'{"content": "\xe0m"}', 400),
-    ("application/json", b'{"content": "x", "importance": NaN}', 400),
-    ("application/json", b'{"content": "x", "importance": 1e999}', 400),
-    ("text/plain", b'{"content": "x"}', 415),
-    ("multipart/form-data", b'{"content": "x"}', 415),
-    ("application/x-www-form-urlencoded", b'{"content": "x"}', 415),
-    ("application/json; charset", b'{"content": "x"}', 415),
-    ("application/json; charset=latin-1", b'{"content": "x"}', 415),
-    ("application json", b'{"content": "x"}', 415),
-])
+@pytest.mark.parametrize(
+    ("content_type", "body", "status"),
+    [
+        ("application/json", b"\xff\xfe{}", 400),
+        ("application/json", b'{"content": "\xe0m"}', 400),
+        ("application/json", b'{"content": "x", "importance": NaN}', 400),
+        ("application/json", b'{"content": "x", "importance": 1e999}', 400),
+        ("text/plain", b'{"content": "x"}', 415),
+        ("multipart/form-data", b'{"content": "x"}', 415),
+        ("application/x-www-form-urlencoded", b'{"content": "x"}', 415),
+        ("application/json; charset", b'{"content": "x"}', 415),
+        ("application/json; charset=latin-1", b'{"content": "x"}', 415),
+        ("application json", b'{"content": "x"}', 415),
+    ],
+)
 def test_bodies_that_are_not_utf8_json_are_4xx(tenant, content_type, body, status):
     got, reply = raw_request(tenant.key, "POST", "/v1/memories", body, {"content-type": content_type})
     assert got == status, reply
@@ -175,16 +203,20 @@ def test_bodies_that_are_not_utf8_json_are_4xx(tenant, content_type, body, statu
 
 def test_json_with_charset_and_without_content_type_is_accepted(tenant):
     for headers in ({"content-type": "Application/JSON; charset=UTF-8"}, {}):
-        got, reply = raw_request(tenant.key, "POST", "/v1/memories",
-                                 json.dumps({"content": f"ct {headers}"}).encode(), headers)
+        got, reply = raw_request(
+            tenant.key, "POST", "/v1/memories", json.dumps({"content": f"ct {headers}"}).encode(), headers
+        )
         assert got == 201, reply
 
 
 def test_non_utf8_body_arriving_base64_encoded_is_400():
     from engram_http.protocol import BodyRefused, check_request
 
-    event = {"body": base64.b64encode(b"\x99u\x0cz").decode(), "isBase64Encoded": True,
-             "headers": {"content-type": "application/json"}}
+    event = {
+        "body": base64.b64encode(b"\x99u\x0cz").decode(),
+        "isBase64Encoded": True,
+        "headers": {"content-type": "application/json"},
+    }
     with pytest.raises(BodyRefused) as refused:
         check_request(event)
     assert refused.value.status == 400 and refused.value.details == {"byte_offset": 0}
@@ -199,13 +231,15 @@ def test_patch_racing_delete_is_404_not_500(api, stack):
     replies: list[Any] = []
     with psycopg.connect(stack.dsn) as locker:
         locker.execute("SELECT 1 FROM memories WHERE id = %s FOR UPDATE", (memory_id,))
-        patcher = threading.Thread(target=lambda: replies.append(
-            api.patch(f"/v1/memories/{memory_id}", {"content": "changed while deleted"})))
+        patcher = threading.Thread(
+            target=lambda: replies.append(api.patch(f"/v1/memories/{memory_id}", {"content": "changed while deleted"}))
+        )
         patcher.start()
         with psycopg.connect(stack.dsn, autocommit=True) as watcher:  # wait until the UPDATE is blocked
             deadline = time.monotonic() + 30
-            while not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                                      " AND query LIKE 'UPDATE memories%%'").fetchone():
+            while not watcher.execute(
+                "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE memories%%'"
+            ).fetchone():
                 assert time.monotonic() < deadline, "the PATCH never reached its UPDATE"
                 time.sleep(0.02)
         locker.execute("UPDATE memories SET status = 'deleted', deleted_at = now() WHERE id = %s", (memory_id,))
@@ -218,8 +252,9 @@ def test_patch_racing_delete_is_404_not_500(api, stack):
 
 
 def _upload_ticket(api, body: bytes, **opts):
-    ticket = api.post("/v1/documents/uploads", {"size_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest(),
-                                                **opts})
+    ticket = api.post(
+        "/v1/documents/uploads", {"size_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest(), **opts}
+    )
     assert ticket.status == 201, ticket.body
     return ticket.body
 
@@ -240,13 +275,14 @@ def test_upload_with_importance_too_small_for_real_is_ingested(api, drain_upload
     assert api.get(f"/v1/memories/{status['memory_id']}").body["importance"] == 0.0
 
 
-def test_upload_whose_stored_options_no_longer_validate_fails_with_a_reason_and_is_deleted(api, stack,
-                                                                                         drain_uploads):
+def test_upload_whose_stored_options_no_longer_validate_fails_with_a_reason_and_is_deleted(api, stack, drain_uploads):
     body = b"# old\n\noptions written by an earlier version"
     ticket = _upload_ticket(api, body)
     with psycopg.connect(stack.dsn, autocommit=True) as owner:  # as an earlier, laxer version stored them
-        owner.execute("UPDATE document_uploads SET params = params || %s::jsonb WHERE id = %s",
-                      (json.dumps({"metadata": nested(METADATA_MAX_DEPTH + 5)}), ticket["upload_id"]))
+        owner.execute(
+            "UPDATE document_uploads SET params = params || %s::jsonb WHERE id = %s",
+            (json.dumps({"metadata": nested(METADATA_MAX_DEPTH + 5)}), ticket["upload_id"]),
+        )
     _put(ticket, body)
     drain_uploads()
     status = api.get(f"/v1/documents/uploads/{ticket['upload_id']}").body
@@ -260,3 +296,9 @@ def _memory(api) -> str:
     created = api.post("/v1/memories", {"content": f"a memory {time.monotonic_ns()}"})
     assert created.status == 201, created.body
     return created.body["memory"]["id"]
+
+
+def test_a_forged_cursor_with_an_odd_timestamp_is_422(api):
+    for created in ("2024-01-01T00:00:00+19:23", "0001-01-01T00:00:00+05:00"):
+        cursor = base64.urlsafe_b64encode(f"{created}|{'0' * 8}-0000-0000-0000-{'0' * 12}".encode()).decode()
+        assert_field_error(api.get(f"/v1/memories?cursor={cursor}"), "cursor")

@@ -13,6 +13,7 @@ import psycopg
 from psycopg import sql
 
 from engram.core.errors import InvalidField
+from engram.core.models import bounded_timestamp
 
 MAX_PAGE = 200
 
@@ -24,7 +25,7 @@ def encode_cursor(created_at: datetime, row_id: UUID) -> str:
 def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
     try:
         created, rid = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        return datetime.fromisoformat(created), UUID(rid)
+        return bounded_timestamp(datetime.fromisoformat(created)), UUID(rid)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidField("cursor", "is not a cursor this API returned") from exc
 
