@@ -21,6 +21,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/health", "admin", auth=False),
     Route("GET", "/v1/openapi.json", "admin", auth=False),
     Route("GET", "/v1/stats", "admin"),
+    Route("GET", "/v1/usage", "admin"),
     Route("POST", "/v1/keys", "admin"),
     Route("GET", "/v1/keys", "admin"),
     Route("DELETE", "/v1/keys/{key_id}", "admin"),

@@ -1,8 +1,8 @@
-"""Pydantic models of tenancy: API keys and namespace purges."""
+"""Pydantic models of tenancy: API keys, namespace purges and LLM usage."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 from uuid import UUID
 
@@ -37,3 +37,24 @@ class PurgeResult(BaseModel):
     conversations: int
     messages: int
     chunks: int
+
+
+class UsageLine(BaseModel):
+    day: date = Field(description="UTC day")
+    component: str = Field(description="What the calls were for: query_answer, consolidation_gate, "
+                                       "consolidation_merge, consolidation_reconcile, ...")
+    model: str
+    calls: int
+    failed_calls: int = Field(description="Calls that failed after their retries (counted in calls)")
+    input_tokens: int
+    output_tokens: int
+    latency_ms: int = Field(description="Total time spent in these calls")
+
+
+class UsageReport(BaseModel):
+    since: datetime
+    until: datetime
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    lines: list[UsageLine] = Field(description="By day (oldest first), component and model")

@@ -1,13 +1,16 @@
-"""Tenancy: a tenant's API keys, its statistics, and purging a namespace (hard delete)."""
+"""Tenancy: a tenant's API keys, its statistics and LLM usage, and purging a namespace (hard delete)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 from engram.core.db import tenant_transaction
-from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult
-from engram.tenancy.store import issue_key, list_keys, revoke_key
+from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageLine, UsageReport
+from engram.tenancy.store import issue_key, list_keys, llm_usage_by_day, revoke_key
+
+USAGE_DEFAULT_DAYS = 30
 
 
 def create_tenant_key(tenant_id: UUID, req: KeyCreate) -> IssuedApiKey:
@@ -47,6 +50,18 @@ def tenant_stats(tenant_id: UUID) -> dict[str, Any]:
         "embeddings_pending": chunks["pending"],
         "embedding_model": space,
     }
+
+
+def tenant_usage(tenant_id: UUID, since: datetime | None = None) -> UsageReport:
+    """The tenant's LLM calls and tokens since `since` (default: the last 30 days), by UTC day,
+    component and model, from llm_usage (every call is logged there, failed ones included)."""
+    until = datetime.now(UTC)
+    start = since if since is not None else until - timedelta(days=USAGE_DEFAULT_DAYS)
+    with tenant_transaction(tenant_id) as conn:
+        lines = [UsageLine.model_validate(r) for r in llm_usage_by_day(conn, start)]
+    return UsageReport(since=start, until=until, calls=sum(u.calls for u in lines),
+                       input_tokens=sum(u.input_tokens for u in lines),
+                       output_tokens=sum(u.output_tokens for u in lines), lines=lines)
 
 
 def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:

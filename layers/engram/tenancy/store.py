@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import DictRow
 
 from engram.core.config import settings
 from engram.core.errors import Conflict, InvalidField, NotFound
@@ -107,3 +109,14 @@ def authenticate(conn: psycopg.Connection, api_key: str) -> Principal | None:
     if row is None:
         return None
     return Principal(row["tenant_id"], row["key_id"], frozenset(row["scopes"]))
+
+
+def llm_usage_by_day(conn: psycopg.Connection[DictRow], since: datetime) -> list[DictRow]:
+    """The transaction tenant's LLM calls since `since`, summed by UTC day, purpose and model."""
+    return conn.execute(
+        "SELECT (created_at AT TIME ZONE 'UTC')::date AS day, purpose AS component, model, count(*) AS calls,"
+        " count(*) FILTER (WHERE NOT ok) AS failed_calls, COALESCE(sum(input_tokens), 0)::bigint AS input_tokens,"
+        " COALESCE(sum(output_tokens), 0)::bigint AS output_tokens, sum(latency_ms)::bigint AS latency_ms"
+        " FROM llm_usage WHERE created_at >= %s GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+        (since,),
+    ).fetchall()

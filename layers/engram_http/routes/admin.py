@@ -7,13 +7,13 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
 from engram.core.db import anonymous_transaction
 from engram.core.errors import DependencyDown
-from engram.core.models import NAMESPACE_PATTERN
+from engram.core.models import NAMESPACE_PATTERN, Timestamp
 from engram.tenancy import service as tenancy
-from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult
+from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageReport
 from engram_http.auth import principal
 from engram_http.errors import error_response
 from engram_http.openapi import openapi_document
@@ -43,6 +43,15 @@ def openapi() -> Response[dict[str, Any]]:
 def tenant_stats() -> dict[str, Any]:
     who = principal(router, "read")
     return tenancy.tenant_stats(who.tenant_id)
+
+
+@router.get("/v1/usage", tags=["admin"],
+            summary="This tenant's LLM calls and tokens by day, component and model (admin scope)")
+def tenant_usage(
+    since: Annotated[Timestamp | None, Query(description="Calls at or after (ISO 8601); default: 30 days ago")] = None,
+) -> UsageReport:
+    who = principal(router, "admin")
+    return tenancy.tenant_usage(who.tenant_id, since)
 
 
 @router.post("/v1/namespaces/<namespace>/purge", tags=["admin"],
