@@ -44,6 +44,15 @@ def test_writes_batches_patches_and_appends_mark_their_namespaces(api, tenant, s
     assert _pairs(tenant.id) == {"lab", "b1", "b2", "chat"}
 
 
+def test_recall_marks_the_namespaces_it_returned_from(api, tenant, stack, drain):
+    api.post("/v1/memories", {"content": "the ferry leaves from pier nine", "namespace": "travel"})
+    drain()
+    _dispatched(stack.dsn, tenant.id, "travel")
+    assert _pairs(tenant.id) == set()
+    assert api.post("/v1/recall", {"query": "ferry pier", "namespace": "travel"}).body["results"]
+    assert _pairs(tenant.id) == {"travel"}
+
+
 def test_a_fresh_row_is_left_alone_and_activity_after_a_dispatch_is_recorded(api, tenant, stack):
     api.post("/v1/memories", {"content": "first", "namespace": "fresh"})
     first = _activity(stack.dsn, tenant.id)["fresh"][0]

@@ -15,6 +15,7 @@ from uuid import UUID
 from aws_lambda_powertools import Logger
 
 from engram.adapters.embeddings.base import Embedder
+from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.graph import service as graph
@@ -137,6 +138,7 @@ def _touch_and_attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], r
     if not memory_ids:
         return used
     with conn.pipeline():  # the touch and the graph lookups share one round trip
+        record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
         if req.touch:
             conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed = now()"
                          " WHERE id = ANY(%s)", (memory_ids,))
