@@ -401,3 +401,31 @@ def test_gate_asks_the_llm_when_it_is_on(api, tenant, stack, drain, fake_claude)
     assert acts == {lesson: "gate_approve", other: "gate_reject"}
     assert len(fake_claude.requests) == 2
     assert all(r["system"].startswith("You decide whether a memory") for r in fake_claude.requests)
+
+
+def test_through_the_queue_the_stale_fact_leaves_recall_but_as_of_finds_it(api, tenant, stack, drain, fake_claude,
+                                                                           drain_consolidation):
+    ids = _plant(api, drain, stack, tenant.id)
+    run_id = _start(api)
+    drain_consolidation()  # the worker, as the SQS event source mapping runs it
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    assert run["status"] == "done", run
+    superseded_at = api.get(f"/v1/memories/{ids['old']}").body["valid_to"]
+    assert superseded_at is not None
+    question = "which branch does the payments service deploy from"
+    assert ids["old"] not in _recall(api, question)
+    assert ids["old"] in _recall(api, question, as_of=_before(superseded_at))
+
+
+def _before(instant: str) -> str:
+    from datetime import datetime, timedelta
+
+    return (datetime.fromisoformat(instant.replace("Z", "+00:00")) - timedelta(seconds=1)).isoformat()
+
+
+def test_a_recall_raises_importance(api, tenant, drain, settings_env):
+    memory = api.post("/v1/memories", {"namespace": NS, "content": OTHER, "importance": 0.5}).body["memory"]["id"]
+    drain()
+    reply = api.post("/v1/recall", {"query": "coffee machine descaled", "namespaces": [NS]})
+    assert reply.body["results"][0]["memory_id"] == memory
+    assert api.get(f"/v1/memories/{memory}").body["importance"] == pytest.approx(0.53, abs=1e-6)

@@ -140,8 +140,10 @@ def _touch_and_attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], r
     with conn.pipeline():  # the touch and the graph lookups share one round trip
         record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
         if req.touch:
-            conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed = now()"
-                         " WHERE id = ANY(%s)", (memory_ids,))
+            # Seed 001's activation boost: what keeps being recalled resists consolidation's decay.
+            conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed = now(),"
+                         " importance = LEAST(1, importance + %s) WHERE id = ANY(%s)",
+                         (settings().recall_touch_boost, memory_ids))
         return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
 
 
