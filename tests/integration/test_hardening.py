@@ -149,6 +149,7 @@ def test_types_are_strict_where_coercion_surprises(api):
     assert_field_error(api.post("/v1/recall", {"query": "x", "limit": "10"}), "limit")
     assert_field_error(api.post("/v1/recall", {"query": "x", "limit": 10.0}), "limit")
     assert_field_error(api.post("/v1/recall", {"query": "x", "explain": 1}), "explain")
+    assert_field_error(api.post("/v1/memories", {"content": "x", "valid_to": 0}), "valid_to")
     assert api.post("/v1/memories", {"content": "int importance", "importance": 1}).status == 201
 
 

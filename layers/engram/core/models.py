@@ -9,7 +9,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
 from pydantic import Strict as StrictMode
 
 from engram.core.text import storable_text
@@ -49,8 +57,15 @@ def bounded_timestamp(value: datetime) -> datetime:
         raise ValueError(f"must lie within {TIMESTAMP_RANGE} once converted to UTC") from None
 
 
+def _timestamp_text(value: Any) -> Any:
+    # Lax datetime parsing would take a number as Unix seconds: `"valid_to": 0` is a mistake, not 1970.
+    if not isinstance(value, str | datetime):
+        raise ValueError("must be an ISO 8601 date-time string")
+    return value
+
+
 Timestamp = Annotated[
-    datetime, StrictMode(False), AfterValidator(bounded_timestamp),
+    datetime, StrictMode(False), BeforeValidator(_timestamp_text), AfterValidator(bounded_timestamp),
     Field(description=f"ISO 8601; UTC when no offset is given; offset within +-14:00; {TIMESTAMP_RANGE} in UTC"),
 ]
 
