@@ -103,6 +103,14 @@ def test_batch_links_report_per_item(api):
     assert r.body["results"][3]["error"]["details"]["field"] == "relation"
     assert (r.body["created"], r.body["failed"]) == (2, 3)
     assert len(api.get(f"/v1/links?memory_id={b}").body["items"]) == 2
+    # overlapping bounded links inside one batch: the second sees the first
+    bounded = {"from_id": c, "to_id": a, "relation": "reverts", "valid_to": _iso(T2)}
+    r = api.post("/v1/links/batch", {"items": [{**bounded, "valid_from": _iso(T1)},
+                                               {**bounded, "valid_from": _iso(T1 + timedelta(days=1))}]})
+    assert [x["status"] for x in r.body["results"]] == ["created", "error"], r.body
+    clean = api.post("/v1/links/batch", {"items": [{"from_id": c, "to_id": a, "relation": "relates_to"},
+                                                   {"from_id": c, "to_id": b, "relation": "relates_to"}]})
+    assert [x["link"]["to_id"] for x in clean.body["results"]] == [a, b]
     too_many = api.post("/v1/links/batch", {"items": [{"from_id": a, "to_id": b, "relation": "part_of"}] * 101})
     assert too_many.status == 422
 

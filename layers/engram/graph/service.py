@@ -34,6 +34,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import DictRow
 from pydantic import ValidationError
 
 from engram.core.config import settings
@@ -70,7 +71,7 @@ def _check_spec(spec: LinkCreate, field: str = "") -> None:
         raise InvalidField(f"{field}valid_to", "must be later than valid_from")
 
 
-def write_links(conn: psycopg.Connection, tenant_id: UUID, links: Sequence[LinkCreate], *,
+def write_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, links: Sequence[LinkCreate], *,
                 created_by: CreatedBy = "consolidation", run_id: UUID | None = None) -> list[Link]:
     """Write links inside the caller's tenant transaction: see the module docstring."""
     if (created_by == "consolidation") != (run_id is not None):
@@ -82,23 +83,23 @@ def write_links(conn: psycopg.Connection, tenant_id: UUID, links: Sequence[LinkC
         for field, memory_id in (("from_id", spec.from_id), ("to_id", spec.to_id)):
             if memory_id not in memories:
                 raise NotFound(f"memory {memory_id} not found", {"field": field})
-    written: list[Link] = []
+    if not links:
+        return []
     try:
         with conn.transaction():  # a savepoint: on a conflict the caller's transaction stays usable
-            for spec in links:
-                row = store.insert_link(conn, tenant_id, spec, created_by, run_id)
+            rows = store.insert_links(conn, tenant_id, links, created_by, run_id)
+            for spec, row in zip(links, rows, strict=True):
                 if spec.relation == "supersedes":
                     _apply_supersedes(conn, row, memories[spec.from_id])
-                written.append(link_from_row(row))
     except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
         raise Conflict("a link with the same from_id, to_id and relation already holds during this validity",
                        {"constraint": "links_no_overlap"}) from exc
     except psycopg.errors.ForeignKeyViolation as exc:  # a memory vanished under us: never say whose
         raise NotFound("memory not found") from exc
-    return written
+    return [link_from_row(r) for r in rows]
 
 
-def _apply_supersedes(conn: psycopg.Connection, link: dict[str, Any], newer: dict[str, Any]) -> None:
+def _apply_supersedes(conn: psycopg.Connection[DictRow], link: dict[str, Any], newer: dict[str, Any]) -> None:
     """The older memory (to_id) stops being valid when the newer one (from_id) starts."""
     older = store.lock_memory_validity(conn, link["to_id"])
     if older is None:
@@ -109,7 +110,7 @@ def _apply_supersedes(conn: psycopg.Connection, link: dict[str, Any], newer: dic
         store.record_supersession(conn, link["id"], link["to_id"], older["valid_to"], new_valid_to)
 
 
-def remove_links(conn: psycopg.Connection, *, link_ids: Sequence[UUID] | None = None,
+def remove_links(conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None,
                  run_id: UUID | None = None) -> list[Link]:
     """Delete links for good (undo of a consolidation run): see the module docstring."""
     if link_ids is None and run_id is None:
@@ -119,7 +120,7 @@ def remove_links(conn: psycopg.Connection, *, link_ids: Sequence[UUID] | None = 
     return [link_from_row(r) for r in store.delete_links(conn, ids)]
 
 
-def end_links(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> list[Link]:
+def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Link]:
     """End live links now, keeping them as history: see the module docstring."""
     store.revert_supersessions(conn, link_ids)
     return [link_from_row(r) for r in store.end_links(conn, link_ids, "link_deleted")]
@@ -147,18 +148,31 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
     limit = settings().max_batch_items
     if len(items) > limit:
         raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
-    results: list[LinkBatchItemResult] = []
+    results: dict[int, LinkBatchItemResult] = {}
+    valid: dict[int, LinkCreate] = {}
+    for index, raw in enumerate(items):
+        try:
+            valid[index] = LinkCreate.model_validate(raw)
+            _check_spec(valid[index])
+        except (ValidationError, InvalidField) as exc:
+            valid.pop(index, None)
+            results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
     with tenant_transaction(tenant_id) as conn:
-        for index, raw in enumerate(items):
-            try:
-                spec = LinkCreate.model_validate(raw)
-                link = write_links(conn, tenant_id, [spec], created_by="api")[0]
-            except (ValidationError, InvalidField, NotFound, Conflict) as exc:
-                results.append(LinkBatchItemResult(index=index, status="error", error=_error_body(exc)))
-                continue
-            results.append(LinkBatchItemResult(index=index, status="created", link=link))
-    created = sum(r.status == "created" for r in results)
-    return LinkBatchResult(results=results, created=created, failed=len(results) - created)
+        try:  # the common case, every item good: one statement for all
+            links = write_links(conn, tenant_id, list(valid.values()), created_by="api")
+            results.update({i: LinkBatchItemResult(index=i, status="created", link=link)
+                            for i, link in zip(valid, links, strict=True)})
+        except (NotFound, Conflict):  # then item by item, each in its own savepoint
+            for index, spec in valid.items():
+                try:
+                    link = write_links(conn, tenant_id, [spec], created_by="api")[0]
+                except (NotFound, Conflict) as exc:
+                    results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
+                    continue
+                results[index] = LinkBatchItemResult(index=index, status="created", link=link)
+    ordered = [results[i] for i in sorted(results)]
+    created = sum(r.status == "created" for r in ordered)
+    return LinkBatchResult(results=ordered, created=created, failed=len(ordered) - created)
 
 
 def delete_link(tenant_id: UUID, link_id: UUID) -> Link:
@@ -179,7 +193,7 @@ def list_links(tenant_id: UUID, *, memory_id: UUID | None = None, relations: Seq
     return LinkPage(items=[link_from_row(r) for r in rows], next_cursor=next_cursor)
 
 
-def _root(conn: psycopg.Connection, memory_id: UUID) -> dict[str, Any]:
+def _root(conn: psycopg.Connection[DictRow], memory_id: UUID) -> dict[str, Any]:
     found = store.memory_summaries(conn, [memory_id])
     if memory_id not in found:
         raise NotFound(f"memory {memory_id} not found")
@@ -224,7 +238,7 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
 
 # Recall: links of many results at once, inside recall's transaction.
 
-def linked_memories(conn: psycopg.Connection, tenant_id: UUID, memory_ids: Sequence[UUID], *,
+def linked_memories(conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_ids: Sequence[UUID], *,
                     relations: Sequence[str] | None, depth: int, as_of: datetime,
                     limit_per_memory: int) -> dict[UUID, list[TraversalNode]]:
     """For each memory, what its links (either way) reach within `depth`: one query for all."""
@@ -238,7 +252,7 @@ def linked_memories(conn: psycopg.Connection, tenant_id: UUID, memory_ids: Seque
     return {root: traversal_nodes(root, found, limit_per_memory)[0] for root, found in by_root.items()}
 
 
-def conflicting_memories(conn: psycopg.Connection, tenant_id: UUID, memory_ids: Sequence[UUID],
+def conflicting_memories(conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_ids: Sequence[UUID],
                          as_of: datetime) -> dict[UUID, list[ChainLink]]:
     """For each memory, the active memories linked to it by `contradicts` (either way) at as_of."""
     if not memory_ids:

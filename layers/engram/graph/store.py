@@ -10,6 +10,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.core.pagination import decode_cursor, encode_cursor
 from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, LinkCreate
@@ -24,7 +25,7 @@ SUMMARY_COLUMNS = sql.SQL(
 Row = dict[str, Any]
 
 
-def active_memories(conn: psycopg.Connection, ids: Sequence[UUID]) -> dict[UUID, Row]:
+def active_memories(conn: psycopg.Connection[DictRow], ids: Sequence[UUID]) -> dict[UUID, Row]:
     """The active memories among `ids` this tenant can see (row-level security hides the others),
     with their validity: one query for a whole batch. Locked, so a concurrent delete waits for us."""
     rows = conn.execute(
@@ -33,25 +34,35 @@ def active_memories(conn: psycopg.Connection, ids: Sequence[UUID]) -> dict[UUID,
     return {r["id"]: r for r in rows}
 
 
-def insert_link(conn: psycopg.Connection, tenant_id: UUID, spec: LinkCreate, created_by: CreatedBy,
-                run_id: UUID | None) -> Row:
-    row = conn.execute(
-        sql.SQL("INSERT INTO links AS l (tenant_id, from_id, to_id, relation, strength, valid_from, valid_to,"
-                " metadata, created_by, run_id) VALUES (%s, %s, %s, %s, %s, COALESCE(%s, now()), %s, %s, %s, %s)"
-                " RETURNING {}").format(LINK_COLUMNS),
-        (tenant_id, spec.from_id, spec.to_id, spec.relation, spec.strength, spec.valid_from, spec.valid_to,
-         json.dumps(spec.metadata), created_by, run_id),
-    ).fetchone()
-    assert row is not None
-    return row
+def insert_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, specs: Sequence[LinkCreate],
+                 created_by: CreatedBy, run_id: UUID | None) -> list[Row]:
+    """Insert links in one statement; rows come back in the order of `specs`."""
+    rows = conn.execute(
+        sql.SQL(
+            "WITH new AS (SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::real[], %s::timestamptz[],"
+            " %s::timestamptz[], %s::jsonb[]) WITH ORDINALITY"
+            " AS n(from_id, to_id, relation, strength, valid_from, valid_to, metadata, ord)),"
+            " ins AS (INSERT INTO links AS l (tenant_id, from_id, to_id, relation, strength, valid_from, valid_to,"
+            " metadata, created_by, run_id) SELECT %s, from_id, to_id, relation, strength,"
+            " COALESCE(valid_from, now()), valid_to, metadata, %s, %s FROM new ORDER BY ord RETURNING {})"
+            # valid_from is part of the key: two links of one triple in one call cannot share it (overlap)
+            " SELECT ins.* FROM ins JOIN new ON (new.from_id, new.to_id, new.relation)"
+            " = (ins.from_id, ins.to_id, ins.relation) AND COALESCE(new.valid_from, now()) = ins.valid_from"
+            " ORDER BY new.ord").format(LINK_COLUMNS),
+        ([s.from_id for s in specs], [s.to_id for s in specs], [s.relation for s in specs],
+         [s.strength for s in specs], [s.valid_from for s in specs], [s.valid_to for s in specs],
+         [json.dumps(s.metadata) for s in specs], tenant_id, created_by, run_id),
+    ).fetchall()
+    assert len(rows) == len(specs)
+    return rows
 
 
-def lock_memory_validity(conn: psycopg.Connection, memory_id: UUID) -> Row | None:
+def lock_memory_validity(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
     return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s FOR UPDATE",
                         (memory_id,)).fetchone()
 
 
-def record_supersession(conn: psycopg.Connection, link_id: UUID, older_id: UUID, before: datetime | None,
+def record_supersession(conn: psycopg.Connection[DictRow], link_id: UUID, older_id: UUID, before: datetime | None,
                         new_valid_to: datetime) -> None:
     """Shorten the older memory's validity and remember, on the link, what it was."""
     conn.execute("UPDATE memories SET valid_to = %s, updated_at = now() WHERE id = %s", (new_valid_to, older_id))
@@ -59,7 +70,7 @@ def record_supersession(conn: psycopg.Connection, link_id: UUID, older_id: UUID,
                  " superseded_valid_to_set = %s WHERE id = %s", (before, new_valid_to, link_id))
 
 
-def revert_supersessions(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> None:
+def revert_supersessions(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> None:
     """Give older memories back the valid_to these links took, unless it was changed since."""
     conn.execute(
         "UPDATE memories m SET valid_to = l.superseded_valid_to_before, updated_at = now() FROM links l"
@@ -68,7 +79,7 @@ def revert_supersessions(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> 
         (list(link_ids),))
 
 
-def end_links(conn: psycopg.Connection, link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
+def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
     """End live links now, keeping them as history (their validity stops at now)."""
     return conn.execute(
         sql.SQL("UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
@@ -77,7 +88,7 @@ def end_links(conn: psycopg.Connection, link_ids: Sequence[UUID], reason: EndedR
         (reason, list(link_ids))).fetchall()
 
 
-def find_links(conn: psycopg.Connection, *, link_ids: Sequence[UUID] | None = None,
+def find_links(conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None,
                run_id: UUID | None = None) -> list[Row]:
     """Links by id, by the consolidation run that wrote them, or both (no condition: none)."""
     clauses: list[sql.Composable] = []
@@ -95,18 +106,18 @@ def find_links(conn: psycopg.Connection, *, link_ids: Sequence[UUID] | None = No
         params).fetchall()
 
 
-def delete_links(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> list[Row]:
+def delete_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Row]:
     """Remove links for good (an undone consolidation run)."""
     return conn.execute(sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS),
                         (list(link_ids),)).fetchall()
 
 
-def links_by_id(conn: psycopg.Connection, link_ids: Sequence[UUID]) -> list[Row]:
+def links_by_id(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Row]:
     return conn.execute(sql.SQL("SELECT {} FROM links l WHERE l.id = ANY(%s)").format(LINK_COLUMNS),
                         (list(link_ids),)).fetchall()
 
 
-def list_links(conn: psycopg.Connection, *, memory_id: UUID | None, relations: Sequence[str] | None,
+def list_links(conn: psycopg.Connection[DictRow], *, memory_id: UUID | None, relations: Sequence[str] | None,
                direction: Direction, include_ended: bool, cursor: str | None,
                limit: int) -> tuple[list[Row], str | None]:
     """Newest first, keyset-paginated on (created_at, id)."""
@@ -114,7 +125,7 @@ def list_links(conn: psycopg.Connection, *, memory_id: UUID | None, relations: S
     params: list[Any] = []
     if memory_id is not None:
         ends = {"out": "l.from_id = %s", "in": "l.to_id = %s", "both": "(l.from_id = %s OR l.to_id = %s)"}
-        where.append(sql.SQL(ends[direction]))  # type: ignore[arg-type]
+        where.append(sql.SQL(ends[direction]))
         params += [memory_id] * (2 if direction == "both" else 1)
     if relations:
         where.append(sql.SQL("l.relation = ANY(%s)"))
@@ -132,7 +143,8 @@ def list_links(conn: psycopg.Connection, *, memory_id: UUID | None, relations: S
     return page, (encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None)
 
 
-def memory_summaries(conn: psycopg.Connection, ids: Sequence[UUID], *, active_only: bool = True) -> dict[UUID, Row]:
+def memory_summaries(conn: psycopg.Connection[DictRow], ids: Sequence[UUID], *,
+                     active_only: bool = True) -> dict[UUID, Row]:
     status = sql.SQL("AND m.status = 'active'") if active_only else sql.SQL("")
     rows = conn.execute(sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status),
                         (list(ids),)).fetchall()
@@ -184,7 +196,7 @@ def walk_sql(root: sql.Composable, direction: Direction, relations: Sequence[str
     ).format(root=root, steps=_steps(direction, relations))
 
 
-def walk(conn: psycopg.Connection, tenant_id: UUID, root: UUID, *, depth: int, direction: Direction,
+def walk(conn: psycopg.Connection[DictRow], tenant_id: UUID, root: UUID, *, depth: int, direction: Direction,
          relations: Sequence[str] | None, as_of: datetime, limit: int) -> list[Row]:
     """The walk from one memory with each reached memory's summary and the link that reached it."""
     query = sql.SQL(
@@ -196,7 +208,7 @@ def walk(conn: psycopg.Connection, tenant_id: UUID, root: UUID, *, depth: int, d
                                 "as_of": as_of, "relations": list(relations or [])}).fetchall()
 
 
-def walk_many(conn: psycopg.Connection, tenant_id: UUID, roots: Sequence[UUID], *, depth: int,
+def walk_many(conn: psycopg.Connection[DictRow], tenant_id: UUID, roots: Sequence[UUID], *, depth: int,
               direction: Direction, relations: Sequence[str] | None, as_of: datetime,
               limit: int) -> list[Row]:
     """The same walk from each of several memories, in one query (recall expansion)."""
@@ -210,7 +222,7 @@ def walk_many(conn: psycopg.Connection, tenant_id: UUID, roots: Sequence[UUID], 
                                 "as_of": as_of, "relations": list(relations or [])}).fetchall()
 
 
-def conflicts(conn: psycopg.Connection, tenant_id: UUID, ids: Sequence[UUID], as_of: datetime) -> list[Row]:
+def conflicts(conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[UUID], as_of: datetime) -> list[Row]:
     """`contradicts` links, either way, between each of `ids` and another active memory valid at as_of."""
     return conn.execute(
         sql.SQL(
@@ -229,7 +241,7 @@ def conflicts(conn: psycopg.Connection, tenant_id: UUID, ids: Sequence[UUID], as
         {"tenant": tenant_id, "ids": list(ids), "as_of": as_of}).fetchall()
 
 
-def supersession_chain(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUID, *,
+def supersession_chain(conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_id: UUID, *,
                        newer: bool, max_steps: int = 100) -> list[Row]:
     """Follow `supersedes` links from a memory: to what it replaced (newer=False), or to what
     replaced it (newer=True), transitively, cycle-safe; deleted memories included (history)."""
@@ -251,13 +263,13 @@ def supersession_chain(conn: psycopg.Connection, tenant_id: UUID, memory_id: UUI
     return conn.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
 
 
-def previous_versions(conn: psycopg.Connection, memory_id: UUID) -> list[Row]:
+def previous_versions(conn: psycopg.Connection[DictRow], memory_id: UUID) -> list[Row]:
     return conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to, changed_at"
         " FROM memory_versions WHERE memory_id = %s ORDER BY version", (memory_id,)).fetchall()
 
 
-def current_version(conn: psycopg.Connection, memory_id: UUID) -> Row | None:
+def current_version(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
     return conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to,"
         " NULL::timestamptz AS changed_at FROM memories WHERE id = %s AND status = 'active'",
