@@ -16,20 +16,26 @@ from tests.e2e.test_dev_server_protocol import request
 
 
 @pytest.fixture
-def log_lines():
-    """The JSON lines Powertools writes for the service, as they would reach CloudWatch."""
-    from aws_lambda_powertools import Logger
+def log_lines(stack):
+    """The JSON lines the route functions' and the embed worker's Powertools loggers write, as
+    they would reach CloudWatch (their service name is whatever it was when they were imported)."""
+    from engram_http.errors import logger as route_logger
+    from engram_local.lambda_runtime import load_function
 
-    powertools = Logger()
     sink = io.StringIO()
-    handler = logging.StreamHandler(sink)
-    handler.setFormatter(powertools.registered_formatter)
-    target = logging.getLogger(powertools.name)
-    target.addHandler(handler)
+    attached = []
+    worker_logger = load_function("embed_worker").logger
+    for powertools in {route_logger.name: route_logger, worker_logger.name: worker_logger}.values():
+        handler = logging.StreamHandler(sink)
+        handler.setFormatter(powertools.registered_formatter)
+        target = logging.getLogger(powertools.name)
+        target.addHandler(handler)
+        attached.append((target, handler))
     try:
         yield lambda: [json.loads(line) for line in sink.getvalue().splitlines() if line.startswith("{")]
     finally:
-        target.removeHandler(handler)
+        for target, handler in attached:
+            target.removeHandler(handler)
 
 
 def test_a_request_never_reads_another_requests_event(server, make_tenant, monkeypatch):
