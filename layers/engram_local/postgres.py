@@ -24,6 +24,8 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from engram.core.config import settings
+
 DATABASE = "engram"
 
 
@@ -184,9 +186,9 @@ def dev_data_dir(project_root: Path) -> Path:
     runs as the postgres user, which must reach that folder: when the checkout is closed to other
     users (under /root, say), /var/lib/engram-dev/<checkout hash>/pgdata instead.
     """
-    chosen = os.environ.get("ENGRAM_DEV_DATA_DIR")
+    chosen = settings().dev_data_dir
     if chosen:
-        return Path(chosen).resolve() / "pgdata"
+        return chosen.resolve() / "pgdata"
     root = project_root.resolve()
     if _is_root() and not _reachable_by_others(root):
         tag = hashlib.sha1(str(root).encode()).hexdigest()[:10]

@@ -12,6 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
+from engram.core.config import settings
 from engram.ops.operations import backfill
 from engram_local.http_server import DevServer
 from engram_local.postgres import dev_data_dir, legacy_dev_data_dir
@@ -75,15 +76,15 @@ def _interrupt(*_: object) -> None:
 
 
 def main() -> int:
-    port = int(os.environ.get("PORT", "8080"))
-    host = os.environ.get("HOST", "127.0.0.1")
+    s = settings()
+    port, host = s.dev_port, s.dev_host
     try:
         server = make_server(host, port)  # first: a busy port fails before anything starts
     except OSError as exc:
         print(f"cannot listen on {host}:{port} ({exc.strerror}); try PORT=9000 make dev", file=sys.stderr)
         return 1
     # A fixed port: a dev database left running by a killed server is found and reused.
-    pg_port = int(os.environ.get("ENGRAM_DEV_PG_PORT", "54329"))
+    pg_port = s.dev_pg_port
     data_dir = dev_data_dir(PROJECT_ROOT)
     legacy = legacy_dev_data_dir(PROJECT_ROOT)
     if not (data_dir / "PG_VERSION").exists() and (legacy / "PG_VERSION").exists():

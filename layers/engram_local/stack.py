@@ -34,7 +34,7 @@ class LocalStack:
     consolidation_schedule: LocalSchedule | None = None
 
     def start(self) -> LocalStack:
-        external = os.environ.get("ENGRAM_DATABASE_URL")
+        external = config.Settings().database_url  # afresh: an earlier stack in this process set its own
         if external:  # any Postgres 16 with pgvector >= 0.8: a container, a managed instance
             self.dsn = external
         else:

@@ -24,6 +24,7 @@ pytest.importorskip("boto3")
 
 from engram.adapters.embeddings.base import EmbedderUnavailable
 from engram.adapters.embeddings.bedrock import BedrockTitanEmbedder
+from engram.core import config
 
 MODEL = "amazon.titan-embed-text-v2:0"
 
@@ -214,6 +215,7 @@ def test_factory_builds_bedrock_from_env(fake_bedrock: FakeBedrock, monkeypatch:
     monkeypatch.setenv("ENGRAM_EMBED_DIM", "512")
     monkeypatch.setenv("ENGRAM_BEDROCK_ENDPOINT_URL", fake_bedrock.url)
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    config.settings.cache_clear()
     embedder_from_env.cache_clear()
     try:
         embedder = embedder_from_env()
@@ -223,4 +225,6 @@ def test_factory_builds_bedrock_from_env(fake_bedrock: FakeBedrock, monkeypatch:
         assert len(embedder.embed(["hello"])[0]) == 512
         assert "/eu-west-1/bedrock/" in fake_bedrock.requests[0]["headers"]["Authorization"]
     finally:
+        monkeypatch.undo()
+        config.settings.cache_clear()
         embedder_from_env.cache_clear()

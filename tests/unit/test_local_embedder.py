@@ -20,6 +20,7 @@ pytest.importorskip("onnx")
 from engram.adapters.embeddings import local
 from engram.adapters.embeddings import minilm_reference as ref
 from engram.adapters.embeddings.local import LocalEmbedder
+from engram.core import config
 
 # Realistic memory-ish texts of different lengths and styles.
 TEXTS = [
@@ -36,6 +37,19 @@ TEXTS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def fresh_settings() -> Iterator[None]:
+    """Settings are read once per process: each test sees the environment it sets, and leaves none behind."""
+    config.settings.cache_clear()
+    yield
+    config.settings.cache_clear()
+
+
+def setenv(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    monkeypatch.setenv(name, value)
+    config.settings.cache_clear()
+
+
 @pytest.fixture(scope="module")
 def cache_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("engram-cache")
@@ -45,11 +59,12 @@ def cache_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def embedder(cache_base: Path) -> Iterator[LocalEmbedder]:
     # Build into a private cache so the test exercises the build and never reads a stale file.
     mp = pytest.MonkeyPatch()
-    mp.setenv("ENGRAM_MODEL_CACHE", str(cache_base / "engram-model-cache"))
+    setenv(mp, "ENGRAM_MODEL_CACHE", str(cache_base / "engram-model-cache"))
     try:
         yield LocalEmbedder()
     finally:
         mp.undo()
+        config.settings.cache_clear()
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +202,7 @@ def test_damaged_cache_file_is_rebuilt(
         rebuilt.append(target)
         shutil.copy(good / local.MODEL_FILENAME, target / local.MODEL_FILENAME)
 
-    monkeypatch.setenv("ENGRAM_MODEL_CACHE", str(damaged))
+    setenv(monkeypatch, "ENGRAM_MODEL_CACHE", str(damaged))
     monkeypatch.setattr(local, "_build_into", fake_build)
     assert len(LocalEmbedder().embed(["recovered"])[0]) == 384
     assert rebuilt == [damaged]
@@ -200,7 +215,7 @@ def test_unusable_cache_dir_falls_back_to_temp(
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     # Running as root defeats permission-based tests; a path under a regular file fails for anyone.
-    monkeypatch.setenv("ENGRAM_MODEL_CACHE", str(blocker / "cache"))
+    setenv(monkeypatch, "ENGRAM_MODEL_CACHE", str(blocker / "cache"))
     monkeypatch.setattr(tempfile, "tempdir", str(cache_base))
     monkeypatch.setattr(local, "_build_into", lambda target: pytest.fail("should reuse the temp cache"))
     assert local.ensure_model() == cache_base / "engram-model-cache"
@@ -211,12 +226,13 @@ def test_factory_defaults_to_local(monkeypatch: pytest.MonkeyPatch) -> None:
     from engram.adapters.embeddings.factory import embedder_from_env
 
     monkeypatch.delenv("ENGRAM_EMBEDDER", raising=False)
+    config.settings.cache_clear()
     embedder_from_env.cache_clear()
     try:
         first = embedder_from_env()
         assert isinstance(first, LocalEmbedder)
         assert embedder_from_env() is first
-        monkeypatch.setenv("ENGRAM_EMBEDDER", "word2vec")
+        setenv(monkeypatch, "ENGRAM_EMBEDDER", "word2vec")
         embedder_from_env.cache_clear()
         with pytest.raises(ValueError):
             embedder_from_env()

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -57,7 +56,7 @@ def llm_unavailable(optional: bool = False) -> str | None:
         return "llm_disabled: ENGRAM_LLM_LEVEL=off"
     if optional and s.llm_level != "full":
         return "llm_skipped: optional use needs ENGRAM_LLM_LEVEL=full"
-    if s.llm_provider == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY"):
+    if s.llm_provider == "anthropic" and not s.anthropic_api_key:
         return "llm_not_configured: set ANTHROPIC_API_KEY (or ENGRAM_LLM_PROVIDER=bedrock)"
     return None
 
@@ -72,7 +71,8 @@ def reset() -> None:
 def _get_client() -> Any:
     global _client, _client_key
     s = settings()
-    key = (s.llm_provider, s.anthropic_base_url, s.llm_timeout_s, os.environ.get("ANTHROPIC_API_KEY"))
+    api_key = s.anthropic_api_key.get_secret_value() if s.anthropic_api_key else None
+    key = (s.llm_provider, s.anthropic_base_url, s.llm_timeout_s, api_key)
     with _lock:
         if _client is None or _client_key != key:
             import anthropic  # lazy: ~0.9 s, only when an answer is actually wanted
@@ -81,7 +81,7 @@ def _get_client() -> Any:
             if s.llm_provider == "bedrock":
                 _client = anthropic.AnthropicBedrock(**common)
             else:
-                _client = anthropic.Anthropic(api_key=os.environ.get("ANTHROPIC_API_KEY") or "unset",
+                _client = anthropic.Anthropic(api_key=api_key or "unset",
                                               base_url=s.anthropic_base_url or None, **common)
             _client_key = key
         return _client

@@ -213,7 +213,22 @@ class Settings(BaseSettings):
     dev_pg_port: int = Field(default=54329, description="make dev: the embedded PostgreSQL's port")
     dev_data_dir: Path | None = Field(
         default=None,
-        description="make dev: the folder that holds the database (its pgdata/); default .local in the checkout")
+        description="make dev: the folder for its database (pgdata/) and dev key; default .local in the checkout")
+
+
+
+def environment_variables() -> dict[str, str]:
+    """Each variable Settings reads -> its field: ENGRAM_<FIELD>, or the field's own alias(es)."""
+    prefix = str(Settings.model_config.get("env_prefix", ""))
+    names: dict[str, str] = {}
+    for name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        if alias is None:
+            names[f"{prefix}{name}".upper()] = name
+        else:
+            for choice in alias.choices if isinstance(alias, AliasChoices) else [alias]:
+                names[str(choice)] = name
+    return names
 
 
 @cache

@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--namespace", default="default")
     c.add_argument("--dry-run", action="store_true", help="plan only: list the actions, change nothing")
     c.add_argument("--steps", default=None, help="comma-separated steps (default: every step)")
+    sub.add_parser("settings", help="list every setting: its environment variable, value here, and description")
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -46,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.command == "migrate":
+    if args.command == "settings":
+        _print_settings()
+    elif args.command == "migrate":
         applied = operations.migrate_and_register_embedder(activate=args.activate_embedder)
         print(json.dumps({"applied": applied}))
     elif args.command == "create-tenant":
@@ -71,6 +74,19 @@ def _run(args: argparse.Namespace) -> int:
                               steps=args.steps.split(",") if args.steps else None)
         print(run.model_dump_json(indent=2))
     return 0
+
+
+
+def _print_settings() -> None:
+    """The one list of settings (engram.core.config.Settings), as this process sees them; secrets masked."""
+    from engram.core.config import Settings, environment_variables
+
+    current = Settings()
+    variables: dict[str, list[str]] = {}
+    for variable, field in environment_variables().items():
+        variables.setdefault(field, []).append(variable)
+    for field, info in Settings.model_fields.items():
+        print(f"{' | '.join(variables[field])} = {getattr(current, field)!s}\n    {info.description}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engram.adapters.embeddings.base import EmbedderUnavailable
+from engram.core.config import settings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,9 +55,9 @@ def cache_dirs() -> list[Path]:
     CI runner's HOME may be unset or odd, but the temp dir is always writable.
     """
     dirs: list[Path] = []
-    configured = os.environ.get("ENGRAM_MODEL_CACHE")
+    configured = settings().model_cache
     if configured:
-        dirs.append(Path(configured).expanduser())
+        dirs.append(configured.expanduser())
     else:
         with contextlib.suppress(RuntimeError, KeyError):  # no HOME and no passwd entry
             dirs.append(Path.home() / ".cache" / "engram")

