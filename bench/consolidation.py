@@ -1,0 +1,543 @@
+"""Consolidation at scale: time per step, memories/s, LLM calls per 1k memories, precision and recall
+of merges and supersessions, and the continuations a Lambda worker needs within its time budget.
+
+    .venv/bin/python bench/consolidation.py [--sizes 10000 100000] [--llm off,fake] [--budget 600]
+                                            [--vectors auto|real|synthetic] [--recall-quality]
+
+One namespace per size and LLM mode, loaded with COPY (not through the API), most of it in the
+`working` layer as an established namespace is, the newest 150 memories in `buffer`:
+  - duplicates (5% of the memories): a fact restated; half near-exact (case, spacing, a word
+    added or dropped), half reworded (the LLM's business);
+  - updates (2%): the same subject with one value changed, written 1-3 days later (the newer one
+    should supersede the older);
+  - near-misses (2% pairs): the same template and subject kind, a different subject and values
+    (related but different: nothing may merge or supersede);
+  - the rest: distinct facts from the same templates.
+Vectors: the local MiniLM model (`real`) or, where embedding them would take too long (`auto`:
+above 20k memories), `synthetic` ones built per fact with the cosines MiniLM gives such pairs
+(duplicates ~0.95, updates and near-misses ~0.85, unrelated ~0.1).
+
+The run is driven batch by batch (run_cycle with a tiny budget returns after each committed
+batch), so each batch's time is attributed to its step; continuations are then counted as the
+worker would need them with --budget seconds per invocation. With `--llm fake`, a local Messages
+API answers from the ground truth (merge a real duplicate, "update" a real update, keep_both
+otherwise), so precision and recall measure the pipeline, not a model.
+
+--recall-quality: the conversation bench's turns (bench/conversation_data.py) stored as memories,
+one namespace per user; evidence recall at 2k/4k/8k characters before and after an applied run
+(LLM off). Conversation turns themselves (POST /v1/conversations/...) are never touched by
+consolidation, so bench/conversation_recall.py's own figures cannot change with a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+SERVICES = ["billing", "search", "checkout", "ledger", "auth", "mailer", "reports", "catalog", "pricing",
+            "inventory", "gateway", "profile", "payments", "shipping", "notify", "metrics", "archive", "tickets"]
+PEOPLE = ["Ana", "Bram", "Chloe", "Dmitri", "Esme", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kenji", "Lior",
+          "Maren", "Nadia", "Oskar", "Priya", "Quinn", "Rosa", "Sven", "Tomas", "Uma", "Viktor", "Wanda", "Yusuf"]
+REGIONS = ["eu-west-1", "eu-central-1", "us-east-1", "us-west-2", "ap-south-1", "sa-east-1"]
+DRINKS = ["green tea", "espresso", "oat latte", "sparkling water", "rooibos", "flat white"]
+CITIES = ["Lisbon", "Oslo", "Kyoto", "Quito", "Tunis", "Tallinn", "Perth", "Bogota", "Hanoi", "Zagreb"]
+FOODS = ["sesame", "shellfish", "peanuts", "kiwi", "gluten", "mustard"]
+TEAMS = ["platform", "data", "mobile", "growth", "security", "infra", "web", "ml"]
+
+# Each template: text with slots, and the slot that an update changes.
+TEMPLATES: list[tuple[str, str]] = [
+    ("The {svc} service in {region} runs {n} replicas behind load balancer lb-{id}.", "n"),
+    ("{person} (profile {id}) prefers {drink} in the morning and no meetings before {hour}:00.", "drink"),
+    ("Deploys of {svc} are frozen on Fridays; ticket OPS-{id} tracks the exception until week {week}.", "week"),
+    ("The {team} team's on-call rotation changes every {n} days; pager alias {team}-oncall-{id}.", "n"),
+    ("Backup job {svc}-backup-{id} writes to bucket {team}-archive-{id} at {hour}:30 UTC.", "hour"),
+    ("{person} is allergic to {food}; team lunch orders go through account {id}.", "food"),
+    ("The {svc} database db-{id} listens on port {port} with a connection pool of {n}.", "port"),
+    ("Invoice INV-{id} for the {team} team is due on day {day} of the month, {amount} EUR.", "amount"),
+    ("{person} flies to {city} on flight EW{id}, leaving at {hour}:15 from terminal {n}.", "hour"),
+    ("Restart {svc} with `systemctl restart {svc}-{id}` after rotating its certificates every {n} weeks.", "n"),
+    ("{person} leads the {team} team and reviews pull requests on repository {svc}-{id}.", "team"),
+    ("Feature flag {svc}_beta_{id} is enabled for {n} percent of users in {region}.", "n"),
+]
+REWORD = [("prefers", "likes"), ("runs", "operates"), ("writes to", "stores into"), ("changes every", "rotates every"),
+          ("listens on", "uses"), ("leaves at", "departs at"), ("leads", "manages"), ("enabled for", "turned on for"),
+          ("is due on", "must be paid by"), ("tracks", "covers"), ("go through", "use"),
+          ("after rotating", "once it rotates")]
+
+
+def slots(rng: random.Random, fact: int) -> dict[str, Any]:
+    return {"svc": rng.choice(SERVICES), "region": rng.choice(REGIONS), "n": rng.randint(2, 90),
+            "id": 1000 + fact, "person": rng.choice(PEOPLE), "drink": rng.choice(DRINKS),
+            "hour": rng.randint(7, 11), "week": rng.randint(1, 52), "team": rng.choice(TEAMS),
+            "food": rng.choice(FOODS), "port": rng.randint(5400, 5499), "day": rng.randint(1, 28),
+            "amount": rng.randint(100, 9999), "city": rng.choice(CITIES)}
+
+
+def changed(rng: random.Random, values: dict[str, Any], slot: str) -> dict[str, Any]:
+    """The same subject with the update slot changed to a different value."""
+    new = dict(values)
+    while new[slot] == values[slot]:
+        new[slot] = slots(rng, values["id"] - 1000)[slot]
+    return new
+
+
+def near_exact(rng: random.Random, text: str) -> str:
+    choice = rng.randrange(4)
+    if choice == 0:
+        return text.lower().rstrip(".")
+    if choice == 1:
+        return text.replace(" ", "  ", 2)
+    if choice == 2:
+        return "Note: " + text
+    return text.rstrip(".") + " (confirmed)."
+
+
+def reworded(rng: random.Random, text: str) -> str:
+    out = text
+    for a, b in REWORD:
+        if a in out:
+            out = out.replace(a, b, 1)
+    return "To remember: " + out if out == text else out
+
+
+@dataclass
+class Memory:
+    id: UUID
+    content: str
+    created_at: datetime
+    layer: str
+    fact: int
+    role: str  # unique, dup_source, dup, old, new, miss_a, miss_b
+    style: str = ""  # near_exact | reworded, for duplicates
+
+
+@dataclass
+class Corpus:
+    memories: list[Memory] = field(default_factory=list)
+    duplicates: set[frozenset[UUID]] = field(default_factory=set)
+    updates: set[tuple[UUID, UUID]] = field(default_factory=set)  # (newer, older)
+    near_misses: set[frozenset[UUID]] = field(default_factory=set)
+    by_content: dict[str, Memory] = field(default_factory=dict)
+
+
+def build_corpus(n: int, seed: int) -> Corpus:
+    rng = random.Random(seed)
+    now = datetime.now(UTC)
+    corpus = Corpus()
+    n_dup, n_upd, n_miss = n * 5 // 100, n * 2 // 100, n * 2 // 100
+    n_unique = n - 2 * n_dup - 2 * n_upd - 2 * n_miss + n_dup  # a duplicate's source is a unique fact too
+    fact = 0
+
+    def add(content: str, role: str, created: datetime, style: str = "") -> Memory:
+        assert content not in corpus.by_content, content
+        m = Memory(uuid4(), content, created, "working", fact, role, style)
+        corpus.memories.append(m)
+        corpus.by_content[content] = m
+        return m
+
+    for i in range(n_unique):
+        fact += 1
+        template, _ = TEMPLATES[fact % len(TEMPLATES)]
+        text = template.format(**slots(rng, fact))
+        created = now - timedelta(days=rng.uniform(3, 200))
+        src = add(text, "dup_source" if i < n_dup else "unique", created)
+        if i < n_dup:
+            style = "near_exact" if i % 2 == 0 else "reworded"
+            twin = near_exact(rng, text) if style == "near_exact" else reworded(rng, text)
+            dup = add(twin, "dup", created + timedelta(hours=rng.uniform(0.1, 48)), style)
+            corpus.duplicates.add(frozenset((src.id, dup.id)))
+    for _ in range(n_upd):
+        fact += 1
+        template, slot = TEMPLATES[fact % len(TEMPLATES)]
+        values = slots(rng, fact)
+        created = now - timedelta(days=rng.uniform(4, 200))
+        old = add(template.format(**values), "old", created)
+        new = add(template.format(**changed(rng, values, slot)), "new", created + timedelta(days=rng.uniform(1, 3)))
+        corpus.updates.add((new.id, old.id))
+    for _ in range(n_miss):
+        fact += 1
+        template, _ = TEMPLATES[fact % len(TEMPLATES)]
+        created = now - timedelta(days=rng.uniform(4, 200))
+        a = add(template.format(**slots(rng, fact)), "miss_a", created)
+        fact += 1
+        b = add(template.format(**slots(rng, fact)), "miss_b", created + timedelta(days=rng.uniform(1, 3)))
+        corpus.near_misses.add(frozenset((a.id, b.id)))
+    corpus.memories.sort(key=lambda m: m.created_at)
+    for m in corpus.memories[-150:]:
+        m.layer = "buffer"  # what arrived since the last run
+    return corpus
+
+
+# --- vectors ----------------------------------------------------------------------------------
+
+def real_vectors(texts: list[str]) -> np.ndarray:
+    from engram.adapters.embeddings.factory import embedder_from_env
+
+    embedder = embedder_from_env()
+    out = []
+    for i in range(0, len(texts), 64):
+        out += embedder.embed(texts[i:i + 64])
+    return np.asarray(out, dtype=np.float32)
+
+
+def synthetic_vectors(corpus: Corpus, dim: int, seed: int) -> np.ndarray:
+    """Per fact a random direction; a duplicate sits at cosine ~0.95 of its source, an update's newer
+    side and a near-miss's partner at ~0.85 of their counterpart (what MiniLM gives such pairs)."""
+    rng = np.random.default_rng(seed)
+    index = {m.id: i for i, m in enumerate(corpus.memories)}
+    vecs = rng.normal(size=(len(corpus.memories), dim)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+
+    def near(src: np.ndarray, cosine: float) -> np.ndarray:
+        noise = rng.normal(size=dim).astype(np.float32)
+        noise -= noise.dot(src) * src
+        noise /= np.linalg.norm(noise)
+        return cosine * src + np.sqrt(1 - cosine**2) * noise
+
+    for pair in corpus.duplicates:
+        a, b = sorted(pair, key=str)
+        vecs[index[b]] = near(vecs[index[a]], rng.uniform(0.93, 0.98))
+    for newer, older in corpus.updates:
+        vecs[index[newer]] = near(vecs[index[older]], rng.uniform(0.75, 0.92))
+    for pair in corpus.near_misses:
+        a, b = sorted(pair, key=str)
+        vecs[index[b]] = near(vecs[index[a]], rng.uniform(0.75, 0.92))
+    return vecs
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndarray, model_id: str) -> None:
+    import psycopg
+
+    from engram.core.text import content_hash
+    from engram.indexing.vectors import vector_literal
+
+    dim = vecs.shape[1]
+    with psycopg.connect(dsn) as conn:
+        with conn.cursor().copy(
+            "COPY memories (id, tenant_id, namespace, kind, layer, content, content_hash, importance, tags,"
+            " created_at, updated_at, layer_epoch) FROM STDIN"
+        ) as copy:
+            for m in corpus.memories:
+                copy.write_row((m.id, tenant_id, namespace, "semantic", m.layer, m.content, content_hash(m.content),
+                                0.5, ["bench"], m.created_at, m.created_at, 0))
+        with conn.cursor().copy(
+            "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
+            " embedding_dim, model_id, embedded_at) FROM STDIN"
+        ) as copy:
+            for m, v in zip(corpus.memories, vecs, strict=True):
+                copy.write_row((tenant_id, m.id, namespace, "semantic", ["bench"], m.created_at, 0, m.content,
+                                vector_literal(v.tolist()), dim, model_id, m.created_at))
+        conn.commit()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE memories")
+        conn.execute("VACUUM ANALYZE chunks")
+
+
+# --- a Messages API that knows the truth ---------------------------------------------------------
+
+class TruthfulClaude:
+    def __init__(self, corpus: Corpus) -> None:
+        self.calls: dict[str, int] = defaultdict(int)
+        truth = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                text = truth.answer(body.get("system") or "", body["messages"][0]["content"])
+                raw = json.dumps({
+                    "id": "msg_bench", "type": "message", "role": "assistant", "model": body["model"],
+                    "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+                    "usage": {"input_tokens": len(body["messages"][0]["content"]) // 4 + 150,
+                              "output_tokens": len(text) // 4 + 5}}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.corpus = corpus
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def answer(self, system: str, prompt: str) -> str:
+        by = self.corpus.by_content.get
+        if "near-duplicate" in system:
+            self.calls["merge"] += 1
+            parts = [p.split(":\n", 1)[1] for p in prompt.split("\n\n") if p.startswith("Memory ")]
+            a, b = (by(p) for p in parts[:2])
+            if a and b and frozenset((a.id, b.id)) in self.corpus.duplicates:
+                return json.dumps({"merge": True, "content": parts[0]})
+            return '{"merge": false}'
+        if "same topic" in system:
+            self.calls["reconcile"] += 1
+            older, newer = prompt.split("\n\nB (newer):\n", 1)
+            a, b = by(older.removeprefix("A (older):\n")), by(newer)
+            if a and b and (b.id, a.id) in self.corpus.updates:
+                return '{"decision": "update"}'
+            return '{"decision": "keep_both"}'
+        self.calls["gate"] += 1
+        return '{"decision": "reject"}'
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# --- running and scoring --------------------------------------------------------------------------
+
+@dataclass
+class RunFigures:
+    seconds_by_step: dict[str, float]
+    batches_by_step: dict[str, int]
+    total_s: float
+    continuations: int
+    invocations: int
+    llm_calls: int
+    actions: dict[str, int]
+    merges: set[frozenset[UUID]]
+    supersessions: set[tuple[UUID, UUID]]
+
+
+def drive(dsn: str, tenant_id: str, namespace: str, budget_s: float) -> RunFigures:
+    import psycopg
+
+    from engram.consolidation import service
+    from engram.core.db import tenant_transaction
+
+    with tenant_transaction(tenant_id) as conn:
+        run_id = service.start_run(conn, UUID(tenant_id), namespace, dry_run=False, steps=None, trigger="cli")
+    seconds: dict[str, float] = defaultdict(float)
+    batches: dict[str, int] = defaultdict(int)
+    durations: list[float] = []
+    with psycopg.connect(dsn) as conn:
+        while True:
+            row = conn.execute("SELECT steps, step_index FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()
+            conn.commit()
+            assert row is not None
+            step = row[0][row[1]] if row[1] < len(row[0]) else "finish"
+            t0 = time.perf_counter()
+            progress = service.run_cycle(dsn, UUID(tenant_id), run_id, time_budget_s=1e-6)
+            took = time.perf_counter() - t0
+            seconds[step] += took
+            batches[step] += 1
+            durations.append(took)
+            if progress.status != "continue":
+                assert progress.status == "done", progress
+                break
+        actions = conn.execute("SELECT action, memory_ids, details FROM consolidation_actions WHERE run_id = %s",
+                               (run_id,)).fetchall()
+        llm_calls = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()[0]
+    # The worker checks its deadline after each batch: replay the batch times against the budget.
+    invocations, spent = 1, 0.0
+    for d in durations:
+        if spent >= budget_s:
+            invocations, spent = invocations + 1, 0.0
+        spent += d
+    counts: dict[str, int] = defaultdict(int)
+    merges: set[frozenset[UUID]] = set()
+    supersessions: set[tuple[UUID, UUID]] = set()
+    for action, ids, details in actions:
+        counts[action] += 1
+        if action == "merge":
+            merges.add(frozenset(UUID(str(i)) for i in ids))
+        elif action == "supersede":
+            supersessions.add((UUID(details["survivor"]), UUID(details["superseded"])))
+    return RunFigures(dict(seconds), dict(batches), sum(durations), invocations - 1, invocations, llm_calls,
+                      dict(counts), merges, supersessions)
+
+
+def precision_recall(found: set[Any], truth: set[Any]) -> tuple[float, float]:
+    hit = len(found & truth)
+    return (hit / len(found) if found else 1.0), (hit / len(truth) if truth else 1.0)
+
+
+def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budget: float) -> None:
+    merge_p, merge_r = precision_recall(f.merges, corpus.duplicates)
+    dup_style = {m.id: m.style for m in corpus.memories if m.role == "dup"}
+    by_style: dict[str, tuple[int, int]] = {}
+    for style in ("near_exact", "reworded"):
+        truth = {p for p in corpus.duplicates if any(dup_style.get(i) == style for i in p)}
+        by_style[style] = (len(f.merges & truth), len(truth))
+    sup_p, sup_r = precision_recall(f.supersessions, corpus.updates)
+    wrong = {p for p in corpus.near_misses if p in f.merges or any(frozenset(s) == p for s in f.supersessions)}
+    print(f"\n## {n:,} memories, LLM {mode}, {vectors} vectors")
+    print("step          batches   seconds")
+    for step, secs in f.seconds_by_step.items():
+        print(f"  {step:12s} {f.batches_by_step[step]:7d} {secs:9.2f}")
+    print(f"  {'total':12s} {sum(f.batches_by_step.values()):7d} {f.total_s:9.2f}   "
+          f"{n / f.total_s:,.0f} memories/s")
+    print(f"actions: {json.dumps(f.actions, sort_keys=True)}")
+    print(f"merges:        precision {merge_p:.3f} recall {merge_r:.3f}  (near-exact {by_style['near_exact'][0]}/"
+          f"{by_style['near_exact'][1]}, reworded {by_style['reworded'][0]}/{by_style['reworded'][1]})")
+    print(f"supersessions: precision {sup_p:.3f} recall {sup_r:.3f}  ({len(f.supersessions)} made, "
+          f"{len(corpus.updates)} planted)")
+    print(f"near-misses merged or superseded: {len(wrong)} of {len(corpus.near_misses)}")
+    print(f"LLM calls: {f.llm_calls} ({f.llm_calls / n * 1000:.1f} per 1k memories)")
+    print(f"worker invocations at a {budget:.0f} s budget: {f.invocations} ({f.continuations} continuations)")
+
+
+# --- recall quality before and after --------------------------------------------------------------
+
+def load_turns_as_memories(dsn: str, tenant: str, sets: list[Any], model_id: str) -> list[tuple[str, Any, set[UUID]]]:
+    """Each user turn a memory (one namespace per user), as an agent that notes what it is told would
+    write them; returns (namespace, question, evidence memory ids) for the questions."""
+    import psycopg
+
+    evidence: list[tuple[str, Any, set[UUID]]] = []
+    for u, ds in enumerate(sets):
+        ns = f"user{u}"
+        ids: dict[tuple[int, int], UUID] = {}
+        corpus = Corpus()
+        for s, session in enumerate(ds.sessions):
+            for seq, turn in enumerate(session, start=1):
+                if turn.role != "user" or turn.content in corpus.by_content:
+                    continue
+                m = Memory(uuid4(), turn.content, turn.created_at.replace(tzinfo=UTC), "buffer", 0, "unique")
+                corpus.memories.append(m)
+                corpus.by_content[m.content] = m
+                ids[(s, seq)] = m.id
+        load(dsn, tenant, ns, corpus, real_vectors([m.content for m in corpus.memories]), model_id)
+        for q in ds.questions:
+            wanted = {ids[e] for e in q.evidence if e in ids}
+            if wanted:
+                evidence.append((ns, q, wanted))
+    with psycopg.connect(dsn, autocommit=True) as conn:  # as an agent wrote them: never consolidated
+        conn.execute("UPDATE memories SET layer_epoch = NULL WHERE tenant_id = %s", (tenant,))
+    return evidence
+
+
+def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
+    import psycopg
+    from conversation_data import datasets
+
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import recall
+
+    tenant = make_tenant("recall-quality")
+    embedder = embedder_from_env()
+    evidence = load_turns_as_memories(dsn, tenant, datasets("heldout"), embedder.model_id)
+
+    def measure() -> dict[int, float]:
+        found: dict[int, list[float]] = {b: [] for b in (2000, 4000, 8000)}
+        for ns, q, wanted in evidence:
+            res = recall(UUID(tenant), RecallRequest(query=q.text, namespace=ns, limit=40, touch=False,
+                                                     since=q.since, until=q.until), embedder)
+            used, seen = 0, {b: set() for b in found}
+            for hit in res.results:
+                used += len(hit.chunk.text)
+                for b in found:
+                    if used <= b and hit.memory_id in wanted:
+                        seen[b].add(hit.memory_id)
+            for b in found:
+                found[b].append(len(seen[b]) / len(wanted))
+        return {b: statistics.mean(v) for b, v in found.items()}
+
+    before = measure()
+    namespaces = sorted({ns for ns, _, _ in evidence})
+    for ns in namespaces:
+        drive(dsn, tenant, ns, budget_s)
+    after = measure()
+    with psycopg.connect(dsn) as conn:
+        counts = conn.execute("SELECT status, count(*) FROM memories WHERE tenant_id = %s GROUP BY 1 ORDER BY 1",
+                              (tenant,)).fetchall()
+    print("\n## recall quality: conversation bench (held-out) user turns as memories, one namespace per user")
+    print(f"{len(evidence)} questions; memories after the run: {dict(counts)}")
+    print("evidence recall  " + "  ".join(f"@{b // 1000}k" for b in before))
+    print("before run       " + "  ".join(f"{v:.3f}" for v in before.values()))
+    print("after run        " + "  ".join(f"{v:.3f}" for v in after.values()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--llm", default="off,fake", help="comma-separated: off, fake")
+    parser.add_argument("--budget", type=float, default=600.0, help="seconds per worker invocation")
+    parser.add_argument("--vectors", choices=("auto", "real", "synthetic"), default="auto")
+    parser.add_argument("--recall-quality", action="store_true")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    os.environ["ENGRAM_CONSOLIDATION_LLM_RUN_CALLS"] = "1000000"  # the caps are tested elsewhere:
+    os.environ["ENGRAM_CONSOLIDATION_LLM_RUN_TOKENS"] = "1000000000"  # here every LLM decision is made
+    os.environ["ENGRAM_CONSOLIDATION_LLM_DAILY_CALLS"] = "1000000"
+    os.environ["ENGRAM_CONSOLIDATION_LLM_DAILY_TOKENS"] = "1000000000"
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.ops.operations import create_tenant_with_key
+    from engram_local.stack import LocalStack
+
+    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
+        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
+        try:
+            model_id = embedder_from_env().model_id
+
+            def make_tenant(name: str) -> str:
+                return str(create_tenant_with_key(name, dsn=stack.dsn)["tenant_id"])
+
+            for n in args.sizes:
+                corpus = build_corpus(n, args.seed)
+                kind = args.vectors if args.vectors != "auto" else ("real" if n <= 20_000 else "synthetic")
+                t0 = time.perf_counter()
+                vecs = (real_vectors([m.content for m in corpus.memories]) if kind == "real"
+                        else synthetic_vectors(corpus, 384, args.seed))
+                print(f"\n{n:,} memories: {len(corpus.duplicates)} duplicate pairs, {len(corpus.updates)} updates,"
+                      f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s")
+                texts = [m.content for m in corpus.memories]
+                for mode in args.llm.split(","):
+                    corpus = build_corpus(n, args.seed)  # the same texts, fresh ids for this tenant's copy
+                    assert [m.content for m in corpus.memories] == texts
+                    if kind == "synthetic":
+                        vecs = synthetic_vectors(corpus, 384, args.seed)
+                    fake = None
+                    if mode == "fake":
+                        fake = TruthfulClaude(corpus)
+                        os.environ.update(ENGRAM_LLM_LEVEL="auto", ANTHROPIC_API_KEY="sk-bench",
+                                          ENGRAM_ANTHROPIC_BASE_URL=fake.url, ENGRAM_LLM_BACKOFF_S="0.01")
+                    else:
+                        os.environ["ENGRAM_LLM_LEVEL"] = "off"
+                    LocalStack.refresh_settings()
+                    tenant = make_tenant(f"bench-{n}-{mode}")
+                    t0 = time.perf_counter()
+                    load(stack.dsn, tenant, "bench", corpus, vecs, model_id)
+                    print(f"loaded for LLM {mode} in {time.perf_counter() - t0:.0f} s")
+                    figures = drive(stack.dsn, tenant, "bench", args.budget)
+                    report(n, mode, kind, corpus, figures, args.budget)
+                    if fake is not None:
+                        print(f"fake LLM answered: {dict(fake.calls)}")
+                        fake.stop()
+            if args.recall_quality:
+                os.environ["ENGRAM_LLM_LEVEL"] = "off"
+                LocalStack.refresh_settings()
+                recall_quality(stack.dsn, make_tenant, args.budget)
+        finally:
+            stack.stop()
+
+
+if __name__ == "__main__":
+    main()
