@@ -65,6 +65,8 @@ def test_bad_links_are_refused_and_write_nothing(api):
     assert _link(api, a, b, strength=1.5).status == 422
     backwards = _link(api, a, b, valid_from=_iso(T2), valid_to=_iso(T1))
     assert backwards.status == 422 and backwards.body["error"]["details"]["field"] == "valid_to"
+    past = _link(api, a, b, valid_to=_iso(T1))  # starts now by default, so it would end before it starts
+    assert past.status == 422 and past.body["error"]["details"]["field"] == "valid_to"
     missing = _link(api, a, "00000000-0000-4000-8000-000000000000")
     assert missing.status == 404
     assert api.get(f"/v1/links?memory_id={a}&include_ended=true").body["items"] == []

@@ -64,11 +64,18 @@ __all__ = ["RELATIONS", "LinkCreate", "conflicting_memories", "create_link", "cr
            "end_links", "history", "linked_memories", "list_links", "remove_links", "traverse", "write_links"]
 
 
-def _check_spec(spec: LinkCreate, field: str = "") -> None:
+def _prepared(spec: LinkCreate, now: datetime) -> LinkCreate:
+    """The link as it will be stored (valid_from defaults to now), or InvalidField."""
     if spec.from_id == spec.to_id:
-        raise InvalidField(f"{field}to_id", "a memory cannot be linked to itself")
-    if spec.valid_from and spec.valid_to and spec.valid_to <= spec.valid_from:
-        raise InvalidField(f"{field}valid_to", "must be later than valid_from")
+        raise InvalidField("to_id", "a memory cannot be linked to itself")
+    if spec.valid_from is None:
+        spec = spec.model_copy(update={"valid_from": now})
+        if spec.valid_to is not None and spec.valid_to <= now:
+            raise InvalidField("valid_to", "must be later than valid_from, which defaults to now")
+    assert spec.valid_from is not None
+    if spec.valid_to is not None and spec.valid_to <= spec.valid_from:
+        raise InvalidField("valid_to", "must be later than valid_from")
+    return spec
 
 
 def write_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, links: Sequence[LinkCreate], *,
@@ -76,8 +83,8 @@ def write_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, links: Seque
     """Write links inside the caller's tenant transaction: see the module docstring."""
     if (created_by == "consolidation") != (run_id is not None):
         raise ValueError("consolidation links carry their run_id; API links carry none")
-    for spec in links:
-        _check_spec(spec)
+    now = datetime.now(UTC)
+    links = [_prepared(spec, now) for spec in links]
     memories = store.active_memories(conn, [i for s in links for i in (s.from_id, s.to_id)])
     for spec in links:
         for field, memory_id in (("from_id", spec.from_id), ("to_id", spec.to_id)):
@@ -150,10 +157,10 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
         raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
     results: dict[int, LinkBatchItemResult] = {}
     valid: dict[int, LinkCreate] = {}
+    now = datetime.now(UTC)
     for index, raw in enumerate(items):
         try:
-            valid[index] = LinkCreate.model_validate(raw)
-            _check_spec(valid[index])
+            valid[index] = _prepared(LinkCreate.model_validate(raw), now)
         except (ValidationError, InvalidField) as exc:
             valid.pop(index, None)
             results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
