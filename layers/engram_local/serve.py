@@ -103,6 +103,9 @@ def main() -> int:
     if pending:
         print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)
     print(f"CLI: ENGRAM_DATABASE_URL={stack.dsn} .venv/bin/engram create-tenant <name>", flush=True)
+    if stack.consolidation_schedule:
+        print(f"Consolidation: namespaces in use, every {stack.consolidation_schedule.interval_s:.0f} s"
+              " (ENGRAM_CONSOLIDATION_INTERVAL_S; 0 turns it off)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
