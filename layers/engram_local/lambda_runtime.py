@@ -9,24 +9,60 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engram_http.route_table import ROUTES
-
 FUNCTIONS_DIR = Path(__file__).resolve().parents[2] / "functions"
 _lock = threading.Lock()
 _loaded: dict[str, ModuleType] = {}
-# Powertools' HTTP resolver keeps the request being served in a class attribute
-# (BaseRouter.current_event) and per-request state on the resolver: right in a Lambda container,
-# which runs one invocation at a time, wrong for threads sharing a process (one request would
-# read another's event, its caller included). Route invocations take turns in this process; the
-# authorizer and the queue consumers, which use no resolver, run beside them.
-_ROUTE_FUNCTIONS = frozenset(route.function for route in ROUTES)
-_route_turn = threading.Lock()
+
+
+def _resolver_state_per_thread() -> None:
+    """Each request thread plays one Lambda container, but Powertools' HTTP resolver keeps the
+    request being served in class attributes (`BaseRouter.current_event`, `.lambda_context`) and
+    per-request state in the resolver's `context` dict: right in a Lambda container, which runs one
+    invocation at a time; shared by threads, one request would read another's event, its caller
+    included. Here those live per thread, so route invocations run side by side, each with its
+    own. Local runtime only: Lambda never shares a process between invocations."""
+    from aws_lambda_powertools.event_handler import api_gateway
+
+    real = api_gateway.BaseRouter
+    if getattr(real, "_engram_state_per_thread", False):
+        return
+    state = threading.local()
+    per_thread = ("current_event", "lambda_context")
+
+    class PerThreadBaseRouter:
+        """Stands in for `BaseRouter` where api_gateway's own code assigns or reads the request."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(state, name, None) if name in per_thread else getattr(real, name)
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            setattr(state, name, value) if name in per_thread else setattr(real, name, value)
+
+    def state_property(name: str) -> property:
+        return property(lambda _self: getattr(state, name, None),
+                        lambda _self, value: setattr(state, name, value))
+
+    def context_of(resolver: Any) -> dict[str, Any]:
+        contexts = state.__dict__.setdefault("contexts", {})
+        return contexts.setdefault(id(resolver), {})
+
+    def set_context(resolver: Any, value: dict[str, Any]) -> None:
+        state.__dict__.setdefault("contexts", {})[id(resolver)] = value
+
+    for name in per_thread:
+        setattr(real, name, state_property(name))
+    api_gateway.ApiGatewayResolver.context = property(context_of, set_context)  # type: ignore[assignment]
+    api_gateway.BaseRouter = PerThreadBaseRouter()  # type: ignore[misc,assignment]
+    real._engram_state_per_thread = True  # type: ignore[attr-defined]
+
+
+_resolver_state_per_thread()
 
 
 @dataclass
@@ -102,6 +138,5 @@ def invocation_log_keys(context: LocalLambdaContext, event: Any) -> Iterator[Non
 
 def invoke(name: str, event: dict[str, Any], timeout_s: float = 30.0) -> Any:
     context = LocalLambdaContext(function_name=name, timeout_s=timeout_s)
-    turn: AbstractContextManager[Any] = _route_turn if name in _ROUTE_FUNCTIONS else nullcontext()
-    with turn, invocation_log_keys(context, event):
+    with invocation_log_keys(context, event):
         return load_function(name).handler(event, context)

@@ -111,3 +111,35 @@ def test_a_500s_request_id_is_on_its_log_lines_and_each_line_names_its_function(
     worker_lines = [line for line in lines if line["message"] == "embed worker line"]
     assert worker_lines and worker_lines[0]["function_name"] == "embed_worker"
     assert "correlation_id" not in worker_lines[0]
+
+
+def test_eight_tenants_inside_one_function_at_once_each_get_their_own(server, make_tenant, monkeypatch):
+    from engram_http.routes import memories
+
+    tenants = [make_tenant(f"side-by-side-{i}") for i in range(8)]
+    own = {}
+    for t in tenants:
+        status, _, raw = request(server, "POST", "/v1/memories", {"content": f"only for {t.id}"}, t.key)
+        assert status == 201
+        own[t.key] = json.loads(raw)["memory"]["id"]
+    all_inside = threading.Barrier(len(tenants), timeout=20)
+    real_principal = memories.principal
+
+    def principal_once_all_are_inside(*args: Any, **kwargs: Any) -> Any:
+        all_inside.wait()  # eight invocations of the memories function in flight together
+        return real_principal(*args, **kwargs)
+
+    monkeypatch.setattr(memories, "principal", principal_once_all_are_inside)
+    answers: dict[str, Any] = {}
+
+    def list_own(key: str) -> None:
+        answers[key] = request(server, "GET", "/v1/memories?limit=5", None, key)
+
+    threads = [threading.Thread(target=list_own, args=(t.key,)) for t in tenants]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for key, (status, _, raw) in answers.items():
+        assert status == 200, raw
+        assert [m["id"] for m in json.loads(raw)["items"]] == [own[key]]
