@@ -8,7 +8,7 @@ from uuid import UUID
 from engram.core.db import tenant_transaction
 from engram.core.models import NewMemory
 from engram.core.text import content_hash
-from engram.memories.service import get_memory, write_memory
+from engram.memories.service import get_memory, write_memories, write_memory
 
 
 def _chunks(tenant_id: str, memory_id: UUID) -> list[dict]:
@@ -53,3 +53,23 @@ def test_write_memory_chunks_the_given_source_in_order_and_dedupes_on_the_given_
     other_synopsis = new.model_copy(update={"content": "another synopsis of the same body"})
     with tenant_transaction(tenant.id) as conn:
         assert not write_memory(conn, UUID(tenant.id), other_synopsis).inserted
+
+
+def test_write_memories_writes_a_batch_with_each_owners_fields(tenant) -> None:
+    long = "\n\n".join(f"Part {i}: " + "copper meadow ledger " * 40 for i in range(12))
+    news = [NewMemory(namespace="batch", content="first", tags=["a", "b"], source="s1"),
+            NewMemory(namespace="batch", content="second", tags=[]),
+            NewMemory(namespace="batch", content=long, tags=["c"], kind="episodic"),
+            NewMemory(namespace="batch", content="first", tags=["ignored"])]  # a duplicate of the first
+    with tenant_transaction(tenant.id) as conn:
+        written = write_memories(conn, UUID(tenant.id), news)
+    assert [w.inserted for w in written] == [True, True, True, False]
+    assert written[3].id == written[0].id and written[3].chunk_ids == []
+    assert len(written[2].chunk_ids) > 1
+    expected = {0: (["a", "b"], "s1", "semantic"), 1: ([], None, "semantic"), 2: (["c"], None, "episodic")}
+    for i, (tags, source, kind) in expected.items():
+        chunks = _chunks(tenant.id, written[i].id)
+        assert [c["id"] for c in chunks] == written[i].chunk_ids
+        assert all((c["tags"], c["source"], c["kind"], c["namespace"]) == (tags, source, kind, "batch")
+                   for c in chunks), i
+    assert get_memory(UUID(tenant.id), written[0].id).repetition_count == 1

@@ -7,6 +7,7 @@ embedding jobs go to the queue after commit.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -23,6 +24,7 @@ from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.models import Memory, MemoryWrite, NewMemory
 from engram.core.pagination import newest_first
 from engram.core.text import content_hash
+from engram.indexing.chunks import ChunkOwner, insert_chunk_groups
 from engram.memories.models import (
     BatchItemResult,
     BatchResult,
@@ -31,12 +33,12 @@ from engram.memories.models import (
     MemoryPatch,
     MemoryWritten,
 )
-from engram.memories.store import MEMORY_COLUMNS, chunk_memory, read_memory, upsert_memory
+from engram.memories.store import MEMORY_COLUMNS, chunk_memory, memory_chunks, read_memory, upsert_memory
 
-# read_memory and write_memory are part of this service: other capabilities (documents, consolidation)
+# read_memory and write_memory(s) are part of this service: other capabilities (documents, consolidation)
 # read and write memories inside their own transaction.
 __all__ = ["check_content_size", "create_batch", "create_memory", "delete_memory", "get_memory", "list_memories",
-           "patch_memory", "read_memory", "restore_memory", "write_memory"]
+           "patch_memory", "read_memory", "restore_memory", "write_memories", "write_memory"]
 
 
 def check_content_size(content: str, field: str = "content") -> None:
@@ -51,28 +53,38 @@ def _check_validity(valid_from: datetime | None, valid_to: datetime | None) -> N
         raise InvalidField("valid_to", "must not be earlier than valid_from")
 
 
-def write_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> MemoryWrite:
-    """The one way a memory is written (memories, documents, consolidation), in the caller's transaction.
+def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequence[NewMemory]) -> list[MemoryWrite]:
+    """The one way memories are written (memories, batches, documents, consolidation), in the caller's
+    transaction: one upsert per memory, then the chunks of every new one in one statement.
 
-    Inserts the row and its chunks, or bumps the active duplicate (same content hash in the namespace)
-    and writes no chunks. The caller enqueues `chunk_ids` for embedding after its commit.
+    An active duplicate (same content hash in the namespace) is bumped instead and gets no chunks.
+    The caller enqueues the `chunk_ids` for embedding after its commit.
     """
-    _check_validity(new.valid_from, new.valid_to)
-    row = upsert_memory(conn, tenant_id, new)
-    if not row["inserted"]:
-        return MemoryWrite(id=row["id"], inserted=False)
-    chunk_ids = chunk_memory(conn, tenant_id, row, new.chunk_source or new.content, new.chunking)
-    return MemoryWrite(id=row["id"], inserted=True, chunk_ids=chunk_ids)
+    for new in news:
+        _check_validity(new.valid_from, new.valid_to)
+    rows = [upsert_memory(conn, tenant_id, new) for new in news]
+    fresh = [(new, row) for new, row in zip(news, rows, strict=True) if row["inserted"]]
+    chunk_ids = iter(insert_chunk_groups(conn, tenant_id, [
+        (ChunkOwner.of_memory(row), memory_chunks(row, new.chunk_source or new.content, new.chunking))
+        for new, row in fresh]))
+    return [MemoryWrite(id=row["id"], inserted=row["inserted"], chunk_ids=next(chunk_ids) if row["inserted"] else [])
+            for row in rows]
 
 
-def _store(conn: psycopg.Connection[Any], tenant_id: UUID, req: MemoryCreate) -> MemoryWrite:
+def write_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> MemoryWrite:
+    """One memory: see write_memories."""
+    return write_memories(conn, tenant_id, [new])[0]
+
+
+def _new_memory(req: MemoryCreate) -> NewMemory:
     check_content_size(req.content)
-    return write_memory(conn, tenant_id, NewMemory.model_validate(req.model_dump()))
+    _check_validity(req.valid_from, req.valid_to)
+    return NewMemory.model_validate(req.model_dump())
 
 
 def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
     with tenant_transaction(tenant_id) as conn:
-        written = _store(conn, tenant_id, req)
+        written = write_memory(conn, tenant_id, _new_memory(req))
         record_activity(conn, [req.namespace])  # the next scheduled consolidation covers it
         memory = read_memory(conn, written.id)
     enqueue_embedding(tenant_id, written.chunk_ids)
@@ -91,31 +103,29 @@ def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any
 def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
     """Up to max_batch_items; each item succeeds or fails on its own, in one transaction.
 
-    A failing item is rolled back to its savepoint so the others still land.
+    Items are validated first (a bad one is reported and writes nothing), then the valid ones are
+    written together: one upsert each and all their chunks in one statement.
     """
     limit = settings().max_batch_items
     if len(items) > limit:
         raise InvalidField("items", f"at most {limit} items per batch, got {len(items)}", limit=limit)
-    results: list[BatchItemResult] = []
-    all_chunks: list[UUID] = []
-    namespaces: set[str] = set()
+    results: dict[int, BatchItemResult] = {}
+    valid: list[tuple[int, NewMemory]] = []
+    for index, raw in enumerate(items):
+        try:
+            valid.append((index, _new_memory(MemoryCreate.model_validate(raw))))
+        except (ValidationError, InvalidField, TooLarge) as exc:
+            results[index] = BatchItemResult(index=index, status="error", error=_error_body(exc))
     with tenant_transaction(tenant_id) as conn:
-        for index, raw in enumerate(items):
-            try:
-                req = MemoryCreate.model_validate(raw)
-                with conn.transaction():  # savepoint per item
-                    written = _store(conn, tenant_id, req)
-            except (ValidationError, InvalidField, TooLarge) as exc:
-                results.append(BatchItemResult(index=index, status="error", error=_error_body(exc)))
-                continue
-            all_chunks.extend(written.chunk_ids)
-            namespaces.add(req.namespace)
-            results.append(BatchItemResult(index=index, status="created" if written.inserted else "deduplicated",
-                                           memory_id=written.id))
-        record_activity(conn, namespaces)
-    enqueue_embedding(tenant_id, all_chunks)
-    count = {s: sum(r.status == s for r in results) for s in ("created", "deduplicated", "error")}
-    return BatchResult(results=results, created=count["created"], deduplicated=count["deduplicated"],
+        written = write_memories(conn, tenant_id, [new for _, new in valid])
+        record_activity(conn, {new.namespace for _, new in valid})
+    for (index, _), w in zip(valid, written, strict=True):
+        results[index] = BatchItemResult(index=index, status="created" if w.inserted else "deduplicated",
+                                         memory_id=w.id)
+    enqueue_embedding(tenant_id, [chunk_id for w in written for chunk_id in w.chunk_ids])
+    ordered = [results[i] for i in range(len(items))]
+    count = {s: sum(r.status == s for r in ordered) for s in ("created", "deduplicated", "error")}
+    return BatchResult(results=ordered, created=count["created"], deduplicated=count["deduplicated"],
                        failed=count["error"])
 
 

@@ -51,9 +51,12 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
     return row
 
 
+def memory_chunks(memory: dict[str, Any], text: str, mode: str = "document") -> list[NewChunk]:
+    """The chunks of `text` for the memory `memory` (a row from upsert_memory or an UPDATE)."""
+    return [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in chunk(text, mode)]
+
+
 def chunk_memory(conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str,
                  mode: str = "document") -> list[UUID]:
-    """Chunk `text` and store the chunks of the memory `memory` (a row from upsert_memory or an UPDATE)."""
-    pieces = chunk(text, mode)
-    return insert_chunks(conn, tenant_id, ChunkOwner.of_memory(memory),
-                         [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in pieces])
+    """Chunk `text` and store the chunks of the memory `memory`."""
+    return insert_chunks(conn, tenant_id, ChunkOwner.of_memory(memory), memory_chunks(memory, text, mode))
