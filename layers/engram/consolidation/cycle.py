@@ -8,7 +8,7 @@ of applying (`ctx.apply` is False) and LLM-dependent actions become candidates, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -43,7 +43,7 @@ from engram.consolidation.merging import (
     parse_reconcile,
     reconcile_prompt,
 )
-from engram.consolidation.similarity import SimilarityThresholds, classify_pair
+from engram.consolidation.similarity import PairVerdict, SimilarityThresholds, classify_pair
 from engram.core.errors import EngramError
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, write_links
@@ -120,6 +120,8 @@ class StepContext:
     skipped: str | None = None
     chunk_ids: list[UUID] = field(default_factory=list)  # new chunks to embed after commit
     pairs_seen: set[frozenset[UUID]] = field(default_factory=set)  # in this batch (earlier ones: actions)
+    consumed: set[UUID] = field(default_factory=set)  # superseded in this batch
+    changed: set[UUID] = field(default_factory=set)  # survivors changed in this batch (rows to read again)
 
     def act(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, *,
             details: Row | None = None, before: Row | None = None, links: Sequence[UUID] = (),
@@ -294,6 +296,8 @@ def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row,
             logger.info("merge skipped", extra={"memories": [str(i) for i in ids], "error": str(exc)[:200]})
             return
         ctx.chunk_ids += new_chunks
+        ctx.consumed.add(other["id"])
+        ctx.changed.add(survivor["id"])
     ctx.act(step, action, ids, reason, details={**details, "survivor": str(survivor["id"]),
                                                 "superseded": str(other["id"]),
                                                 "changes": sorted(k for k in changes if k != "content_hash"),
@@ -301,28 +305,39 @@ def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row,
             before=before, links=links)
 
 
-def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float) -> tuple[list[Row], Row | None]:
+def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
+           wanted: tuple[str, ...]) -> tuple[Iterator[tuple[Row, Row, PairVerdict]], Row | None]:
+    """The pairs of this batch that fall in `wanted` classes, with both rows (live, locked when
+    applying): neighbours and rows come in one query each, the text check runs here, and only the
+    pairs that matter cost another look at the database (handled by this run already?)."""
     if ctx.space is None:
         ctx.skipped = "no embedding space yet: nothing to compare"
-        return [], None
+        return iter(()), None
     limit = ctx.batch_size if ctx.llm.unavailable else min(ctx.batch_size, 50)
     ids = store.scan_candidates(ctx.conn, ctx.namespace, _after(cursor), ctx.since, limit)
     pairs = store.neighbours(ctx.conn, ctx.namespace, ids, ctx.space["model_id"], ctx.space["dimension"],
                              ctx.neighbours, min_cosine)
-    return pairs, _next(ids, limit)
+    rows = store.memories_by_id(ctx.conn, list({i for p in pairs for i in (p["a"], p["b"])}), lock=ctx.apply)
 
+    def classified() -> Iterator[tuple[Row, Row, PairVerdict]]:
+        for pair in pairs:
+            a_id, b_id = pair["a"], pair["b"]
+            key = frozenset((a_id, b_id))
+            if key in ctx.pairs_seen or a_id in ctx.consumed or b_id in ctx.consumed:
+                continue
+            ctx.pairs_seen.add(key)
+            for changed in {a_id, b_id} & ctx.changed:  # a survivor of this batch: read it again
+                rows.update(store.memories_by_id(ctx.conn, [changed]))
+                ctx.changed.discard(changed)
+            a, b = rows.get(a_id), rows.get(b_id)
+            if a is None or b is None:
+                continue  # merged or superseded since the neighbours were found
+            verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"],
+                                    float(pair["cosine"]), ctx.thresholds)
+            if verdict.cls in wanted and not store.pair_seen_in_run(ctx.conn, ctx.run_id, a_id, b_id):
+                yield a, b, verdict
 
-def _pair_rows(ctx: StepContext, pair: Row) -> tuple[Row, Row] | None:
-    """Both memories of a pair, still live and locked; None when the run already handled the pair."""
-    a, b = pair["a"], pair["b"]
-    key = frozenset((a, b))
-    if key in ctx.pairs_seen or store.pair_seen_in_run(ctx.conn, ctx.run_id, a, b):
-        return None
-    ctx.pairs_seen.add(key)
-    rows = store.memories_by_id(ctx.conn, [a, b], lock=ctx.apply)
-    if a not in rows or b not in rows:
-        return None  # merged or superseded earlier in this run
-    return rows[a], rows[b]
+    return classified(), _next(ids, limit)
 
 
 def _undecided(ctx: StepContext) -> bool:
@@ -335,14 +350,8 @@ def _undecided(ctx: StepContext) -> bool:
 
 
 def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
-    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.dedupe_cosine)
-    for pair in pairs:
-        both = _pair_rows(ctx, pair)
-        if both is None:
-            continue
-        a, b = both
-        verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"], float(pair["cosine"]),
-                                ctx.thresholds)
+    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.dedupe_cosine, ("exact", "near_exact", "merge_candidate"))
+    for a, b, verdict in pairs:
         details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4)}
         if verdict.cls in ("exact", "near_exact"):
             survivor = choose_survivor([a, b])
@@ -376,16 +385,8 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
 
 
 def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
-    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.reconcile_min_cosine)
-    for pair in pairs:
-        both = _pair_rows(ctx, pair)
-        if both is None:
-            continue
-        a, b = both
-        verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"], float(pair["cosine"]),
-                                ctx.thresholds)
-        if verdict.cls != "reconcile_candidate":
-            continue
+    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.reconcile_min_cosine, ("reconcile_candidate",))
+    for a, b, verdict in pairs:
         older, newer = sorted((a, b), key=lambda m: (m["created_at"], str(m["id"])))
         details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4),
                    "older": str(older["id"]), "newer": str(newer["id"])}

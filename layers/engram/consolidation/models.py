@@ -27,6 +27,7 @@ class StepCounts(BaseModel):
     actions: int = 0
     candidates: int = 0  # LLM-dependent actions listed but not decided (dry run, LLM off, cap reached)
     skipped: str | None = None  # why the step did nothing (LLM off, cap reached)
+    seconds: float = 0.0  # time spent in the step's batches, all continuations together
 
 
 class Run(BaseModel):

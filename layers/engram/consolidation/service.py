@@ -35,7 +35,7 @@ before-image of what it touched), ``consolidation_namespaces`` (epoch per namesp
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -77,7 +77,7 @@ Row = dict[str, Any]
 
 # --- starting a run -----------------------------------------------------------------------------
 
-def _steps(steps: list[str] | None) -> list[str]:
+def _steps(steps: Sequence[str] | None) -> list[str]:
     if not steps:
         return list(STEPS)
     unknown = [s for s in steps if s not in STEPS]
@@ -87,7 +87,7 @@ def _steps(steps: list[str] | None) -> list[str]:
 
 
 def start_run(conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str, *, dry_run: bool,
-              steps: list[str] | None, trigger: Trigger) -> UUID:
+              steps: Sequence[str] | None, trigger: Trigger) -> UUID:
     """A queued run, inside the caller's tenant transaction (the caller commits, then enqueues)."""
     return store.insert_run(conn, tenant_id, namespace, dry_run, _steps(steps), trigger)
 
@@ -194,9 +194,11 @@ def _batch(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID) -> tupl
         step = steps[run["step_index"]]
         cursor = dict(run["step_cursor"] or {})
         ctx = _context(conn, tenant_id, run, epoch, since)
+        started = time.monotonic()
         step_cursor = cycle.STEP_FUNCTIONS[step](ctx, cursor.get("step"))
         counts = dict(run["step_counts"] or {})
         mine = counts.setdefault(step, {"actions": 0, "candidates": 0, "skipped": None})
+        mine["seconds"] = round(mine.get("seconds", 0.0) + time.monotonic() - started, 3)
         mine["actions"] += sum(1 for a in ctx.actions if a["applied"] or run["dry_run"])
         mine["candidates"] += ctx.candidates
         mine["skipped"] = ctx.skipped or mine["skipped"]

@@ -339,7 +339,7 @@ def neighbours(conn: psycopg.Connection[Any], namespace: str, ids: Sequence[UUID
         return []
     d = sql.Literal(int(dimension))
     conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                 " set_config('hnsw.ef_search', '100', true)")
+                 " set_config('hnsw.ef_search', %s, true)", (str(max(40, 8 * k)),))
     query = sql.SQL(
         "SELECT q.memory_id AS a, n.memory_id AS b, n.cosine FROM chunks q CROSS JOIN LATERAL ("
         "  SELECT c.memory_id, 1 - (c.embedding::halfvec({d}) <=> q.embedding::halfvec({d})) AS cosine"
