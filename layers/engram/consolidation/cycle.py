@@ -332,6 +332,9 @@ def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
             a, b = rows.get(a_id), rows.get(b_id)
             if a is None or b is None:
                 continue  # merged or superseded since the neighbours were found
+            gap = abs((a["created_at"] - b["created_at"]).total_seconds())
+            if wanted == ("reconcile_candidate",) and gap < ctx.thresholds.reconcile_min_gap_s:
+                continue  # written together: not an update of one by the other
             verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"],
                                     float(pair["cosine"]), ctx.thresholds)
             if verdict.cls in wanted and not store.pair_seen_in_run(ctx.conn, ctx.run_id, a_id, b_id):

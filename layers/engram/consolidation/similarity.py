@@ -11,29 +11,34 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Literal
 
 TOKEN = re.compile(r"[^\W_]+(?:[.:/@-][^\W_]+)*", re.UNICODE)
+DIGIT = re.compile(r"\d")
 
 PairClass = Literal["exact", "near_exact", "merge_candidate", "reconcile_candidate"]
 
 
+@lru_cache(maxsize=8192)  # a memory meets several neighbours in a batch: tokenise it once
 def normalized(text: str) -> str:
     """Case, width, whitespace and edge punctuation do not make two memories different."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return " ".join(folded.split()).strip(" .!;,")
 
 
-def tokens(text: str) -> set[str]:
-    return set(TOKEN.findall(normalized(text)))
+@lru_cache(maxsize=8192)
+def tokens(text: str) -> frozenset[str]:
+    return frozenset(TOKEN.findall(normalized(text)))
 
 
-def specifics(text: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def specifics(text: str) -> frozenset[str]:
     """Numbers, versions, dates, ids: the tokens that carry a digit."""
-    return {t for t in tokens(text) if any(ch.isdigit() for ch in t)}
+    return frozenset(t for t in tokens(text) if DIGIT.search(t))
 
 
-def jaccard(a: set[str], b: set[str]) -> float:
+def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
     if not a and not b:
         return 1.0
     return len(a & b) / len(a | b)
