@@ -330,3 +330,28 @@ def test_recall_expansion_stays_inside_the_tenant(api, make_tenant, api_for):
     body = _recall(api, query="quarterly roadmap search team", expand={"depth": 3})
     assert [h["memory_id"] for h in body["results"]] == [mine]
     assert body["results"][0]["conflicts"] == [] and body["results"][0]["linked"] == []
+
+
+def test_concurrent_overlapping_links_let_exactly_one_in(api, tenant):
+    import concurrent.futures
+    from uuid import UUID
+
+    from engram.core.errors import Conflict
+    from engram.graph import service as graph
+
+    a, b = _memories(api, "race source", "race target")
+    specs = [graph.LinkCreate.model_validate({"from_id": a, "to_id": b, "relation": "relates_to",
+                                              "valid_from": _iso(T1 + timedelta(hours=i)),
+                                              "valid_to": _iso(T2 + timedelta(hours=i))}) for i in range(8)]
+
+    def create(spec: graph.LinkCreate) -> str:
+        try:
+            graph.create_link(UUID(tenant.id), spec)  # each thread has its own connection
+            return "created"
+        except Conflict:
+            return "conflict"
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        outcomes = list(pool.map(create, specs))
+    assert sorted(outcomes) == ["conflict"] * 7 + ["created"]
+    assert len(api.get(f"/v1/links?memory_id={a}&include_ended=true").body["items"]) == 1
