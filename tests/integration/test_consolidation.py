@@ -287,6 +287,19 @@ def test_llm_cap_stops_the_llm_steps_and_says_so(api, tenant, stack, drain, fake
     assert reconcile["candidates"] == 1 and "cap" in reconcile["skipped"]
 
 
+def test_the_tenant_daily_cap_counts_every_llm_call_of_the_day(api, tenant, stack, drain, fake_claude, settings_env):
+    _plant(api, drain, stack, tenant.id)
+    settings_env(ENGRAM_CONSOLIDATION_LLM_DAILY_TOKENS="5000")
+    with _owner(stack) as conn:  # today's earlier calls (query answers, other runs) used the allowance
+        conn.execute("INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
+                     " latency_ms, ok) VALUES (%s, 'query_answer', 'anthropic', 'm', 4990, 10, 5, true)", (tenant.id,))
+    run_id = _start(api)
+    assert _run(stack, tenant.id, run_id).status == "done"
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    assert run["llm_calls"] == 0 and run["llm_capped"] == "tenant daily token cap reached: 5000 tokens"
+    assert not fake_claude.requests
+
+
 def test_lifecycle_steps_promote_evict_and_drop(api, tenant, stack, drain, settings_env):
     settings_env(ENGRAM_CONSOLIDATION_BUFFER_CAP="2")
     made = {}
