@@ -231,6 +231,22 @@ def test_history_keeps_every_version_after_patches(api):
     assert api.get("/v1/memories/00000000-0000-4000-8000-000000000000/history").status == 404
 
 
+def test_history_leaves_out_versions_of_an_undone_change(api, stack):
+    import psycopg
+
+    (m,) = _memories(api, "Rotate the keys monthly.")
+    assert api.patch(f"/v1/memories/{m}", {"content": "Rotate the keys weekly."}).status == 200
+    # what a consolidation undo does: the row as it was, version included
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("UPDATE memories SET content = 'Rotate the keys monthly.', version = 1 WHERE id = %s", (m,))
+    versions = api.get(f"/v1/memories/{m}/history").body["versions"]
+    assert [(v["version"], v["content"]) for v in versions] == [(1, "Rotate the keys monthly.")]
+    assert api.patch(f"/v1/memories/{m}", {"content": "Rotate the keys daily."}).status == 200
+    versions = api.get(f"/v1/memories/{m}/history").body["versions"]
+    assert [(v["version"], v["content"]) for v in versions] == [(1, "Rotate the keys monthly."),
+                                                                 (2, "Rotate the keys daily.")]
+
+
 def test_supersedes_ends_the_older_memory_and_forms_a_chain_both_ways(api):
     old = api.post("/v1/memories", {"content": "We chose PostgreSQL.", "namespace": "graph"}).body["memory"]
     mid = api.post("/v1/memories", {"content": "We moved to SQLite.", "namespace": "graph",

@@ -232,7 +232,10 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
         current = store.current_version(conn, memory_id)
         if current is None:
             raise NotFound(f"memory {memory_id} not found")
-        versions = [*store.previous_versions(conn, memory_id), current]
+        # A version at or past the current one belongs to a change that was undone (a consolidation
+        # run put the row back): the memory never had it as a past.
+        versions = [*(v for v in store.previous_versions(conn, memory_id) if v["version"] < current["version"]),
+                    current]
         older = store.supersession_chain(conn, tenant_id, memory_id, newer=False)
         newer = store.supersession_chain(conn, tenant_id, memory_id, newer=True)
 
