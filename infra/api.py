@@ -9,7 +9,7 @@ integration shared by all of its routes.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 import jsii
@@ -23,7 +23,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra.config import EnvConfig
-from infra.nag import acknowledge
+from infra.nag import acknowledge, main_resource
 from infra.retention import retention_days
 
 AUTHORIZER_FUNCTION = "authorizer"
@@ -57,10 +57,14 @@ ACCESS_LOG_FORMAT = json.dumps(
 class RouteSpec(Protocol):
     """What the API needs from a route-table entry (engram_http.route_table.Route fits)."""
 
-    method: str
-    path: str
-    function: str
-    auth: bool
+    @property
+    def method(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def function(self) -> str: ...
+    @property
+    def auth(self) -> bool: ...
 
 
 @jsii.implements(apigwv2.IAccessLogSettings)
@@ -86,7 +90,7 @@ class Api(Construct):
         *,
         config: EnvConfig,
         routes: Iterable[RouteSpec],
-        functions: dict[str, lambda_.IFunction],
+        functions: Mapping[str, lambda_.IFunction],
     ) -> None:
         super().__init__(scope, id)
         self.authorizer = authorizers.HttpLambdaAuthorizer(
@@ -150,7 +154,7 @@ class Api(Construct):
             self.routes[f"{route.method.upper()} {route.path}"] = added
             if not route.auth:
                 acknowledge(
-                    added.node.default_child,  # type: ignore[arg-type]
+                    main_resource(added),
                     "AwsSolutions-APIG4",
                     f"{route.method} {route.path} is public on purpose (marked auth=False in the route "
                     "table): health checks and the OpenAPI document need no API key.",

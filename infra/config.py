@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,34 +105,40 @@ class EnvConfig:
         return self.function_memory_mb.get(function, self.lambda_memory_mb)
 
     def validate(self) -> None:
-        problems: list[str] = []
-        if self.env not in ENVIRONMENTS:
-            problems.append(f"env must be one of {ENVIRONMENTS}, not {self.env!r}")
-        if self.llm_level not in LLM_LEVELS:
-            problems.append(f"llm_level must be one of {LLM_LEVELS}")
-        if self.llm_provider not in LLM_PROVIDERS:
-            problems.append(f"llm_provider must be one of {LLM_PROVIDERS}")
-        if self.embedder == "bedrock" and self.embed_dim not in TITAN_V2_DIMS:
-            problems.append(f"Titan v2 embeddings are {TITAN_V2_DIMS} dimensions, not {self.embed_dim}")
-        if self.embedder != "bedrock":
-            problems.append("only the bedrock embedder is packaged for the cloud (see infra/README.md)")
-        if not 0 <= self.db_min_acu <= self.db_max_acu <= 256:
-            problems.append("need 0 <= db_min_acu <= db_max_acu <= 256")
-        if self.db_min_acu == 0 and not 5 <= self.db_auto_pause_minutes <= 1440:
-            problems.append("db_auto_pause_minutes must be within 5..1440 when db_min_acu is 0")
-        if self.db_min_acu == 0 and self.db_rds_proxy:
-            # A proxy holds connections open, so the cluster would never pause while paying for both.
-            problems.append("db_rds_proxy and db_min_acu 0 together: the proxy keeps the cluster awake")
-        if not 1 <= self.endpoint_azs <= self.max_azs:
-            problems.append("endpoint_azs must be within 1..max_azs")
-        if self.max_azs < 2:
-            problems.append("Aurora needs subnets in at least two AZs: max_azs >= 2")
-        if self.llm_provider == "anthropic" and self.llm_level != "off" and self.nat_gateways == 0:
-            problems.append("the anthropic provider needs internet egress: set nat_gateways >= 1")
-        if not re.fullmatch(r"(rate|cron|at)\(.+\)", self.consolidation_schedule):
-            problems.append("consolidation_schedule must be an EventBridge Scheduler expression")
+        problems = [*self._choice_problems(), *self._database_problems(), *self._network_problems()]
         if problems:
             raise ValueError(f"cdk.json settings for {self.env!r}: " + "; ".join(problems))
+
+    def _choice_problems(self) -> Iterator[str]:
+        if self.env not in ENVIRONMENTS:
+            yield f"env must be one of {ENVIRONMENTS}, not {self.env!r}"
+        if self.llm_level not in LLM_LEVELS:
+            yield f"llm_level must be one of {LLM_LEVELS}"
+        if self.llm_provider not in LLM_PROVIDERS:
+            yield f"llm_provider must be one of {LLM_PROVIDERS}"
+        if self.embedder == "bedrock" and self.embed_dim not in TITAN_V2_DIMS:
+            yield f"Titan v2 embeddings are {TITAN_V2_DIMS} dimensions, not {self.embed_dim}"
+        if self.embedder != "bedrock":
+            yield "only the bedrock embedder is packaged for the cloud (see infra/README.md)"
+        if not re.fullmatch(r"(rate|cron|at)\(.+\)", self.consolidation_schedule):
+            yield "consolidation_schedule must be an EventBridge Scheduler expression"
+
+    def _database_problems(self) -> Iterator[str]:
+        if not 0 <= self.db_min_acu <= self.db_max_acu <= 256:
+            yield "need 0 <= db_min_acu <= db_max_acu <= 256"
+        if self.db_min_acu == 0 and not 5 <= self.db_auto_pause_minutes <= 1440:
+            yield "db_auto_pause_minutes must be within 5..1440 when db_min_acu is 0"
+        if self.db_min_acu == 0 and self.db_rds_proxy:
+            # A proxy holds connections open, so the cluster would never pause while paying for both.
+            yield "db_rds_proxy and db_min_acu 0 together: the proxy keeps the cluster awake"
+
+    def _network_problems(self) -> Iterator[str]:
+        if not 1 <= self.endpoint_azs <= self.max_azs:
+            yield "endpoint_azs must be within 1..max_azs"
+        if self.max_azs < 2:
+            yield "Aurora needs subnets in at least two AZs: max_azs >= 2"
+        if self.llm_provider == "anthropic" and self.llm_level != "off" and self.nat_gateways == 0:
+            yield "the anthropic provider needs internet egress: set nat_gateways >= 1"
 
 
 def read_cdk_json_context(path: Path = CDK_JSON) -> dict[str, Any]:

@@ -53,14 +53,9 @@ class Database(Construct):
             removal_policy=RemovalPolicy.RETAIN if config.retain_data else RemovalPolicy.DESTROY,
         )
 
-        serverless_v2 = {
-            "serverless_v2_min_capacity": config.db_min_acu,
-            "serverless_v2_max_capacity": config.db_max_acu,
-        }
-        if config.db_min_acu == 0:
-            # Scale to zero: the cluster pauses after this long without connections and
-            # resumes (in about 15 s) on the next one. Compute then costs nothing.
-            serverless_v2["serverless_v2_auto_pause_duration"] = Duration.minutes(config.db_auto_pause_minutes)
+        # Scale to zero: the cluster pauses after this long without connections and
+        # resumes (in about 15 s) on the next one. Compute then costs nothing.
+        auto_pause = Duration.minutes(config.db_auto_pause_minutes) if config.db_min_acu == 0 else None
 
         parameters = {
             "rds.force_ssl": "1",  # refuse unencrypted connections
@@ -101,7 +96,9 @@ class Database(Construct):
                 )
                 for i in range(config.db_readers)
             ],
-            **serverless_v2,
+            serverless_v2_min_capacity=config.db_min_acu,
+            serverless_v2_max_capacity=config.db_max_acu,
+            serverless_v2_auto_pause_duration=auto_pause,
             vpc=vpc,
             vpc_subnets=subnets,
             security_groups=[self.security_group],

@@ -21,7 +21,7 @@ from constructs import Construct
 from infra.assets import LambdaAssets
 from infra.config import EnvConfig
 from infra.database import Database
-from infra.nag import acknowledge
+from infra.nag import acknowledge, main_resource
 from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, profile_for
 from infra.retention import retention_days
 from infra.storage import UPLOADS_PREFIX
@@ -146,7 +146,7 @@ class Functions(Construct):
                 log_group=log_group,
             )
             acknowledge(
-                function.node.default_child,  # type: ignore[arg-type]
+                main_resource(function),
                 "AwsSolutions-L1",
                 "Python 3.12 is pinned on purpose: the dependency layer is built for CPython 3.12 wheels "
                 "(pip --python-version 3.12); a runtime upgrade means rebuilding and retesting that layer.",
@@ -247,4 +247,6 @@ class Functions(Construct):
 
 
 def _cfn(bucket: s3.IBucket) -> s3.CfnBucket:
-    return bucket.node.default_child  # type: ignore[return-value]
+    resource = main_resource(bucket)
+    assert isinstance(resource, s3.CfnBucket)
+    return resource

@@ -15,14 +15,14 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from aws_cdk import CfnElement, CustomResource, RemovalPolicy, Stack
+from aws_cdk import CustomResource, RemovalPolicy
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 from infra.config import EnvConfig
-from infra.nag import acknowledge
+from infra.nag import acknowledge, logical_id
 from infra.paths import MIGRATIONS_DIR
 from infra.retention import retention_days
 
@@ -36,13 +36,6 @@ def migrations_hash(folder: Path = MIGRATIONS_DIR) -> str:
         digest.update(path.read_bytes())
         digest.update(b"\0")
     return digest.hexdigest()
-
-
-def logical_id(construct: Construct) -> str:
-    """The CloudFormation logical id of an L2 construct's main resource (as cdk-nag prints it)."""
-    element = construct.node.default_child
-    assert isinstance(element, CfnElement)
-    return Stack.of(construct).get_logical_id(element)
 
 
 class Migrations(Construct):

@@ -7,7 +7,7 @@ carry a reason; `acknowledge` refuses an empty one.
 
 from __future__ import annotations
 
-from aws_cdk import Acknowledgment, App, Validations
+from aws_cdk import Acknowledgment, App, CfnResource, Stack, Validations
 from cdk_nag import AwsSolutionsChecks
 from constructs import IConstruct
 
@@ -19,6 +19,19 @@ def acknowledge(scope: IConstruct, rule: str, reason: str) -> None:
     if len(reason.strip()) < 20:
         raise ValueError(f"acknowledgement of {rule} needs a real reason, got {reason!r}")
     Validations.of(scope).acknowledge(Acknowledgment(id=rule, reason=reason))
+
+
+def main_resource(construct: IConstruct) -> CfnResource:
+    """The CloudFormation resource an L2 construct wraps (where its acknowledgements go)."""
+    resource = construct.node.default_child
+    if not isinstance(resource, CfnResource):
+        raise TypeError(f"{construct.node.path} wraps no single CloudFormation resource")
+    return resource
+
+
+def logical_id(construct: IConstruct) -> str:
+    """The CloudFormation logical id of an L2 construct's main resource (as cdk-nag prints it)."""
+    return Stack.of(construct).get_logical_id(main_resource(construct))
 
 
 def add_nag(app: App) -> None:

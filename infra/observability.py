@@ -25,7 +25,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.config import EnvConfig
-from infra.nag import acknowledge
+from infra.nag import acknowledge, main_resource
 from infra.workers import WorkQueues
 
 PERIOD = Duration.minutes(5)
@@ -51,7 +51,7 @@ class Observability(Construct):
         self.config = config
         self.topic = sns.Topic(self, "AlarmTopic", topic_name=f"{config.prefix}-alarms", enforce_ssl=True)
         acknowledge(
-            self.topic.node.default_child,  # type: ignore[arg-type]
+            main_resource(self.topic),
             "AwsSolutions-SNS2",
             "Alarm notifications carry no customer data, and CloudWatch alarms cannot publish to a topic "
             "encrypted with the AWS-managed SNS key; a customer-managed key would cost more than it protects.",

@@ -11,7 +11,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from infra.config import EnvConfig
-from infra.nag import acknowledge
+from infra.nag import acknowledge, main_resource
 
 UPLOADS_PREFIX = "uploads/"
 
@@ -35,7 +35,7 @@ class Storage(Construct):
             auto_delete_objects=auto_delete,
         )
         acknowledge(
-            self.logs_bucket.node.default_child,  # type: ignore[arg-type]
+            main_resource(self.logs_bucket),
             "AwsSolutions-S1",
             "This is the access-log and flow-log bucket itself; logging it into itself would loop.",
         )

@@ -25,7 +25,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.config import EnvConfig
-from infra.nag import acknowledge
+from infra.nag import acknowledge, logical_id
 from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, profile_for
 
 MAX_RECEIVES = 5
@@ -174,7 +174,7 @@ class EventWiring(Construct):
             if child.node.id.startswith("SchedulerRoleForTarget"):
                 acknowledge(
                     child,
-                    f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]",
+                    f"AwsSolutions-IAM5[Resource::<{logical_id(function)}.Arn>:*]",
                     "The scheduler role may invoke the consolidation dispatcher and its versions, nothing else.",
                 )
 

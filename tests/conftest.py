@@ -118,3 +118,15 @@ def drain_consolidation(stack: Any):
     """Run the consolidation worker over every queued run (and its continuations), as the event
     source mapping would."""
     return stack.consolidation_poller.drain
+
+
+LEVELS = ("unit", "integration", "infra", "e2e", "fuzz")  # the folders under tests/, each a registered marker
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its folder (tests/<level>/...), so `pytest -m unit` runs one level."""
+    root = Path(__file__).parent
+    for item in items:
+        level = item.path.relative_to(root).parts[0] if item.path.is_relative_to(root) else ""
+        if level in LEVELS:
+            item.add_marker(getattr(pytest.mark, level))

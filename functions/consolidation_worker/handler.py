@@ -13,6 +13,7 @@ from uuid import UUID
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from pydantic import BaseModel
 
@@ -35,6 +36,6 @@ def consolidate_record(record: SQSRecord, lambda_context: Any = None) -> str:
 
 
 @logger.inject_lambda_context(clear_state=True)
-def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     return process_partial_response(event=event, record_handler=consolidate_record, processor=processor,
                                     context=context)

@@ -8,14 +8,14 @@ from uuid import UUID
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
-from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from pydantic import BaseModel, Field, ValidationError
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.parser.models import SqsRecordModel
+from pydantic import BaseModel, Field, Json, ValidationError
 
 from engram.adapters.embeddings.factory import embedder_from_env
 from engram.indexing.vectors import embed_chunks
 
 logger = Logger()
-processor = BatchProcessor(event_type=EventType.SQS)
 
 
 class EmbedJob(BaseModel):
@@ -23,14 +23,23 @@ class EmbedJob(BaseModel):
     chunk_ids: list[UUID] = Field(min_length=1, max_length=500)
 
 
+class EmbedJobRecord(SqsRecordModel):
+    """An embed-jobs message: the SQS record, its body parsed as an EmbedJob (a bad body fails the record)."""
+
+    body: Json[EmbedJob]  # type: ignore[assignment]
+
+
+processor = BatchProcessor(event_type=EventType.SQS, model=EmbedJobRecord)
+
+
 def embed_ahead(event: dict[str, Any]) -> None:
     """One embedding call per tenant for the whole SQS batch: bigger model batches, fewer
     transactions. Best effort: the per-record pass then finds those chunks done, and settles
     whatever is left record by record, with its own failures."""
     by_tenant: dict[UUID, list[UUID]] = defaultdict(list)
-    for record in event.get("Records", []):
+    for raw in event.get("Records", []):
         try:
-            job = EmbedJob.model_validate_json(record.get("body", ""))
+            job = EmbedJobRecord.model_validate(raw).body
         except ValidationError:
             continue  # reported by the per-record pass
         by_tenant[job.tenant_id].extend(job.chunk_ids)
@@ -41,12 +50,11 @@ def embed_ahead(event: dict[str, Any]) -> None:
             logger.warning("batch embedding failed; settling record by record", extra={"error": str(exc)})
 
 
-def embed_record(record: SQSRecord) -> int:
-    job = EmbedJob.model_validate_json(record.body)
-    return embed_chunks(job.tenant_id, job.chunk_ids, embedder_from_env())
+def embed_record(record: EmbedJobRecord) -> int:
+    return embed_chunks(record.body.tenant_id, record.body.chunk_ids, embedder_from_env())
 
 
 @logger.inject_lambda_context(clear_state=True)
-def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     embed_ahead(event)
     return process_partial_response(event=event, record_handler=embed_record, processor=processor, context=context)

@@ -6,6 +6,7 @@ from uuid import UUID
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from engram.core.errors import Forbidden, Unauthorized
 from engram.tenancy.store import Principal
@@ -13,7 +14,10 @@ from engram.tenancy.store import Principal
 
 def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:
     """The authorizer's context for this request; 403 unless the key has `scope` (admin has all)."""
-    ctx = app.current_event.request_context.authorizer.get_lambda or {}
+    event = app.current_event
+    if not isinstance(event, APIGatewayProxyEventV2):  # an HTTP API resolver parses nothing else
+        raise Unauthorized("missing or invalid API key")
+    ctx = event.request_context.authorizer.get_lambda or {}
     if not ctx.get("tenant_id"):
         raise Unauthorized("missing or invalid API key")
     scopes = frozenset(str(ctx.get("scopes", "")).split())

@@ -10,8 +10,11 @@ import json
 import logging
 import os
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote_plus
 
 from engram_local.lambda_runtime import invoke
 from engram_local.postgres import free_port
@@ -81,6 +84,40 @@ class LocalAws:
         return url, dlq_url
 
 
+def s3_notification_record(bucket: str, key: str, size: int, etag: str,
+                           event_name: str = "ObjectCreated:Put") -> dict[str, Any]:
+    """One S3 event notification record in the shape AWS documents (the key URL-encoded, as S3 sends it)."""
+    record: dict[str, Any] = {
+        "eventVersion": "2.1", "eventSource": "aws:s3", "awsRegion": REGION,
+        "eventTime": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "eventName": event_name,
+        "s3": {"s3SchemaVersion": "1.0", "configurationId": "uploads",
+               "bucket": {"name": bucket, "arn": f"arn:aws:s3:::{bucket}"},
+               "object": {"key": quote_plus(key), "size": size, "eTag": etag}},
+    }
+    return complete_s3_record(record)
+
+
+def complete_s3_record(record: dict[str, Any]) -> dict[str, Any]:
+    """moto's S3 notifications leave out fields AWS always sends (userIdentity, requestParameters,
+    responseElements, the bucket's ownerIdentity): fill them in, so the function parses locally what
+    it parses in AWS (Powertools' S3 notification models require them)."""
+    record.setdefault("userIdentity", {"principalId": "AWS:LOCAL"})
+    record.setdefault("requestParameters", {"sourceIPAddress": "127.0.0.1"})
+    record.setdefault("responseElements", {"x-amz-request-id": "LOCAL", "x-amz-id-2": "LOCAL"})
+    record["s3"]["bucket"].setdefault("ownerIdentity", {"principalId": "LOCAL"})
+    return record
+
+
+def complete_s3_notification(body: str) -> str:
+    """An uploads-queue message body with its S3 records completed (s3:TestEvent passes unchanged)."""
+    message = json.loads(body)
+    if not isinstance(message, dict) or "Records" not in message:
+        return body
+    for record in message["Records"]:
+        complete_s3_record(record)
+    return json.dumps(message)
+
+
 @dataclass
 class SqsPoller:
     """Receives batches and invokes `function` with a Lambda SQS event; deletes what succeeded."""
@@ -88,16 +125,18 @@ class SqsPoller:
     queue_url: str
     function: str
     batch_size: int = 10
+    shape_body: Callable[[str], str] | None = None  # what the stand-in must add to match AWS's messages
     _stop: threading.Event = field(default_factory=threading.Event)
 
     def _event(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         arn = f"arn:aws:sqs:{REGION}:000000000000:{self.queue_url.rsplit('/', 1)[-1]}"
+        bodies = [self.shape_body(m["Body"]) if self.shape_body else m["Body"] for m in messages]
         return {"Records": [{
-            "messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"], "body": m["Body"],
+            "messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"], "body": body,
             "attributes": m.get("Attributes", {}), "messageAttributes": {},
-            "md5OfBody": hashlib.md5(m["Body"].encode()).hexdigest(), "eventSource": "aws:sqs",
+            "md5OfBody": hashlib.md5(body.encode()).hexdigest(), "eventSource": "aws:sqs",
             "eventSourceARN": arn, "awsRegion": REGION,
-        } for m in messages]}
+        } for m, body in zip(messages, bodies, strict=True)]}
 
     def poll_once(self, wait_seconds: int = 0) -> int:
         """One receive + invoke; returns how many messages were received."""

@@ -14,11 +14,12 @@ import json
 import threading
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 from waitress import wasyncore
 from waitress.channel import HTTPChannel
-from waitress.server import create_server
+from waitress.parser import HTTPRequestParser
+from waitress.server import TcpWSGIServer, create_server
 from waitress.task import ErrorTask
 
 from engram_local import gateway
@@ -72,17 +73,21 @@ class EnvelopeErrorTask(ErrorTask):
     """waitress's own error answers (it never reached the application) in the API's envelope."""
 
     def execute(self) -> None:
-        error = self.request.error
+        # types-waitress types Task.request as the Error; an ErrorTask is given the request parser.
+        request = cast(HTTPRequestParser, self.request)
+        error = request.error
+        if error is None:  # waitress makes an ErrorTask only for a request that has one
+            return super().execute()
         code = int(error.code)
         if code == 413:
-            resp = gateway.too_large(self.request.content_length or None)
+            resp = gateway.too_large(request.content_length or None)
             body = resp.body
         else:
             body = json.dumps({"error": {"code": _CODES.get(code, "bad_request"),
                                          "message": f"{error.reason}: {error.body}",
                                          "details": None}}, separators=(",", ":")).encode()
         self.status = f"{code} {error.reason}"
-        self.response_headers.append(("Content-Type", "application/json"))
+        self.response_headers = [*self.response_headers, ("Content-Type", "application/json")]
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
@@ -96,20 +101,24 @@ class DevServer:
     """waitress bound at construction (a busy port fails before anything else starts)."""
 
     def __init__(self, host: str, port: int, threads: int = REQUEST_THREADS) -> None:
-        self.server = create_server(
-            application, host=host, port=port, threads=threads, backlog=LISTEN_BACKLOG,
+        self.socket_map: dict[int, Any] = {}  # the event loop's sockets (waitress's map)
+        server = create_server(
+            application, map=self.socket_map, host=host, port=port, threads=threads, backlog=LISTEN_BACKLOG,
             connection_limit=CONNECTION_LIMIT, channel_timeout=CHANNEL_TIMEOUT_S,
             max_request_body_size=READ_LIMIT,
             ident="engram-local", expose_tracebacks=False)
+        if not isinstance(server, TcpWSGIServer):  # one host and port: one TCP server
+            raise TypeError(f"expected one TCP server, got {type(server).__name__}")
+        self.server = server
         self.server.channel_class = EnvelopeChannel
-        self.port = int(self.server.effective_port)
+        self.port = int(self.server.getsockname()[1])
         self._stop = threading.Event()
         self._stopped = threading.Event()
 
     def serve_forever(self) -> None:
         try:
             while not self._stop.is_set():
-                wasyncore.loop(timeout=0.5, map=self.server._map, use_poll=True, count=1)
+                wasyncore.loop(timeout=0.5, map=self.socket_map, use_poll=True, count=1)
         finally:
             self._stopped.set()
 
@@ -122,6 +131,6 @@ class DevServer:
 
     def close(self) -> None:
         self.server.task_dispatcher.shutdown(timeout=5)
-        wasyncore.close_all(self.server._map)
+        wasyncore.close_all(self.socket_map)
 
     server_close = close  # the name socketserver gives it, which callers of the earlier server use

@@ -57,9 +57,10 @@ def _resolver_state_per_thread() -> None:
 
     for name in per_thread:
         setattr(real, name, state_property(name))
-    api_gateway.ApiGatewayResolver.context = property(context_of, set_context)  # type: ignore[assignment]
-    api_gateway.BaseRouter = PerThreadBaseRouter()  # type: ignore[misc,assignment]
-    real._engram_state_per_thread = True  # type: ignore[attr-defined]
+    # Powertools declares these as plain class attributes; the dev server swaps in per-thread ones.
+    api_gateway.ApiGatewayResolver.context = property(context_of, set_context)  # type: ignore[assignment]  # per thread
+    api_gateway.BaseRouter = PerThreadBaseRouter()  # type: ignore[misc,assignment]  # an instance stands in for the class
+    real._engram_state_per_thread = True  # type: ignore[attr-defined]  # our marker: patched once per process
 
 
 _resolver_state_per_thread()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engram.core import config
 from engram.core.db import reset_connections
-from engram_local.aws import MAX_RECEIVE_COUNT, LocalAws, LocalSchedule, SqsPoller
+from engram_local.aws import MAX_RECEIVE_COUNT, LocalAws, LocalSchedule, SqsPoller, complete_s3_notification
 from engram_local.postgres import EmbeddedPostgres
 
 
@@ -62,7 +62,8 @@ class LocalStack:
 
         migrate_and_register_embedder(self.dsn)
         self.embed_poller = SqsPoller(self.embed_queue_url, "embed_worker")
-        self.upload_poller = SqsPoller(self.uploads_queue_url, "document_ingest", batch_size=1)
+        self.upload_poller = SqsPoller(self.uploads_queue_url, "document_ingest", batch_size=1,
+                                       shape_body=complete_s3_notification)
         # One run per invocation, as the CDK app maps the queue (batch size 1).
         self.consolidation_poller = SqsPoller(self.consolidate_queue_url, "consolidation_worker", batch_size=1)
         if self.start_poller:

@@ -247,14 +247,14 @@ def test_wrong_hash_and_wrong_size_fail_and_are_deleted(api, stack, drain_upload
 
 
 def test_duplicate_event_is_a_no_op(api, stack, drain_uploads):
+    from engram_local.aws import s3_notification_record
     from engram_local.lambda_runtime import invoke
 
     body = make_body(30_000).encode()
     ticket, status = upload(api, drain_uploads, body)
     assert status["status"] == "ready"
     key = f"uploads/{stack_tenant(ticket)}"
-    event = {"Records": [{"eventSource": "aws:s3", "eventName": "ObjectCreated:Put",
-                          "s3": {"bucket": {"name": stack.uploads_bucket}, "object": {"key": key, "size": 1}}}]}
+    event = {"Records": [s3_notification_record(stack.uploads_bucket, key, len(body), "etag")]}
     assert invoke("document_ingest", event)["outcomes"] == ["duplicate"]
     assert api.get(f"/v1/documents/uploads/{ticket['upload_id']}").body["memory_id"] == status["memory_id"]
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 
 import psycopg
 import pytest
@@ -10,6 +12,16 @@ from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingErro
 
 from engram_local.aws import LocalAws
 from engram_local.lambda_runtime import invoke, load_function
+
+
+def _sqs_record(message_id: str, body: str) -> dict:
+    """An SQS record as Lambda delivers it (the worker parses it with Powertools' SqsRecordModel)."""
+    now = str(int(time.time() * 1000))
+    return {"messageId": message_id, "receiptHandle": f"r-{message_id}", "body": body,
+            "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": now, "SenderId": "AIDAEXAMPLE",
+                           "ApproximateFirstReceiveTimestamp": now},
+            "messageAttributes": {}, "md5OfBody": hashlib.md5(body.encode()).hexdigest(), "eventSource": "aws:sqs",
+            "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q", "awsRegion": "us-east-1"}
 
 
 def _pending(dsn: str, tenant_id: str) -> int:
@@ -37,9 +49,7 @@ def test_redelivered_job_writes_nothing_twice(api, tenant, stack, drain):
         chunk_id, first_at = conn.execute("SELECT id, embedded_at FROM chunks WHERE memory_id = %s",
                                           (mid,)).fetchone()
     body = json.dumps({"tenant_id": tenant.id, "chunk_ids": [str(chunk_id)]})
-    event = {"Records": [{"messageId": "m1", "receiptHandle": "r", "body": body, "attributes": {},
-                          "messageAttributes": {}, "md5OfBody": "", "eventSource": "aws:sqs",
-                          "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q", "awsRegion": "us-east-1"}]}
+    event = {"Records": [_sqs_record("m1", body)]}
     assert invoke("embed_worker", event) == {"batchItemFailures": []}
     with psycopg.connect(stack.dsn) as conn:
         again = conn.execute("SELECT embedded_at FROM chunks WHERE id = %s", (chunk_id,)).fetchone()[0]
@@ -81,10 +91,7 @@ def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monk
 
 
 def _sqs_event(bodies: list[str]) -> dict:
-    return {"Records": [{"messageId": f"m{i}", "receiptHandle": f"r{i}", "body": body, "attributes": {},
-                         "messageAttributes": {}, "md5OfBody": "", "eventSource": "aws:sqs",
-                         "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q", "awsRegion": "us-east-1"}
-                        for i, body in enumerate(bodies)]}
+    return {"Records": [_sqs_record(f"m{i}", body) for i, body in enumerate(bodies)]}
 
 
 def _chunk_ids(api, stack, texts: list[str], namespace: str) -> list[str]:

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import DictRow
 
 
 class OpenRun(NamedTuple):
@@ -25,7 +26,7 @@ class StaleRun(NamedTuple):
     abandoned: bool  # open for longer than the abandon limit: to be marked failed, not resent
 
 
-def open_run(conn: psycopg.Connection, namespace: str) -> OpenRun | None:
+def open_run(conn: psycopg.Connection[DictRow], namespace: str) -> OpenRun | None:
     """The tenant's applying (not dry) run of this namespace that is queued or running, if any."""
     row = conn.execute(
         "SELECT id, status, created_at FROM consolidation_runs"
@@ -36,7 +37,7 @@ def open_run(conn: psycopg.Connection, namespace: str) -> OpenRun | None:
     return None if row is None else OpenRun(row["id"], row["status"], row["created_at"])
 
 
-def stale_runs(conn: psycopg.Connection, *, requeue_after_s: float, abandon_after_s: float,
+def stale_runs(conn: psycopg.Connection[DictRow], *, requeue_after_s: float, abandon_after_s: float,
                limit: int) -> list[StaleRun]:
     """Across tenants (a definer function): runs queued for longer than `requeue_after_s`, and runs
     open without progress for longer than `abandon_after_s`."""
@@ -48,7 +49,7 @@ def stale_runs(conn: psycopg.Connection, *, requeue_after_s: float, abandon_afte
     return [StaleRun(r["tenant_id"], r["run_id"], r["abandoned"]) for r in rows]
 
 
-def fail_run(conn: psycopg.Connection, run_id: UUID, error: str) -> bool:
+def fail_run(conn: psycopg.Connection[DictRow], run_id: UUID, error: str) -> bool:
     """Mark a queued or running run failed (it frees its namespace for the next run); False when
     it had already finished."""
     row = conn.execute(

@@ -7,6 +7,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.conversations.windows import Window, format_window, windows_to_rebuild
 from engram.core.config import settings
@@ -23,7 +24,8 @@ _MESSAGE_COLUMN_NAMES = ("id", "conversation_id", "seq", "role", "content", "too
 MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
 
 
-def fetch_conversation(conn: psycopg.Connection, conversation_id: UUID, *, lock: bool = False) -> dict[str, Any]:
+def fetch_conversation(conn: psycopg.Connection[DictRow], conversation_id: UUID, *,
+                       lock: bool = False) -> dict[str, Any]:
     query = sql.SQL("SELECT {}, next_seq FROM conversations WHERE id = %s {}").format(
         CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else ""))
     row = conn.execute(query, (conversation_id,)).fetchone()
@@ -32,14 +34,14 @@ def fetch_conversation(conn: psycopg.Connection, conversation_id: UUID, *, lock:
     return row
 
 
-def messages_between(conn: psycopg.Connection, conversation_id: UUID, seq_from: int, seq_to: int,
+def messages_between(conn: psycopg.Connection[DictRow], conversation_id: UUID, seq_from: int, seq_to: int,
                       limit: int | None = None) -> list[dict[str, Any]]:
     query = sql.SQL("SELECT {} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s"
                     " ORDER BY seq LIMIT %s").format(MESSAGE_COLUMNS)
     return conn.execute(query, (conversation_id, seq_from, seq_to, limit)).fetchall()
 
 
-def extend_windows(conn: psycopg.Connection, tenant_id: UUID, conv: dict[str, Any], count: int) -> list[UUID]:
+def extend_windows(conn: psycopg.Connection[DictRow], tenant_id: UUID, conv: dict[str, Any], count: int) -> list[UUID]:
     """Bring the conversation's windows up to `count` messages: replace the partial tail, add new ones."""
     s = settings()
     size, stride = s.conversation_window_size, s.conversation_window_stride
@@ -63,7 +65,7 @@ def extend_windows(conn: psycopg.Connection, tenant_id: UUID, conv: dict[str, An
     return insert_chunks(conn, tenant_id, owner, chunks)
 
 
-def messages_for_windows(conn: psycopg.Connection,
+def messages_for_windows(conn: psycopg.Connection[DictRow],
                          spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
     """The original rows of several windows at once, keyed by (conversation_id, seq)."""
     if not spans:

@@ -17,7 +17,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 
 from engram.core.config import database_dsn, refresh_database_dsn, settings
 from engram.core.errors import DependencyDown
@@ -25,7 +25,7 @@ from engram.core.errors import DependencyDown
 _local = threading.local()
 
 
-def open_connection(dsn: str | None = None, wait_s: float | None = None, **kwargs: Any) -> psycopg.Connection:
+def open_connection(dsn: str | None = None, wait_s: float | None = None, **kwargs: Any) -> psycopg.Connection[DictRow]:
     """Connect, riding out a paused Aurora Serverless cluster (it resumes in ~15 s) and a
     rotated password (the cached secret is re-read once)."""
     s = settings()
@@ -45,9 +45,9 @@ def open_connection(dsn: str | None = None, wait_s: float | None = None, **kwarg
             time.sleep(1.0)
 
 
-def connection() -> psycopg.Connection:
+def connection() -> psycopg.Connection[DictRow]:
     """This thread's request connection (running as the app role), reconnecting if it broke."""
-    conn: psycopg.Connection | None = getattr(_local, "conn", None)
+    conn: psycopg.Connection[DictRow] | None = getattr(_local, "conn", None)
     if conn is None or conn.closed or conn.broken:
         conn = open_connection()
         role = settings().db_app_role
@@ -69,7 +69,7 @@ def reset_connections() -> None:
     _local.conn = None
 
 
-def _begin(tenant: str) -> psycopg.Connection:
+def _begin(tenant: str) -> psycopg.Connection[DictRow]:
     """Open a transaction with the tenant set. A reused connection that died while the container
     was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
     to reconnect and try once more before giving up."""
@@ -86,7 +86,7 @@ def _begin(tenant: str) -> psycopg.Connection:
 
 
 @contextmanager
-def _transaction(tenant: str) -> Iterator[psycopg.Connection]:
+def _transaction(tenant: str) -> Iterator[psycopg.Connection[DictRow]]:
     conn = _begin(tenant)
     try:
         yield conn
@@ -100,18 +100,18 @@ def _transaction(tenant: str) -> Iterator[psycopg.Connection]:
         raise
 
 
-def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection]:
+def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection[DictRow]]:
     """A transaction confined to one tenant by row-level security."""
     return _transaction(str(tenant_id))
 
 
-def anonymous_transaction() -> AbstractContextManager[psycopg.Connection]:
+def anonymous_transaction() -> AbstractContextManager[psycopg.Connection[DictRow]]:
     """No tenant set: only definer functions (authentication) can see anything."""
     return _transaction("")
 
 
 @contextmanager
-def owner_connection(dsn: str | None = None) -> Iterator[psycopg.Connection]:
+def owner_connection(dsn: str | None = None) -> Iterator[psycopg.Connection[DictRow]]:
     """A connection as the schema owner (bypasses RLS): migrations, tenant CLI, backfill."""
     with open_connection(dsn) as conn:
         yield conn

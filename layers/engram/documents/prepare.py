@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engram.core.config import settings
 from engram.core.errors import EngramError, TooLarge
 from engram.core.text import content_hash, utf8_prefix
-from engram.documents.models import DocumentOptions
+from engram.documents.models import ChunkingMode, DocumentOptions
 
 HARD_MAX_BYTES = 50 * 1024 * 1024  # seed 000 Tier 3: not configurable
 SYNOPSIS_HEAD_BYTES = 8 * 1024
@@ -75,7 +75,7 @@ class Prepared:
     sha256: bytes
     content_type: str
     tier: int
-    chunking: str
+    chunking: ChunkingMode
     options: DocumentOptions
 
     @property

@@ -19,7 +19,7 @@ import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from engram.adapters import llm
@@ -231,9 +231,13 @@ def rank_windows(text: str, question: str, anchors: list[tuple[int, int]] | None
             candidates.append(Candidate(start, end, score))
         if not candidates and text:
             candidates.append(Candidate(0, min(len(text), window), 0.0))  # nothing matched: the opening
-    candidates.sort(key=lambda c: (-c.score, c.start))
+    return best_disjoint(candidates, max_spans)
+
+
+def best_disjoint(candidates: list[Candidate], max_spans: int) -> list[Candidate]:
+    """Highest score first (earliest on ties), skipping any window that overlaps one already chosen."""
     chosen: list[Candidate] = []
-    for c in candidates:
+    for c in sorted(candidates, key=lambda c: (-c.score, c.start)):
         if all(c.end <= o.start or c.start >= o.end for o in chosen):
             chosen.append(c)
             if len(chosen) >= max_spans:
@@ -282,7 +286,7 @@ def _stitch(rows: list[dict[str, Any]]) -> list[tuple[int, str]]:
     return [(offset, "".join(parts)) for offset, parts, _ in segments]
 
 
-def _load(conn: Any, memory_id: UUID) -> tuple[int, str, list[tuple[int, str]]]:
+def _load(conn: Any, memory_id: UUID) -> tuple[int, Literal["content", "chunks", "document"], list[tuple[int, str]]]:
     row = conn.execute("SELECT content, document_tier FROM memories WHERE id = %s AND status = 'active'",
                        (memory_id,)).fetchone()
     if row is None:
@@ -368,7 +372,7 @@ def query_document(tenant_id: UUID, memory_id: UUID, req: QueryRequest) -> Query
                                output_tokens=result.output_tokens, latency_ms=result.latency_ms)
             except llm.LlmError as exc:
                 reason = f"llm_error: {exc}"[:300]
-    return QueryResponse(memory_id=memory_id, document_tier=tier, source=source,  # type: ignore[arg-type]
+    return QueryResponse(memory_id=memory_id, document_tier=tier, source=source,
                          question=req.question, spans=spans, used_bytes=used, budget_bytes=budget_bytes,
                          token_budget=token_budget, truncated=any(sp.truncated for sp in spans), answer=answer,
                          citations=citations, llm=info, reason=reason)

@@ -35,6 +35,6 @@ def insert_document(conn: psycopg.Connection[Any], tenant_id: UUID,
     memory = read_memory(conn, written.id)
     info = DocumentInfo(tier=memory.document_tier if memory.document_tier is not None else doc.tier,
                         bytes=doc.size, sha256=doc.sha256.hex(), content_type=doc.content_type,
-                        chunks=chunk_count, chunking=doc.chunking,  # type: ignore[arg-type]
+                        chunks=chunk_count, chunking=doc.chunking,
                         synopsis=doc.tier > 0)
     return DocumentWritten(memory=memory, document=info, deduplicated=not written.inserted), written.chunk_ids

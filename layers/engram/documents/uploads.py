@@ -198,13 +198,3 @@ def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UploadRejected(f"the object is not valid UTF-8 (byte {exc.start})") from exc
-
-
-def s3_records(event: dict[str, Any]) -> list[tuple[str, str]]:
-    """(bucket, key) of every ObjectCreated record in an S3 event (s3:TestEvent has none)."""
-    out: list[tuple[str, str]] = []
-    for record in event.get("Records", []):
-        if record.get("eventSource") == "aws:s3" and str(record.get("eventName", "")).startswith(
-                "ObjectCreated"):
-            out.append((record["s3"]["bucket"]["name"], unquote_plus(record["s3"]["object"]["key"])))
-    return out

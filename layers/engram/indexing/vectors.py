@@ -15,6 +15,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.adapters.embeddings.base import Embedder
 from engram.core.db import tenant_transaction
@@ -47,7 +48,7 @@ _space_cache: tuple[float, EmbeddingSpace | None] | None = None
 SPACE_CACHE_SECONDS = 60.0
 
 
-def cached_active_space(conn: psycopg.Connection) -> EmbeddingSpace | None:
+def cached_active_space(conn: psycopg.Connection[DictRow]) -> EmbeddingSpace | None:
     """The active space, re-read at most once a minute: it changes only on a deliberate switch."""
     global _space_cache
     now = time.monotonic()
@@ -56,7 +57,7 @@ def cached_active_space(conn: psycopg.Connection) -> EmbeddingSpace | None:
     return _space_cache[1]
 
 
-def ensure_embedding_space(owner: psycopg.Connection, model_id: str, dimension: int,
+def ensure_embedding_space(owner: psycopg.Connection[DictRow], model_id: str, dimension: int,
                            activate: bool = False) -> EmbeddingSpace:
     """Register the space (owner connection). The first one becomes active; switching needs activate."""
     dimension = int(dimension)
@@ -86,7 +87,7 @@ def ensure_embedding_space(owner: psycopg.Connection, model_id: str, dimension: 
     return EmbeddingSpace(model_id, dimension)
 
 
-def active_space(conn: psycopg.Connection) -> EmbeddingSpace | None:
+def active_space(conn: psycopg.Connection[DictRow]) -> EmbeddingSpace | None:
     row = conn.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
     return EmbeddingSpace(row["model_id"], row["dimension"]) if row else None
 
@@ -124,7 +125,7 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
     return len(rows)
 
 
-def pending_chunks(owner: psycopg.Connection, model_id: str, limit: int = 100_000,
+def pending_chunks(owner: psycopg.Connection[DictRow], model_id: str, limit: int = 100_000,
                    tenant_id: UUID | str | None = None) -> list[dict]:
     """Chunks without a vector of the active model (owner connection, for backfill): every
     tenant's, or one tenant's."""

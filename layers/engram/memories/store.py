@@ -8,6 +8,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.core.errors import NotFound
 from engram.core.models import Memory, NewMemory
@@ -24,7 +25,7 @@ MEMORY_COLUMNS = sql.SQL(
 )
 
 
-def read_memory(conn: psycopg.Connection, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
+def read_memory(conn: psycopg.Connection[DictRow], memory_id: UUID, *, deleted: bool | None = False) -> Memory:
     """One memory inside the caller's tenant transaction: active (default), trashed, or either (None)."""
     status = {False: sql.SQL("AND m.status = 'active'"), True: sql.SQL("AND m.status = 'deleted'"), None: sql.SQL("")}
     query = sql.SQL("SELECT {} FROM memories m WHERE m.id = %s {}").format(MEMORY_COLUMNS, status[deleted])

@@ -12,14 +12,17 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from aws_lambda_powertools import Logger
+from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.adapters.embeddings.base import Embedder
 from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.graph import service as graph
-from engram.indexing.vectors import cached_active_space, parse_vector, vector_literal
+from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall.models import (
     GraphNeighbour,
     RecalledChunk,
@@ -31,7 +34,7 @@ from engram.recall.models import (
 )
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
-from engram.recall.store import candidate_sql, recall_filters, scan_settings_and_pending_sql
+from engram.recall.store import candidate_sql, chunk_vectors, recall_filters, scan_settings_and_pending_sql
 
 logger = Logger()
 
@@ -42,64 +45,78 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired,
                   as_of=req.as_of)
 
-    qvec = None
-    if req.mode != "keyword":
-        if embedder is None:
-            degraded.append("vector_search_unavailable: no embedder configured")
-        else:
-            try:
-                qvec = vector_literal(embedder.embed([req.query])[0])
-            except Exception as exc:  # any embedder failure degrades to keyword search
-                logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
-                degraded.append(f"vector_search_unavailable: {type(exc).__name__}")
-
+    qvec = _embed_query(req, embedder, degraded)
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
-        dimension = None
-        if qvec is not None and embedder is not None:
-            space = cached_active_space(conn)
-            if space is None or space.model_id != embedder.model_id:
-                degraded.append("vector_search_unavailable: embedding space mismatch")
-            else:
-                dimension = space.dimension
-                params.update(qvec=qvec, model=space.model_id)
-        use_keyword = req.mode != "vector" or dimension is None
-        if req.mode == "vector" and dimension is None:
-            degraded.append("keyword_fallback")
-        params["ef_search"] = str(int(s.hnsw_ef_search))
-        pending = conn.execute(scan_settings_and_pending_sql(where), params).fetchone()
-        if pending and pending["n"]:
-            degraded.append(f"vectors_pending: {pending['n']}{'+' if pending['n'] >= 1000 else ''} chunks")
-        rows = conn.execute(candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None),
-                            params).fetchall()
-        if req.layers:
-            rows = [r for r in rows if r["layer"] in req.layers]
-
-        candidates = [
-            Candidate(row=r, vector=None if r["sim"] is None else float(r["sim"]),
-                      keyword=None if r["rank"] is None else float(r["rank"]),
-                      recency=recency_score(r["occurred_at"], now))
-            for r in rows
-        ]
-        fuse(candidates, s.recall_fusion)
-        best: dict[UUID, Candidate] = {}  # best chunk per memory; every conversation window stands alone
-        for c in sorted(candidates, key=lambda c: -c.fused):
-            best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
-        ranked = list(best.values())
+        dimension = _vector_space(conn, qvec, embedder, params, degraded)
+        rows = _candidates(conn, req, where, params, dimension, degraded)
+        ranked = _rank(rows, req, now)
         if req.diversify and dimension:
             top = ranked[: req.limit * 4]
-            vec_rows = conn.execute(
-                "SELECT id, embedding::text AS embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL",
-                ([c.row["chunk_id"] for c in top],),
-            ).fetchall()
-            vectors = {r["id"]: parse_vector(r["embedding"]) for r in vec_rows}
-            ranked = mmr(top, vectors, req.limit)
+            ranked = mmr(top, chunk_vectors(conn, [c.row["chunk_id"] for c in top]), req.limit)
         if req.min_score is not None:
             ranked = [c for c in ranked if c.fused >= req.min_score]
         hits, used = _shape(ranked[: req.limit], req)
         _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now)
     return RecallResponse(results=hits, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
+
+
+def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[str]) -> str | None:
+    """The query's vector as a pgvector literal, or None (keyword mode, or the embedder failed)."""
+    if req.mode == "keyword":
+        return None
+    if embedder is None:
+        degraded.append("vector_search_unavailable: no embedder configured")
+        return None
+    try:
+        return vector_literal(embedder.embed([req.query])[0])
+    except Exception as exc:  # any embedder failure degrades to keyword search
+        logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
+        degraded.append(f"vector_search_unavailable: {type(exc).__name__}")
+        return None
+
+
+def _vector_space(conn: psycopg.Connection[DictRow], qvec: str | None, embedder: Embedder | None,
+                  params: dict[str, Any], degraded: list[str]) -> int | None:
+    """The dimension to search when the query vector belongs to the active space, else None."""
+    if qvec is None or embedder is None:
+        return None
+    space = cached_active_space(conn)
+    if space is None or space.model_id != embedder.model_id:
+        degraded.append("vector_search_unavailable: embedding space mismatch")
+        return None
+    params.update(qvec=qvec, model=space.model_id)
+    return space.dimension
+
+
+def _candidates(conn: psycopg.Connection[DictRow], req: RecallRequest, where: sql.Composable, params: dict[str, Any],
+                dimension: int | None, degraded: list[str]) -> list[DictRow]:
+    """Vector and keyword candidates in one round trip, after the scan settings and the pending count."""
+    use_keyword = req.mode != "vector" or dimension is None
+    if req.mode == "vector" and dimension is None:
+        degraded.append("keyword_fallback")
+    params["ef_search"] = str(int(settings().hnsw_ef_search))
+    pending = conn.execute(scan_settings_and_pending_sql(where), params).fetchone()
+    if pending and pending["n"]:
+        degraded.append(f"vectors_pending: {pending['n']}{'+' if pending['n'] >= 1000 else ''} chunks")
+    rows = conn.execute(candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None), params).fetchall()
+    return [r for r in rows if r["layer"] in req.layers] if req.layers else rows
+
+
+def _rank(rows: list[DictRow], req: RecallRequest, now: datetime) -> list[Candidate]:
+    """Fused scores, best first, the best chunk per memory (every conversation window stands alone)."""
+    candidates = [
+        Candidate(row=r, vector=None if r["sim"] is None else float(r["sim"]),
+                  keyword=None if r["rank"] is None else float(r["rank"]),
+                  recency=recency_score(r["occurred_at"], now))
+        for r in rows
+    ]
+    fuse(candidates, settings().recall_fusion)
+    best: dict[UUID, Candidate] = {}
+    for c in sorted(candidates, key=lambda c: -c.fused):
+        best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
+    return list(best.values())
 
 
 def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit], int]:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from typing import Any, LiteralString
+from uuid import UUID
 
+import psycopg
 from psycopg import sql
+from psycopg.rows import DictRow
 
+from engram.indexing.vectors import parse_vector
 from engram.recall.models import RecallRequest
 
 
@@ -36,6 +40,15 @@ def recall_filters(req: RecallRequest) -> tuple[sql.Composable, dict[str, Any]]:
         clauses.append("c.occurred_at < %(until)s")
         params["until"] = req.until
     return sql.SQL(" AND ").join(map(sql.SQL, clauses)), params
+
+
+def chunk_vectors(conn: psycopg.Connection[DictRow], chunk_ids: list[UUID]) -> dict[UUID, list[float]]:
+    """The stored vectors of these chunks (those that have one)."""
+    rows = conn.execute(
+        "SELECT id, embedding::text AS embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL",
+        (chunk_ids,),
+    ).fetchall()
+    return {r["id"]: parse_vector(r["embedding"]) for r in rows}
 
 
 def scan_settings_and_pending_sql(where: sql.Composable) -> sql.Composed:

@@ -34,7 +34,7 @@ class MigrationDrift(RuntimeError):
 
 def available_migrations() -> list[Migration]:
     folder = resources.files("engram.schema") / "migrations"
-    files = sorted(p for p in folder.iterdir() if p.name.endswith(".sql"))
+    files = sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name)
     return [Migration(p.name.removesuffix(".sql"), p.read_text(encoding="utf-8")) for p in files]
 
 

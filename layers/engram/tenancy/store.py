@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -47,14 +48,14 @@ def _new_key() -> tuple[str, str]:
     return f"egk_{prefix}_{secrets.token_urlsafe(32)}", prefix
 
 
-def _check_scopes(scopes: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def _check_scopes(scopes: Sequence[str]) -> tuple[str, ...]:
     bad = [s for s in scopes if s not in SCOPES]
     if bad or not scopes:
         raise InvalidField("scopes", f"must be a non-empty subset of {list(SCOPES)}, got {list(scopes)}")
     return tuple(dict.fromkeys(scopes))
 
 
-def create_tenant(owner: psycopg.Connection, name: str) -> UUID:
+def create_tenant(owner: psycopg.Connection[DictRow], name: str) -> UUID:
     """Owner connection: tenants are created by operators, not by tenants."""
     if not name.strip() or len(name) > 200:
         raise InvalidField("name", "must be 1-200 characters", limit=200)
@@ -63,7 +64,7 @@ def create_tenant(owner: psycopg.Connection, name: str) -> UUID:
     return row["id"]
 
 
-def issue_key(conn: psycopg.Connection, tenant_id: UUID, scopes: list[str] | tuple[str, ...],
+def issue_key(conn: psycopg.Connection[DictRow], tenant_id: UUID, scopes: Sequence[str],
               name: str = "") -> IssuedKey:
     """Works on an owner connection or inside the tenant's own transaction (admin scope).
     At most `max_active_keys_per_tenant` active keys: past it, 409 until one is revoked."""
@@ -88,7 +89,7 @@ def issue_key(conn: psycopg.Connection, tenant_id: UUID, scopes: list[str] | tup
     return IssuedKey(row["id"], tenant_id, api_key, checked)
 
 
-def revoke_key(conn: psycopg.Connection, key_id: UUID) -> None:
+def revoke_key(conn: psycopg.Connection[DictRow], key_id: UUID) -> None:
     row = conn.execute(
         "UPDATE api_keys SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL RETURNING id", (key_id,)
     ).fetchone()
@@ -96,13 +97,13 @@ def revoke_key(conn: psycopg.Connection, key_id: UUID) -> None:
         raise NotFound(f"no active key {key_id}")
 
 
-def list_keys(conn: psycopg.Connection) -> list[dict]:
+def list_keys(conn: psycopg.Connection[DictRow]) -> list[dict]:
     return conn.execute(
         "SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at"
     ).fetchall()
 
 
-def authenticate(conn: psycopg.Connection, api_key: str) -> Principal | None:
+def authenticate(conn: psycopg.Connection[DictRow], api_key: str) -> Principal | None:
     if not api_key.startswith("egk_") or len(api_key) > 200:
         return None
     row = conn.execute("SELECT * FROM engram_authenticate(%s)", (hash_key(api_key),)).fetchone()

@@ -241,43 +241,112 @@ def build_graph(
     `smoothing` and `outliers` come from `calibrate`; `expose_sites` adds the inputs of each
     MatMul group as extra outputs so `calibrate` can measure them.
     """
-    import numpy as np
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import TensorProto, helper
 
     from engram.adapters.embeddings import minilm_reference as ref
 
-    nodes: list[onnx.NodeProto] = []
-    inits: list[onnx.TensorProto] = []
-    counter = iter(range(1_000_000))
+    g = _GraphBuilder(w, smoothing or {}, outliers or {}, expose_sites)
+    # Embeddings. token_type_ids are always 0 for single sentences: fold that row into positions.
+    word = g.const("emb.word", g.f32(w["embeddings.word_embeddings.weight"]))
+    pos = g.const(
+        "emb.pos",
+        g.f32(w["embeddings.position_embeddings.weight"] + w["embeddings.token_type_embeddings.weight"][0]),
+    )
+    seq_len = g.node("Slice", [g.node("Shape", ["input_ids"]), g.c_ax1, g.c_ax2])
+    x = g.node("Add", [g.node("Gather", [word, "input_ids"]), g.node("Slice", [pos, g.c_zero1, seq_len, g.c_zero1])])
+    x = g.layer_norm(x, "embeddings.LayerNorm")
 
-    def const(name: str, value: np.ndarray) -> str:
-        inits.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
-        return name
+    # Additive attention mask [batch, 1, 1, seq]: 0 for tokens, -10000 for padding.
+    mask_f = g.node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
+    mask_bias = g.node("Mul", [g.node("Sub", [g.c_one, g.node("Unsqueeze", [mask_f, g.c_ax12])]), g.c_neg])
 
-    def node(op: str, inputs: list[str], name: str | None = None, **attrs: Any) -> str:
-        out = name or f"{op.lower()}_{next(counter)}"
-        nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
-        return out
+    for i in range(ref.LAYERS):
+        x = g.encoder_layer(x, f"encoder.layer.{i}", mask_bias)
 
+    # Mean pooling over real tokens.
+    mask_3d = g.node("Unsqueeze", [mask_f, g.c_ax2])
+    summed = g.node("ReduceSum", [g.node("Mul", [x, mask_3d]), g.c_ax1], keepdims=0)
+    count = g.node("Max", [g.node("ReduceSum", [mask_3d, g.c_ax1], keepdims=0), g.c_tiny])
+    g.nodes.append(helper.make_node("Div", [summed, count], ["pooled"], name="pooled"))
+
+    graph = helper.make_graph(
+        g.nodes,
+        "all-minilm-l6-v2",
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"]),
+        ],
+        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", ref.HIDDEN])]
+        + [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", "seq", None]) for name in g.site_outputs],
+        initializer=g.inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="engram")
+    model.ir_version = IR_VERSION
+    onnx.checker.check_model(model)
+    return model
+
+
+class _GraphBuilder:
+    """The nodes and initializers of the graph `build_graph` lays out, and the blocks it repeats."""
+
+    def __init__(self, w: ref.WeightDict, smoothing: dict[str, np.ndarray], outliers: dict[str, np.ndarray],
+                 expose_sites: bool) -> None:
+        import numpy as np
+
+        from engram.adapters.embeddings import minilm_reference as ref
+
+        self.w, self.smoothing, self.outliers, self.expose_sites = w, smoothing, outliers, expose_sites
+        self.nodes: list[onnx.NodeProto] = []
+        self.inits: list[onnx.TensorProto] = []
+        self.site_outputs: list[str] = []
+        self._counter = iter(range(1_000_000))
+        head_dim = ref.HIDDEN // ref.HEADS
+        i64 = np.int64
+        self.c_one = self.const("c.one", np.array(1.0, np.float32))
+        self.c_half = self.const("c.half", np.array(0.5, np.float32))
+        self.c_sqrt2 = self.const("c.sqrt2", np.array(np.sqrt(2.0), np.float32))
+        self.c_scale = self.const("c.scale", np.array(np.sqrt(head_dim), np.float32))
+        self.c_neg = self.const("c.neg", np.array(-10000.0, np.float32))
+        self.c_heads_shape = self.const("c.heads_shape", np.array([0, 0, ref.HEADS, head_dim], i64))
+        self.c_hidden_shape = self.const("c.hidden_shape", np.array([0, 0, ref.HIDDEN], i64))
+        self.c_ax1 = self.const("c.ax1", np.array([1], i64))
+        self.c_ax2 = self.const("c.ax2", np.array([2], i64))
+        self.c_ax12 = self.const("c.ax12", np.array([1, 2], i64))
+        self.c_zero1 = self.const("c.zero1", np.array([0], i64))
+        self.c_tiny = self.const("c.tiny", np.array(1e-9, np.float32))
+
+    @staticmethod
     def f32(a: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         return a.astype(np.float32)
 
-    smoothing = smoothing or {}
-    site_outputs: list[str] = []
+    def const(self, name: str, value: np.ndarray) -> str:
+        import numpy as np
+        from onnx import numpy_helper
 
-    def site(x: str, name: str) -> tuple[str, np.ndarray | None]:
+        self.inits.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
+        return name
+
+    def node(self, op: str, inputs: list[str], name: str | None = None, **attrs: Any) -> str:
+        from onnx import helper
+
+        out = name or f"{op.lower()}_{next(self._counter)}"
+        self.nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
+        return out
+
+    def site(self, x: str, name: str) -> tuple[str, np.ndarray | None]:
         """Input of a quantized MatMul group; divided by its SmoothQuant scale when one is given."""
-        if expose_sites:
-            site_outputs.append(node("Identity", [x], name=name))
-        scale = smoothing.get(name)
+        if self.expose_sites:
+            self.site_outputs.append(self.node("Identity", [x], name=name))
+        scale = self.smoothing.get(name)
         if scale is None:
             return x, None
-        return node("Mul", [x, const(f"{name}.inv_scale", f32(1.0 / scale))]), scale
-
-    outliers = outliers or {}
+        return self.node("Mul", [x, self.const(f"{name}.inv_scale", self.f32(1.0 / scale))]), scale
 
     def linear(
+        self,
         x: str,
         prefix: str,
         scale: np.ndarray | None = None,
@@ -288,113 +357,70 @@ def build_graph(
         """x @ W.T + b as MatMul on [in, out] weights, the form the dynamic quantizer turns into
         MatMulInteger. scale: smoothing of the input rows; cols: a subset of the outputs;
         out_scale: divides the outputs (folds the next site's smoothing in for free)."""
-        weight_t = w[f"{prefix}.weight"].T
-        bias = w[f"{prefix}.bias"]
+        weight_t = self.w[f"{prefix}.weight"].T
+        bias = self.w[f"{prefix}.bias"]
         if scale is not None:
             weight_t = weight_t * scale[:, None]
         if out_scale is not None:
             weight_t, bias = weight_t / out_scale[None, :], bias / out_scale
         if cols is not None:
             weight_t, bias = weight_t[:, cols], bias[cols]
-        wt = const(f"{prefix}.w{tag}", f32(weight_t))
-        b = const(f"{prefix}.b{tag}", f32(bias))
-        return node("Add", [node("MatMul", [x, wt], name=f"{prefix}.matmul{tag}"), b])
+        wt = self.const(f"{prefix}.w{tag}", self.f32(weight_t))
+        b = self.const(f"{prefix}.b{tag}", self.f32(bias))
+        return self.node("Add", [self.node("MatMul", [x, wt], name=f"{prefix}.matmul{tag}"), b])
 
-    def gelu(h: str) -> str:
+    def gelu(self, h: str) -> str:
         # Exact (erf) GELU, written the way onnxruntime's GeluFusion expects.
-        return node("Mul", [node("Mul", [h, node("Add", [node("Erf", [node("Div", [h, c_sqrt2])]), c_one])]), c_half])
+        erf = self.node("Erf", [self.node("Div", [h, self.c_sqrt2])])
+        return self.node("Mul", [self.node("Mul", [h, self.node("Add", [erf, self.c_one])]), self.c_half])
 
-    def layer_norm(x: str, prefix: str) -> str:
-        g = const(f"{prefix}.g", f32(w[f"{prefix}.weight"]))
-        b = const(f"{prefix}.beta", f32(w[f"{prefix}.bias"]))
-        return node("LayerNormalization", [x, g, b], axis=-1, epsilon=ref.LN_EPS)
+    def layer_norm(self, x: str, prefix: str) -> str:
+        from engram.adapters.embeddings import minilm_reference as ref
 
-    head_dim = ref.HIDDEN // ref.HEADS
-    i64 = np.int64
-    c_one = const("c.one", np.array(1.0, np.float32))
-    c_half = const("c.half", np.array(0.5, np.float32))
-    c_sqrt2 = const("c.sqrt2", np.array(np.sqrt(2.0), np.float32))
-    c_scale = const("c.scale", np.array(np.sqrt(head_dim), np.float32))
-    c_neg = const("c.neg", np.array(-10000.0, np.float32))
-    c_heads_shape = const("c.heads_shape", np.array([0, 0, ref.HEADS, head_dim], i64))
-    c_hidden_shape = const("c.hidden_shape", np.array([0, 0, ref.HIDDEN], i64))
-    c_ax1 = const("c.ax1", np.array([1], i64))
-    c_ax2 = const("c.ax2", np.array([2], i64))
-    c_ax12 = const("c.ax12", np.array([1, 2], i64))
-    c_zero1 = const("c.zero1", np.array([0], i64))
-    c_tiny = const("c.tiny", np.array(1e-9, np.float32))
+        g = self.const(f"{prefix}.g", self.f32(self.w[f"{prefix}.weight"]))
+        b = self.const(f"{prefix}.beta", self.f32(self.w[f"{prefix}.bias"]))
+        return self.node("LayerNormalization", [x, g, b], axis=-1, epsilon=ref.LN_EPS)
 
-    # Embeddings. token_type_ids are always 0 for single sentences: fold that row into positions.
-    word = const("emb.word", f32(w["embeddings.word_embeddings.weight"]))
-    pos = const(
-        "emb.pos",
-        f32(w["embeddings.position_embeddings.weight"] + w["embeddings.token_type_embeddings.weight"][0]),
-    )
-    seq_len = node("Slice", [node("Shape", ["input_ids"]), c_ax1, c_ax2])
-    x = node("Add", [node("Gather", [word, "input_ids"]), node("Slice", [pos, c_zero1, seq_len, c_zero1])])
-    x = layer_norm(x, "embeddings.LayerNorm")
+    def split_heads(self, t: str, perm: list[int]) -> str:
+        return self.node("Transpose", [self.node("Reshape", [t, self.c_heads_shape])], perm=perm)
 
-    # Additive attention mask [batch, 1, 1, seq]: 0 for tokens, -10000 for padding.
-    mask_f = node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
-    mask_bias = node("Mul", [node("Sub", [c_one, node("Unsqueeze", [mask_f, c_ax12])]), c_neg])
-
-    for i in range(ref.LAYERS):
-        p = f"encoder.layer.{i}"
-
-        def split_heads(t: str, perm: list[int]) -> str:
-            return node("Transpose", [node("Reshape", [t, c_heads_shape])], perm=perm)
-
-        xs, sc = site(x, f"{p}.qkv")
-        q = split_heads(linear(xs, f"{p}.attention.self.query", sc), [0, 2, 1, 3])
-        k = split_heads(linear(xs, f"{p}.attention.self.key", sc), [0, 2, 3, 1])
+    def encoder_layer(self, x: str, p: str, mask_bias: str) -> str:
+        xs, sc = self.site(x, f"{p}.qkv")
+        q = self.split_heads(self.linear(xs, f"{p}.attention.self.query", sc), [0, 2, 1, 3])
+        k = self.split_heads(self.linear(xs, f"{p}.attention.self.key", sc), [0, 2, 3, 1])
         # ctx is linear in V channel by channel, so the attention-output smoothing folds into V.
-        s_ctx = smoothing.get(f"{p}.attn_out")
-        v = split_heads(linear(xs, f"{p}.attention.self.value", sc, out_scale=s_ctx), [0, 2, 1, 3])
-        scores = node("Add", [node("Div", [node("MatMul", [q, k]), c_scale]), mask_bias])
-        ctx = node("MatMul", [node("Softmax", [scores], axis=-1), v])
-        ctx = node("Reshape", [node("Transpose", [ctx], perm=[0, 2, 1, 3]), c_hidden_shape])
-        if expose_sites:
-            site(ctx, f"{p}.attn_out")
-        attn = linear(ctx, f"{p}.attention.output.dense", s_ctx)
-        x = layer_norm(node("Add", [attn, x]), f"{p}.attention.output.LayerNorm")
-        xs, sc = site(x, f"{p}.ffn_in")
-        out_idx = outliers.get(f"{p}.ffn_out")
+        s_ctx = self.smoothing.get(f"{p}.attn_out")
+        v = self.split_heads(self.linear(xs, f"{p}.attention.self.value", sc, out_scale=s_ctx), [0, 2, 1, 3])
+        scores = self.node("Add", [self.node("Div", [self.node("MatMul", [q, k]), self.c_scale]), mask_bias])
+        ctx = self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
+        ctx = self.node("Reshape", [self.node("Transpose", [ctx], perm=[0, 2, 1, 3]), self.c_hidden_shape])
+        if self.expose_sites:
+            self.site(ctx, f"{p}.attn_out")
+        attn = self.linear(ctx, f"{p}.attention.output.dense", s_ctx)
+        x = self.layer_norm(self.node("Add", [attn, x]), f"{p}.attention.output.LayerNorm")
+        ffn = self.feed_forward(x, p)
+        return self.layer_norm(self.node("Add", [ffn, x]), f"{p}.output.LayerNorm")
+
+    def feed_forward(self, x: str, p: str) -> str:
+        import numpy as np
+
+        from engram.adapters.embeddings import minilm_reference as ref
+
+        xs, sc = self.site(x, f"{p}.ffn_in")
+        out_idx = self.outliers.get(f"{p}.ffn_out")
         if out_idx is None:
-            h, sc_out = site(gelu(linear(xs, f"{p}.intermediate.dense", sc)), f"{p}.ffn_out")
-            ffn = linear(h, f"{p}.output.dense", sc_out)
-        else:
-            # Outlier channels get their own FFN slice (two MatMuls sharing one quantized input),
-            # so each slice's activations get their own dynamic scale; no Split copy needed.
-            w2_t = w[f"{p}.output.dense.weight"].T
-            parts = []
-            for tag, idx in (("", np.setdiff1d(np.arange(ref.INTERMEDIATE), out_idx)), (".outliers", out_idx)):
-                h = gelu(linear(xs, f"{p}.intermediate.dense", sc, cols=idx, tag=tag))
-                w2 = const(f"{p}.output.dense.w{tag}", f32(w2_t[idx]))
-                parts.append(node("MatMul", [h, w2], name=f"{p}.output.dense.matmul{tag}"))
-            ffn = node("Add", [node("Add", parts), const(f"{p}.output.dense.b", f32(w[f"{p}.output.dense.bias"]))])
-        x = layer_norm(node("Add", [ffn, x]), f"{p}.output.LayerNorm")
-
-    # Mean pooling over real tokens.
-    mask_3d = node("Unsqueeze", [mask_f, c_ax2])
-    summed = node("ReduceSum", [node("Mul", [x, mask_3d]), c_ax1], keepdims=0)
-    count = node("Max", [node("ReduceSum", [mask_3d, c_ax1], keepdims=0), c_tiny])
-    nodes.append(helper.make_node("Div", [summed, count], ["pooled"], name="pooled"))
-
-    graph = helper.make_graph(
-        nodes,
-        "all-minilm-l6-v2",
-        [
-            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
-            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"]),
-        ],
-        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", ref.HIDDEN])]
-        + [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", "seq", None]) for name in site_outputs],
-        initializer=inits,
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="engram")
-    model.ir_version = IR_VERSION
-    onnx.checker.check_model(model)
-    return model
+            h, sc_out = self.site(self.gelu(self.linear(xs, f"{p}.intermediate.dense", sc)), f"{p}.ffn_out")
+            return self.linear(h, f"{p}.output.dense", sc_out)
+        # Outlier channels get their own FFN slice (two MatMuls sharing one quantized input),
+        # so each slice's activations get their own dynamic scale; no Split copy needed.
+        w2_t = self.w[f"{p}.output.dense.weight"].T
+        parts = []
+        for tag, idx in (("", np.setdiff1d(np.arange(ref.INTERMEDIATE), out_idx)), (".outliers", out_idx)):
+            h = self.gelu(self.linear(xs, f"{p}.intermediate.dense", sc, cols=idx, tag=tag))
+            w2 = self.const(f"{p}.output.dense.w{tag}", self.f32(w2_t[idx]))
+            parts.append(self.node("MatMul", [h, w2], name=f"{p}.output.dense.matmul{tag}"))
+        bias = self.const(f"{p}.output.dense.b", self.f32(self.w[f"{p}.output.dense.bias"]))
+        return self.node("Add", [self.node("Add", parts), bias])
 
 
 # --------------------------------------------------------------------------------------------- embedder
