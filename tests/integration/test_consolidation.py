@@ -442,3 +442,18 @@ def test_a_recall_raises_importance(api, tenant, drain, settings_env):
     reply = api.post("/v1/recall", {"query": "coffee machine descaled", "namespaces": [NS]})
     assert reply.body["results"][0]["memory_id"] == memory
     assert api.get(f"/v1/memories/{memory}").body["importance"] == pytest.approx(0.53, abs=1e-6)
+
+
+def test_undo_is_refused_when_an_evicted_memory_has_a_new_twin(api, tenant, stack, settings_env):
+    settings_env(ENGRAM_CONSOLIDATION_BUFFER_CAP="1")
+    keep = api.post("/v1/memories", {"namespace": NS, "content": "Keep this one", "importance": 0.9}).body
+    gone = api.post("/v1/memories", {"namespace": NS, "content": "Evict this one", "importance": 0.1}).body
+    run_id = _start(api, steps=["buffer_cap"])
+    assert _run(stack, tenant.id, run_id).status == "done"
+    assert [m["id"] for m in api.get(f"/v1/trash?namespace={NS}").body["items"]] == [gone["memory"]["id"]]
+    assert keep["memory"]["id"] not in [m["id"] for m in api.get(f"/v1/trash?namespace={NS}").body["items"]]
+    twin = api.post("/v1/memories", {"namespace": NS, "content": "Evict this one"})
+    assert twin.status == 201
+    refused = api.post(f"/v1/consolidation-runs/{run_id}/undo")
+    assert refused.status == 409 and gone["memory"]["id"] in refused.body["error"]["message"]
+    assert api.get(f"/v1/consolidation-runs/{run_id}").body["status"] == "done"  # nothing was undone

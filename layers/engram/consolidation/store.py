@@ -16,6 +16,8 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from engram.core.errors import Conflict
+
 Row = dict[str, Any]
 
 LIVE = sql.SQL("m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())")
@@ -293,12 +295,17 @@ def restore_memory_images(conn: psycopg.Connection[Any], images: Sequence[Row]) 
     columns = _columns(conn, "memories")
     for image in images:
         cols = [c for c in columns if c in image and c not in _NOT_RESTORED]
-        conn.execute(
-            sql.SQL("UPDATE memories m SET ({cols}) = (SELECT {src} FROM jsonb_populate_record(NULL::memories, %s) r)"
-                    " WHERE m.id = %s").format(
-                cols=sql.SQL(", ").join(map(sql.Identifier, cols)),
-                src=sql.SQL(", ").join(sql.Identifier("r", c) for c in cols)),
-            (Jsonb(image), image["id"]))
+        try:
+            conn.execute(
+                sql.SQL("UPDATE memories m SET ({cols}) = (SELECT {src} FROM jsonb_populate_record(NULL::memories, %s)"
+                        " r) WHERE m.id = %s").format(
+                    cols=sql.SQL(", ").join(map(sql.Identifier, cols)),
+                    src=sql.SQL(", ").join(sql.Identifier("r", c) for c in cols)),
+                (Jsonb(image), image["id"]))
+        except psycopg.errors.UniqueViolation as exc:
+            raise Conflict(f"memory {image['id']} cannot come back from the trash: an active memory with the same"
+                           " content was written since (delete it, then undo again)",
+                           {"changed_memories": [str(image["id"])]}) from exc
         # Chunks copy these fields from their memory: they follow it back.
         conn.execute("UPDATE chunks c SET active = (m.status = 'active'), tags = m.tags, kind = m.kind,"
                      " source = m.source FROM memories m WHERE c.memory_id = m.id AND m.id = %s", (image["id"],))
