@@ -26,7 +26,7 @@ class EmbedJob(BaseModel):
 class EmbedJobRecord(SqsRecordModel):
     """An embed-jobs message: the SQS record, its body parsed as an EmbedJob (a bad body fails the record)."""
 
-    body: Json[EmbedJob]  # type: ignore[assignment]
+    body: Json[EmbedJob]
 
 
 processor = BatchProcessor(event_type=EventType.SQS, model=EmbedJobRecord)
