@@ -38,8 +38,10 @@ def load(headers: dict[str, str], n: int, rng: random.Random) -> None:
     from engram_local import gateway
 
     for i in range(0, n, 100):
-        items = [{"content": f"Note {i + j}: " + " ".join(rng.choice(WORDS) for _ in range(30)), "namespace": "bench"}
-                 for j in range(min(100, n - i))]
+        items = [
+            {"content": f"Note {i + j}: " + " ".join(rng.choice(WORDS) for _ in range(30)), "namespace": "bench"}
+            for j in range(min(100, n - i))
+        ]
         resp = gateway.handle("POST", "/v1/memories/batch", headers, json.dumps({"items": items}).encode())
         assert resp.status == 200, resp.body[:300]
 
@@ -109,7 +111,7 @@ def main() -> None:
             work = workloads(made["tenant_id"], headers, rng)
             samples: dict[str, dict[bool, list[float]]] = {name: {True: [], False: []} for name in work}
             for r in range(args.rounds):
-                for on in ((True, False) if r % 2 == 0 else (False, True)):
+                for on in (True, False) if r % 2 == 0 else (False, True):
                     set_tracking(on)
                     for name, fn in work.items():
                         for _ in range(args.block):
@@ -122,8 +124,10 @@ def main() -> None:
     print(f"{args.memories} memories, {args.rounds} alternating rounds of {args.block} per arm")
     for name, arms in samples.items():
         on50, off50, on95, off95 = pct(arms[True], 50), pct(arms[False], 50), pct(arms[True], 95), pct(arms[False], 95)
-        print(f"{name:32s} tracking on p50 {on50:6.2f} ms p95 {on95:6.2f} | off p50 {off50:6.2f} ms p95 {off95:6.2f}"
-              f" | p50 {on50 - off50:+5.2f} ms ({on50 / off50:.3f}x)")
+        print(
+            f"{name:32s} tracking on p50 {on50:6.2f} ms p95 {on95:6.2f} | off p50 {off50:6.2f} ms p95 {off95:6.2f}"
+            f" | p50 {on50 - off50:+5.2f} ms ({on50 / off50:.3f}x)"
+        )
 
 
 if __name__ == "__main__":

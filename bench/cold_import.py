@@ -24,8 +24,9 @@ PROBE = (
 
 
 def sample(path: Path) -> float:
-    out = subprocess.run([sys.executable, "-c", PROBE.format(path=str(path))], capture_output=True, text=True,
-                         check=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE.format(path=str(path))], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 

@@ -52,10 +52,52 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-SERVICES = ["billing", "search", "checkout", "ledger", "auth", "mailer", "reports", "catalog", "pricing",
-            "inventory", "gateway", "profile", "payments", "shipping", "notify", "metrics", "archive", "tickets"]
-PEOPLE = ["Ana", "Bram", "Chloe", "Dmitri", "Esme", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kenji", "Lior",
-          "Maren", "Nadia", "Oskar", "Priya", "Quinn", "Rosa", "Sven", "Tomas", "Uma", "Viktor", "Wanda", "Yusuf"]
+SERVICES = [
+    "billing",
+    "search",
+    "checkout",
+    "ledger",
+    "auth",
+    "mailer",
+    "reports",
+    "catalog",
+    "pricing",
+    "inventory",
+    "gateway",
+    "profile",
+    "payments",
+    "shipping",
+    "notify",
+    "metrics",
+    "archive",
+    "tickets",
+]
+PEOPLE = [
+    "Ana",
+    "Bram",
+    "Chloe",
+    "Dmitri",
+    "Esme",
+    "Farid",
+    "Greta",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Kenji",
+    "Lior",
+    "Maren",
+    "Nadia",
+    "Oskar",
+    "Priya",
+    "Quinn",
+    "Rosa",
+    "Sven",
+    "Tomas",
+    "Uma",
+    "Viktor",
+    "Wanda",
+    "Yusuf",
+]
 REGIONS = ["eu-west-1", "eu-central-1", "us-east-1", "us-west-2", "ap-south-1", "sa-east-1"]
 DRINKS = ["green tea", "espresso", "oat latte", "sparkling water", "rooibos", "flat white"]
 CITIES = ["Lisbon", "Oslo", "Kyoto", "Quito", "Tunis", "Tallinn", "Perth", "Bogota", "Hanoi", "Zagreb"]
@@ -77,18 +119,39 @@ TEMPLATES: list[tuple[str, str]] = [
     ("{person} leads the {team} team and reviews pull requests on repository {svc}-{id}.", "team"),
     ("Feature flag {svc}_beta_{id} is enabled for {n} percent of users in {region}.", "n"),
 ]
-REWORD = [("prefers", "likes"), ("runs", "operates"), ("writes to", "stores into"), ("changes every", "rotates every"),
-          ("listens on", "uses"), ("leaves at", "departs at"), ("leads", "manages"), ("enabled for", "turned on for"),
-          ("is due on", "must be paid by"), ("tracks", "covers"), ("go through", "use"),
-          ("after rotating", "once it rotates")]
+REWORD = [
+    ("prefers", "likes"),
+    ("runs", "operates"),
+    ("writes to", "stores into"),
+    ("changes every", "rotates every"),
+    ("listens on", "uses"),
+    ("leaves at", "departs at"),
+    ("leads", "manages"),
+    ("enabled for", "turned on for"),
+    ("is due on", "must be paid by"),
+    ("tracks", "covers"),
+    ("go through", "use"),
+    ("after rotating", "once it rotates"),
+]
 
 
 def slots(rng: random.Random, fact: int) -> dict[str, Any]:
-    return {"svc": rng.choice(SERVICES), "region": rng.choice(REGIONS), "n": rng.randint(2, 90),
-            "id": 1000 + fact, "person": rng.choice(PEOPLE), "drink": rng.choice(DRINKS),
-            "hour": rng.randint(7, 11), "week": rng.randint(1, 52), "team": rng.choice(TEAMS),
-            "food": rng.choice(FOODS), "port": rng.randint(5400, 5499), "day": rng.randint(1, 28),
-            "amount": rng.randint(100, 9999), "city": rng.choice(CITIES)}
+    return {
+        "svc": rng.choice(SERVICES),
+        "region": rng.choice(REGIONS),
+        "n": rng.randint(2, 90),
+        "id": 1000 + fact,
+        "person": rng.choice(PEOPLE),
+        "drink": rng.choice(DRINKS),
+        "hour": rng.randint(7, 11),
+        "week": rng.randint(1, 52),
+        "team": rng.choice(TEAMS),
+        "food": rng.choice(FOODS),
+        "port": rng.randint(5400, 5499),
+        "day": rng.randint(1, 28),
+        "amount": rng.randint(100, 9999),
+        "city": rng.choice(CITIES),
+    }
 
 
 def changed(rng: random.Random, values: dict[str, Any], slot: str) -> dict[str, Any]:
@@ -188,13 +251,14 @@ def build_corpus(n: int, seed: int) -> Corpus:
 
 # --- vectors ----------------------------------------------------------------------------------
 
+
 def real_vectors(texts: list[str]) -> np.ndarray:
     from engram.adapters.embeddings.factory import embedder_from_env
 
     embedder = embedder_from_env()
     out = []
     for i in range(0, len(texts), 64):
-        out += embedder.embed(texts[i:i + 64])
+        out += embedder.embed(texts[i : i + 64])
     return np.asarray(out, dtype=np.float32)
 
 
@@ -225,6 +289,7 @@ def synthetic_vectors(corpus: Corpus, dim: int, seed: int) -> np.ndarray:
 
 # --- loading ----------------------------------------------------------------------------------
 
+
 def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndarray, model_id: str) -> None:
     import psycopg
 
@@ -238,15 +303,43 @@ def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndar
             " created_at, updated_at, layer_epoch) FROM STDIN"
         ) as copy:
             for m in corpus.memories:
-                copy.write_row((m.id, tenant_id, namespace, "semantic", m.layer, m.content, content_hash(m.content),
-                                0.5, ["bench"], m.created_at, m.created_at, 0))
+                copy.write_row(
+                    (
+                        m.id,
+                        tenant_id,
+                        namespace,
+                        "semantic",
+                        m.layer,
+                        m.content,
+                        content_hash(m.content),
+                        0.5,
+                        ["bench"],
+                        m.created_at,
+                        m.created_at,
+                        0,
+                    )
+                )
         with conn.cursor().copy(
             "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
             " embedding_dim, model_id, embedded_at) FROM STDIN"
         ) as copy:
             for m, v in zip(corpus.memories, vecs, strict=True):
-                copy.write_row((tenant_id, m.id, namespace, "semantic", ["bench"], m.created_at, 0, m.content,
-                                vector_literal(v.tolist()), dim, model_id, m.created_at))
+                copy.write_row(
+                    (
+                        tenant_id,
+                        m.id,
+                        namespace,
+                        "semantic",
+                        ["bench"],
+                        m.created_at,
+                        0,
+                        m.content,
+                        vector_literal(v.tolist()),
+                        dim,
+                        model_id,
+                        m.created_at,
+                    )
+                )
         conn.commit()
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE memories")
@@ -254,6 +347,7 @@ def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndar
 
 
 # --- a Messages API that knows the truth ---------------------------------------------------------
+
 
 class TruthfulClaude:
     def __init__(self, corpus: Corpus) -> None:
@@ -264,11 +358,21 @@ class TruthfulClaude:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 text = truth.answer(body.get("system") or "", body["messages"][0]["content"])
-                raw = json.dumps({
-                    "id": "msg_bench", "type": "message", "role": "assistant", "model": body["model"],
-                    "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
-                    "usage": {"input_tokens": len(body["messages"][0]["content"]) // 4 + 150,
-                              "output_tokens": len(text) // 4 + 5}}).encode()
+                raw = json.dumps(
+                    {
+                        "id": "msg_bench",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": body["model"],
+                        "content": [{"type": "text", "text": text}],
+                        "stop_reason": "end_turn",
+                        "stop_sequence": None,
+                        "usage": {
+                            "input_tokens": len(body["messages"][0]["content"]) // 4 + 150,
+                            "output_tokens": len(text) // 4 + 5,
+                        },
+                    }
+                ).encode()
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(raw)))
@@ -310,6 +414,7 @@ class TruthfulClaude:
 
 # --- running and scoring --------------------------------------------------------------------------
 
+
 @dataclass
 class RunFigures:
     seconds_by_step: dict[str, float]
@@ -329,12 +434,16 @@ def _skip_rest_of_step(dsn: str, run_id: UUID) -> None:
     import psycopg
 
     with psycopg.connect(dsn) as conn:
-        conn.execute("UPDATE consolidation_runs SET step_index = step_index + 1,"
-                     " step_cursor = jsonb_build_object('since', step_cursor->'since') WHERE id = %s", (run_id,))
+        conn.execute(
+            "UPDATE consolidation_runs SET step_index = step_index + 1,"
+            " step_cursor = jsonb_build_object('since', step_cursor->'since') WHERE id = %s",
+            (run_id,),
+        )
 
 
-def drive(dsn: str, tenant_id: str, namespace: str, budget_s: float, sample: int | None = None,
-          memories: int = 0) -> RunFigures:
+def drive(
+    dsn: str, tenant_id: str, namespace: str, budget_s: float, sample: int | None = None, memories: int = 0
+) -> RunFigures:
     """Run a whole cycle batch by batch. With `sample`, dedupe and reconcile stop after that many
     batches and the rest of the step is estimated from their mean (reported as such)."""
     import psycopg
@@ -375,8 +484,9 @@ def drive(dsn: str, tenant_id: str, namespace: str, budget_s: float, sample: int
                     seconds[step] = mean * total
                     batches[step] = total
                     _skip_rest_of_step(dsn, run_id)
-        actions = conn.execute("SELECT action, memory_ids, details FROM consolidation_actions WHERE run_id = %s",
-                               (run_id,)).fetchall()
+        actions = conn.execute(
+            "SELECT action, memory_ids, details FROM consolidation_actions WHERE run_id = %s", (run_id,)
+        ).fetchall()
         llm_calls = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()[0]
     # The worker checks its deadline after each batch: replay the batch times against the budget.
     invocations, spent = 1, 0.0
@@ -393,8 +503,18 @@ def drive(dsn: str, tenant_id: str, namespace: str, budget_s: float, sample: int
             merges.add(frozenset(UUID(str(i)) for i in ids))
         elif action == "supersede":
             supersessions.add((UUID(details["survivor"]), UUID(details["superseded"])))
-    return RunFigures(dict(seconds), dict(batches), sum(durations), invocations - 1, invocations, llm_calls,
-                      dict(counts), merges, supersessions, extrapolated)
+    return RunFigures(
+        dict(seconds),
+        dict(batches),
+        sum(durations),
+        invocations - 1,
+        invocations,
+        llm_calls,
+        dict(counts),
+        merges,
+        supersessions,
+        extrapolated,
+    )
 
 
 def precision_recall(found: set[Any], truth: set[Any]) -> tuple[float, float]:
@@ -414,24 +534,31 @@ def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budge
     print(f"\n## {n:,} memories, LLM {mode}, {vectors} vectors")
     print("step          batches   seconds")
     for step, secs in f.seconds_by_step.items():
-        note = (f"   (estimated: {f.extrapolated[step]} batches measured, the rest at their mean)"
-                if step in f.extrapolated else "")
+        note = (
+            f"   (estimated: {f.extrapolated[step]} batches measured, the rest at their mean)"
+            if step in f.extrapolated
+            else ""
+        )
         print(f"  {step:12s} {f.batches_by_step[step]:7d} {secs:9.2f}{note}")
-    print(f"  {'total':12s} {sum(f.batches_by_step.values()):7d} {f.total_s:9.2f}   "
-          f"{n / f.total_s:,.0f} memories/s")
+    print(f"  {'total':12s} {sum(f.batches_by_step.values()):7d} {f.total_s:9.2f}   {n / f.total_s:,.0f} memories/s")
     print(f"actions: {json.dumps(f.actions, sort_keys=True)}")
     if f.extrapolated:
         print("(precision and recall below cover only the measured batches)")
-    print(f"merges:        precision {merge_p:.3f} recall {merge_r:.3f}  (near-exact {by_style['near_exact'][0]}/"
-          f"{by_style['near_exact'][1]}, reworded {by_style['reworded'][0]}/{by_style['reworded'][1]})")
-    print(f"supersessions: precision {sup_p:.3f} recall {sup_r:.3f}  ({len(f.supersessions)} made, "
-          f"{len(corpus.updates)} planted)")
+    print(
+        f"merges:        precision {merge_p:.3f} recall {merge_r:.3f}  (near-exact {by_style['near_exact'][0]}/"
+        f"{by_style['near_exact'][1]}, reworded {by_style['reworded'][0]}/{by_style['reworded'][1]})"
+    )
+    print(
+        f"supersessions: precision {sup_p:.3f} recall {sup_r:.3f}  ({len(f.supersessions)} made, "
+        f"{len(corpus.updates)} planted)"
+    )
     print(f"near-misses merged or superseded: {len(wrong)} of {len(corpus.near_misses)}")
     print(f"LLM calls: {f.llm_calls} ({f.llm_calls / n * 1000:.1f} per 1k memories)")
     print(f"worker invocations at a {budget:.0f} s budget: {f.invocations} ({f.continuations} continuations)")
 
 
 # --- recall quality before and after --------------------------------------------------------------
+
 
 def load_turns_as_memories(dsn: str, tenant: str, sets: list[Any], model_id: str) -> list[tuple[str, Any, set[UUID]]]:
     """Each user turn a memory (one namespace per user), as an agent that notes what it is told would
@@ -476,8 +603,11 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
     def measure() -> dict[int, float]:
         found: dict[int, list[float]] = {b: [] for b in (2000, 4000, 8000)}
         for ns, q, wanted in evidence:
-            res = recall(UUID(tenant), RecallRequest(query=q.text, namespace=ns, limit=40, touch=False,
-                                                     since=q.since, until=q.until), embedder)
+            res = recall(
+                UUID(tenant),
+                RecallRequest(query=q.text, namespace=ns, limit=40, touch=False, since=q.since, until=q.until),
+                embedder,
+            )
             used, seen = 0, {b: set() for b in found}
             for hit in res.results:
                 used += len(hit.chunk.text)
@@ -494,8 +624,9 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
         drive(dsn, tenant, ns, budget_s)
     after = measure()
     with psycopg.connect(dsn) as conn:
-        counts = conn.execute("SELECT status, count(*) FROM memories WHERE tenant_id = %s GROUP BY 1 ORDER BY 1",
-                              (tenant,)).fetchall()
+        counts = conn.execute(
+            "SELECT status, count(*) FROM memories WHERE tenant_id = %s GROUP BY 1 ORDER BY 1", (tenant,)
+        ).fetchall()
     print("\n## recall quality: conversation bench (held-out) user turns as memories, one namespace per user")
     print(f"{len(evidence)} questions; memories after the run: {dict(counts)}")
     print("evidence recall  " + "  ".join(f"@{b // 1000}k" for b in before))
@@ -511,8 +642,12 @@ def main() -> None:
     parser.add_argument("--vectors", choices=("auto", "real", "synthetic"), default="auto")
     parser.add_argument("--recall-quality", action="store_true")
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--sample", type=int, default=None,
-                        help="measure only this many dedupe/reconcile batches and estimate the rest (large sizes)")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="measure only this many dedupe/reconcile batches and estimate the rest (large sizes)",
+    )
     args = parser.parse_args()
 
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # progress shows in a redirected log
@@ -537,10 +672,15 @@ def main() -> None:
                 corpus = build_corpus(n, args.seed)
                 kind = args.vectors if args.vectors != "auto" else ("real" if n <= 20_000 else "synthetic")
                 t0 = time.perf_counter()
-                vecs = (real_vectors([m.content for m in corpus.memories]) if kind == "real"
-                        else synthetic_vectors(corpus, 384, args.seed))
-                print(f"\n{n:,} memories: {len(corpus.duplicates)} duplicate pairs, {len(corpus.updates)} updates,"
-                      f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s")
+                vecs = (
+                    real_vectors([m.content for m in corpus.memories])
+                    if kind == "real"
+                    else synthetic_vectors(corpus, 384, args.seed)
+                )
+                print(
+                    f"\n{n:,} memories: {len(corpus.duplicates)} duplicate pairs, {len(corpus.updates)} updates,"
+                    f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s"
+                )
                 texts = [m.content for m in corpus.memories]
                 for mode in args.llm.split(","):
                     corpus = build_corpus(n, args.seed)  # the same texts, fresh ids for this tenant's copy
@@ -550,8 +690,12 @@ def main() -> None:
                     fake = None
                     if mode == "fake":
                         fake = TruthfulClaude(corpus)
-                        os.environ.update(ENGRAM_LLM_LEVEL="auto", ANTHROPIC_API_KEY="sk-bench",
-                                          ENGRAM_ANTHROPIC_BASE_URL=fake.url, ENGRAM_LLM_BACKOFF_S="0.01")
+                        os.environ.update(
+                            ENGRAM_LLM_LEVEL="auto",
+                            ANTHROPIC_API_KEY="sk-bench",
+                            ENGRAM_ANTHROPIC_BASE_URL=fake.url,
+                            ENGRAM_LLM_BACKOFF_S="0.01",
+                        )
                     else:
                         os.environ["ENGRAM_LLM_LEVEL"] = "off"
                     LocalStack.refresh_settings()

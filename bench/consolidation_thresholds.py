@@ -143,15 +143,20 @@ def cosine(a: list[float], b: list[float]) -> float:
 
 def spread(values: list[float]) -> str:
     q = statistics.quantiles(values, n=10)
-    return (f"min {min(values):.3f}  p10 {q[0]:.3f}  median {statistics.median(values):.3f}"
-            f"  p90 {q[-1]:.3f}  max {max(values):.3f}")
+    return (
+        f"min {min(values):.3f}  p10 {q[0]:.3f}  median {statistics.median(values):.3f}"
+        f"  p90 {q[-1]:.3f}  max {max(values):.3f}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print only the chosen thresholds as JSON")
-    parser.add_argument("--store", action="store_true",
-                        help="write them to this model's embedding_spaces row (ENGRAM_DATABASE_URL, owner role)")
+    parser.add_argument(
+        "--store",
+        action="store_true",
+        help="write them to this model's embedding_spaces row (ENGRAM_DATABASE_URL, owner role)",
+    )
     args = parser.parse_args()
     labelled = (
         [("duplicate", p) for p in DUPLICATES] + [("update", p) for p in UPDATES] + [("related", p) for p in RELATED]
@@ -237,7 +242,9 @@ def main() -> None:
         with psycopg.connect(database_dsn()) as conn:
             found = conn.execute(
                 "UPDATE embedding_spaces SET consolidation_thresholds = consolidation_thresholds || %s::jsonb"
-                " WHERE model_id = %s RETURNING model_id", (json.dumps(chosen), MODEL_ID)).fetchone()
+                " WHERE model_id = %s RETURNING model_id",
+                (json.dumps(chosen), MODEL_ID),
+            ).fetchone()
         print(f"stored for {MODEL_ID}" if found else f"no embedding space {MODEL_ID} registered yet")
 
 

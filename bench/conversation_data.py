@@ -68,19 +68,30 @@ V = {  # variant -> vocabulary; the two never share a template or a value
         "book_q_update": "What book am I reading at the moment?",
         "book_q_time": "What book was I reading in the week of {date}?",
         "filler_user": [
-            "My neighbour's dog barked all night again.", "Do you think it will rain this weekend?",
-            "Work has been hectic, lots of meetings.", "I should really drink more water.",
-            "I tried a new pasta recipe, it was okay.", "Airports are so stressful lately.",
-            "I keep buying books and never finishing them.", "My back hurts from sitting all day.",
-            "I might repaint the living room green.", "The train was late again this morning.",
-            "I watched a documentary about octopuses.", "Thinking about learning to play chess.",
-            "Dogs at the park are always so happy.", "My phone battery dies so fast now.",
-            "I need a holiday somewhere warm.", "Cooking for one is harder than it sounds.",
+            "My neighbour's dog barked all night again.",
+            "Do you think it will rain this weekend?",
+            "Work has been hectic, lots of meetings.",
+            "I should really drink more water.",
+            "I tried a new pasta recipe, it was okay.",
+            "Airports are so stressful lately.",
+            "I keep buying books and never finishing them.",
+            "My back hurts from sitting all day.",
+            "I might repaint the living room green.",
+            "The train was late again this morning.",
+            "I watched a documentary about octopuses.",
+            "Thinking about learning to play chess.",
+            "Dogs at the park are always so happy.",
+            "My phone battery dies so fast now.",
+            "I need a holiday somewhere warm.",
+            "Cooking for one is harder than it sounds.",
         ],
         "filler_assistant": [
-            "That sounds frustrating, how are you handling it?", "Good idea, small habits add up.",
-            "I hope it gets better soon.", "That's interesting, tell me more.",
-            "Would you like some suggestions?", "Sounds like a nice plan.",
+            "That sounds frustrating, how are you handling it?",
+            "Good idea, small habits add up.",
+            "I hope it gets better soon.",
+            "That's interesting, tell me more.",
+            "Would you like some suggestions?",
+            "Sounds like a nice plan.",
         ],
         "ack": "Thanks for telling me, I'll remember that.",
     },
@@ -104,26 +115,39 @@ V = {  # variant -> vocabulary; the two never share a template or a value
         "book_q_update": "Which audiobook am I listening to currently?",
         "book_q_time": "Which audiobook was I on during the week of {date}?",
         "filler_user": [
-            "The cat next door sits on our car every day.", "It's been foggy all week.",
-            "Quarterly planning is eating my whole calendar.", "I bought a new kettle.",
-            "Made soup from leftovers, surprisingly good.", "Packing for trips always takes me hours.",
-            "My reading list is getting absurd.", "I slept badly, the street was noisy.",
-            "Thinking of getting a standing desk.", "The bus schedule changed again.",
-            "Saw a great film about deep sea creatures.", "I want to get better at crosswords.",
-            "Pets make a house feel alive.", "My laptop fan is really loud now.",
-            "I could use a week at the seaside.", "Grocery prices keep climbing.",
+            "The cat next door sits on our car every day.",
+            "It's been foggy all week.",
+            "Quarterly planning is eating my whole calendar.",
+            "I bought a new kettle.",
+            "Made soup from leftovers, surprisingly good.",
+            "Packing for trips always takes me hours.",
+            "My reading list is getting absurd.",
+            "I slept badly, the street was noisy.",
+            "Thinking of getting a standing desk.",
+            "The bus schedule changed again.",
+            "Saw a great film about deep sea creatures.",
+            "I want to get better at crosswords.",
+            "Pets make a house feel alive.",
+            "My laptop fan is really loud now.",
+            "I could use a week at the seaside.",
+            "Grocery prices keep climbing.",
         ],
         "filler_assistant": [
-            "Oh no, that's annoying.", "Nice, enjoy it!", "Hang in there.",
-            "Interesting, what happened next?", "Want me to help plan something?", "That makes sense.",
+            "Oh no, that's annoying.",
+            "Nice, enjoy it!",
+            "Hang in there.",
+            "Interesting, what happened next?",
+            "Want me to help plan something?",
+            "That makes sense.",
         ],
         "ack": "Got it, noted.",
     },
 }
 
 
-def generate(variant: str = "train", seed: int = 7, sessions: int = 36, turns_per_session: int = 14,
-             end: datetime | None = None) -> Dataset:
+def generate(
+    variant: str = "train", seed: int = 7, sessions: int = 36, turns_per_session: int = 14, end: datetime | None = None
+) -> Dataset:
     v = V[variant]
     rng = random.Random(f"{variant}-{seed}")
     end = end or datetime(2026, 1, 1)
@@ -170,8 +194,11 @@ def generate(variant: str = "train", seed: int = 7, sessions: int = 36, turns_pe
                 turns.append(Turn("user", rng.choice(v["filler_user"]), at))
             else:
                 prev = turns[-1].content if turns else ""
-                reply = v["ack"] if prev and not any(prev == f for f in v["filler_user"]) else rng.choice(
-                    v["filler_assistant"])
+                reply = (
+                    v["ack"]
+                    if prev and not any(prev == f for f in v["filler_user"])
+                    else rng.choice(v["filler_assistant"])
+                )
                 turns.append(Turn("assistant", reply, at))
         ds.sessions.append(turns)
 
@@ -188,8 +215,15 @@ def generate(variant: str = "train", seed: int = 7, sessions: int = 36, turns_pe
     for s in book_sessions:
         when = ds.sessions[s][0].created_at
         monday = (when - timedelta(days=when.weekday())).replace(hour=0, minute=0)
-        q.append(Question("temporal", v["book_q_time"].format(date=monday.strftime("%B %d")),
-                          where[f"book{s}"], since=monday, until=monday + timedelta(days=7)))
+        q.append(
+            Question(
+                "temporal",
+                v["book_q_time"].format(date=monday.strftime("%B %d")),
+                where[f"book{s}"],
+                since=monday,
+                until=monday + timedelta(days=7),
+            )
+        )
     return ds
 
 

@@ -40,8 +40,12 @@ def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
 
     from engram_local import gateway
 
-    resp = gateway.handle(method, path, {"authorization": f"Bearer {key}", "content-type": "application/json"},
-                          b"" if body is None else json.dumps(body, default=str).encode())
+    resp = gateway.handle(
+        method,
+        path,
+        {"authorization": f"Bearer {key}", "content-type": "application/json"},
+        b"" if body is None else json.dumps(body, default=str).encode(),
+    )
     return resp.status, json.loads(resp.body)
 
 
@@ -50,8 +54,9 @@ def ingest(key: str, ds: Dataset, namespace: str) -> list[str]:
     for n, session in enumerate(ds.sessions):
         status, conv = call(key, "POST", "/v1/conversations", {"title": f"session {n + 1}", "namespace": namespace})
         assert status == 201, conv
-        msgs = [{"role": t.role, "content": t.content, "created_at": t.created_at.isoformat() + "+00:00"}
-                for t in session]
+        msgs = [
+            {"role": t.role, "content": t.content, "created_at": t.created_at.isoformat() + "+00:00"} for t in session
+        ]
         status, out = call(key, "POST", f"/v1/conversations/{conv['id']}/messages", {"messages": msgs})
         assert status == 201, out
         ids.append(conv["id"])
@@ -99,8 +104,13 @@ def run_shape(stack: Any, shape: str, variant: str) -> dict[str, dict[str, list[
         LocalStack.refresh_settings()
         for i, ds in enumerate(sets):
             for q in ds.questions:
-                body: dict[str, Any] = {"query": q.text, "namespace": f"user{i}", "mode": mode, "limit": 40,
-                                        "touch": False}
+                body: dict[str, Any] = {
+                    "query": q.text,
+                    "namespace": f"user{i}",
+                    "mode": mode,
+                    "limit": 40,
+                    "touch": False,
+                }
                 if q.since:
                     body["since"], body["until"] = q.since.isoformat() + "+00:00", q.until.isoformat() + "+00:00"
                 status, out = call(key, "POST", "/v1/recall", body)
@@ -113,15 +123,17 @@ def run_shape(stack: Any, shape: str, variant: str) -> dict[str, dict[str, list[
 
 def table(rows: list[tuple[str, str, str, dict[str, list[dict[str, float]]]]]) -> str:
     cols = [f"ev@{b // 1000}k" for b in BUDGETS] + ["R@5", "R@10", "MRR"]
-    lines = ["| variant | window | method | " + " | ".join(cols) + " | ev@4k by type |",
-             "|---|---|---|" + "---|" * len(cols) + "---|"]
+    lines = [
+        "| variant | window | method | " + " | ".join(cols) + " | ev@4k by type |",
+        "|---|---|---|" + "---|" * len(cols) + "---|",
+    ]
     for variant, shape, label, by_type in rows:
         allq = by_type["all"]
         mean = {c: sum(s[c] for s in allq) / len(allq) for c in cols}
-        per = ", ".join(f"{t} {sum(s['ev@4k'] for s in v) / len(v):.2f}" for t, v in sorted(by_type.items())
-                        if t != "all")
-        lines.append(f"| {variant} | {shape} | {label} | " + " | ".join(f"{mean[c]:.3f}" for c in cols)
-                     + f" | {per} |")
+        per = ", ".join(
+            f"{t} {sum(s['ev@4k'] for s in v) / len(v):.2f}" for t, v in sorted(by_type.items()) if t != "all"
+        )
+        lines.append(f"| {variant} | {shape} | {label} | " + " | ".join(f"{mean[c]:.3f}" for c in cols) + f" | {per} |")
     return "\n".join(lines)
 
 
@@ -143,7 +155,7 @@ def main() -> None:
             for shape in args.shapes.split(","):
                 scores = run_shape(stack, shape, variant)
                 rows += [(variant, shape, label, scores[label]) for label in METHODS]
-                print(table(rows[-len(METHODS):]), file=sys.stderr)
+                print(table(rows[-len(METHODS) :]), file=sys.stderr)
     finally:
         stack.stop()
         shutil.rmtree(tmp, ignore_errors=True)

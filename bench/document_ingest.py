@@ -25,8 +25,28 @@ import uuid
 from pathlib import Path
 
 MIB = 1024 * 1024
-WORDS = ["river", "stone", "lantern", "harbor", "signal", "copper", "meadow", "ledger", "orbit", "canvas",
-         "timber", "falcon", "quartz", "ember", "glacier", "violet", "anchor", "summit", "willow", "beacon"]
+WORDS = [
+    "river",
+    "stone",
+    "lantern",
+    "harbor",
+    "signal",
+    "copper",
+    "meadow",
+    "ledger",
+    "orbit",
+    "canvas",
+    "timber",
+    "falcon",
+    "quartz",
+    "ember",
+    "glacier",
+    "violet",
+    "anchor",
+    "summit",
+    "willow",
+    "beacon",
+]
 
 
 def body_of(size: int, marker: str) -> bytes:
@@ -68,8 +88,9 @@ def main() -> None:
     doc_40 = None
     for size in (5 * MIB, 40 * MIB):
         body = body_of(size, "Deep fact: the harbour pilot's call sign is KESTREL-NINE.")
-        ticket = call("POST", "/v1/documents/uploads", {"size_bytes": len(body),
-                                                        "sha256": hashlib.sha256(body).hexdigest()})
+        ticket = call(
+            "POST", "/v1/documents/uploads", {"size_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+        )
         t = time.perf_counter()
         req = urllib.request.Request(ticket["url"], data=body, method="PUT", headers=ticket["headers"])
         urllib.request.urlopen(req, timeout=300).read()
@@ -80,8 +101,9 @@ def main() -> None:
         status = call("GET", f"/v1/documents/uploads/{ticket['upload_id']}")
         assert status["status"] == "ready", status
         with __import__("psycopg").connect(stack.dsn) as conn:
-            chunks = conn.execute("SELECT count(*) FROM chunks WHERE memory_id = %s",
-                                  (status["memory_id"],)).fetchone()[0]
+            chunks = conn.execute(
+                "SELECT count(*) FROM chunks WHERE memory_id = %s", (status["memory_id"],)
+            ).fetchone()[0]
         rows.append((size, status["document_tier"], chunks, put_s, ingest_s))
         if size == 40 * MIB:
             doc_40 = status["memory_id"]
@@ -89,8 +111,10 @@ def main() -> None:
     print("| body | tier | chunks | PUT to S3 (moto) | ingest (event -> ready) | MB/s | chunks/s |")
     print("|---|---|---|---|---|---|---|")
     for size, tier, chunks, put_s, ingest_s in rows:
-        print(f"| {size // MIB} MiB | {tier} | {chunks} | {put_s:.2f} s | {ingest_s:.2f} s |"
-              f" {size / 1e6 / ingest_s:.1f} | {chunks / ingest_s:.0f} |")
+        print(
+            f"| {size // MIB} MiB | {tier} | {chunks} | {put_s:.2f} s | {ingest_s:.2f} s |"
+            f" {size / 1e6 / ingest_s:.1f} | {chunks / ingest_s:.0f} |"
+        )
 
     queries = {
         "question only": {"question": "What is the harbour pilot's call sign?"},

@@ -55,8 +55,9 @@ def make_texts(n: int, tokenizer: object, target_tokens: int = 90, seed: int = 7
 
 
 def import_time() -> float:
-    code = ("import time; t = time.perf_counter(); import engram.adapters.embeddings.local;"
-            " print(time.perf_counter() - t)")
+    code = (
+        "import time; t = time.perf_counter(); import engram.adapters.embeddings.local; print(time.perf_counter() - t)"
+    )
     runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
     return min(runs)
 

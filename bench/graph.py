@@ -58,26 +58,30 @@ def load(dsn: str, tenant: UUID, n_memories: int, n_links: int, rng: random.Rand
 
     ids = [uuid4() for _ in range(n_memories)]
     with psycopg.connect(dsn) as conn:
-        with conn.cursor().copy("COPY memories (id, tenant_id, namespace, content, content_hash, created_at)"
-                                " FROM STDIN") as copy:
+        with conn.cursor().copy(
+            "COPY memories (id, tenant_id, namespace, content, content_hash, created_at) FROM STDIN"
+        ) as copy:
             for i, mid in enumerate(ids):
                 text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 30)))
                 copy.write_row((mid, tenant, f"ns{i % 10}", text, mid.bytes, "2026-02-01T12:00:00Z"))
         # one chunk per memory, no vectors: recall runs in keyword mode
-        conn.execute("INSERT INTO chunks (tenant_id, memory_id, namespace, kind, occurred_at, position, text)"
-                     " SELECT tenant_id, id, namespace, kind, created_at, 0, content FROM memories"
-                     " WHERE tenant_id = %s", (tenant,))
+        conn.execute(
+            "INSERT INTO chunks (tenant_id, memory_id, namespace, kind, occurred_at, position, text)"
+            " SELECT tenant_id, id, namespace, kind, created_at, 0, content FROM memories"
+            " WHERE tenant_id = %s",
+            (tenant,),
+        )
         conn.execute("SET session_replication_role = replica")
         seen: set[tuple[int, int, int]] = set()
-        with conn.cursor().copy("COPY links (tenant_id, from_id, to_id, relation, strength, valid_from)"
-                                " FROM STDIN") as copy:
+        with conn.cursor().copy(
+            "COPY links (tenant_id, from_id, to_id, relation, strength, valid_from) FROM STDIN"
+        ) as copy:
             while len(seen) < n_links:
                 a, b, r = rng.randrange(n_memories), rng.randrange(n_memories), rng.randrange(len(RELATIONS))
                 if a == b or (a, b, r) in seen:
                     continue
                 seen.add((a, b, r))
-                copy.write_row((tenant, ids[a], ids[b], RELATIONS[r], round(rng.random(), 3),
-                                "2026-01-01T00:00:00Z"))
+                copy.write_row((tenant, ids[a], ids[b], RELATIONS[r], round(rng.random(), 3), "2026-01-01T00:00:00Z"))
         conn.execute("SET session_replication_role = DEFAULT")
         conn.commit()
         conn.execute("ANALYZE memories")
@@ -107,25 +111,42 @@ def run(n_memories: int, n_links: int, walks: int, seed: int) -> None:
                     sizes.append(len(graph.traverse(tenant, start, depth=depth, limit=100).nodes))
                     times.append((time.perf_counter() - t) * 1000)
                 p50, p95 = percentiles(times)
-                print(f"traverse depth {depth} (both ways, limit 100): p50 {p50:6.2f} ms  p95 {p95:6.2f} ms"
-                      f"  ({statistics.mean(sizes):.0f} memories per walk)")
+                print(
+                    f"traverse depth {depth} (both ways, limit 100): p50 {p50:6.2f} ms  p95 {p95:6.2f} ms"
+                    f"  ({statistics.mean(sizes):.0f} memories per walk)"
+                )
 
-            singles = timed(lambda: graph.create_link(tenant, graph.LinkCreate(
-                from_id=rng.choice(ids), to_id=rng.choice(ids), relation="relates_to",
-                valid_from=datetime.now(UTC))), 200)
+            singles = timed(
+                lambda: graph.create_link(
+                    tenant,
+                    graph.LinkCreate(
+                        from_id=rng.choice(ids),
+                        to_id=rng.choice(ids),
+                        relation="relates_to",
+                        valid_from=datetime.now(UTC),
+                    ),
+                ),
+                200,
+            )
             p50, p95 = percentiles(singles)
-            print(f"create one link per request: p50 {p50:.2f} ms  p95 {p95:.2f} ms"
-                  f"  ({1000 / statistics.mean(singles):.0f} links/s)")
+            print(
+                f"create one link per request: p50 {p50:.2f} ms  p95 {p95:.2f} ms"
+                f"  ({1000 / statistics.mean(singles):.0f} links/s)"
+            )
             batches = []
             for _ in range(20):
-                items = [{"from_id": str(rng.choice(ids)), "to_id": str(rng.choice(ids)), "relation": "part_of"}
-                         for _ in range(100)]
+                items = [
+                    {"from_id": str(rng.choice(ids)), "to_id": str(rng.choice(ids)), "relation": "part_of"}
+                    for _ in range(100)
+                ]
                 t = time.perf_counter()
                 result = graph.create_link_batch(tenant, items)
                 batches.append(time.perf_counter() - t)
                 assert result.failed <= 2, result  # a random pair may repeat, or be a self-link
-            print(f"create links in batches of 100: {2000 / sum(batches):,.0f} links/s"
-                  f" ({statistics.median(batches) * 1000:.0f} ms per batch)")
+            print(
+                f"create links in batches of 100: {2000 / sum(batches):,.0f} links/s"
+                f" ({statistics.median(batches) * 1000:.0f} ms per batch)"
+            )
 
             queries = [" ".join(rng.sample(WORDS, 3)) for _ in range(walks)]
             plain: list[float] = []
@@ -134,8 +155,7 @@ def run(n_memories: int, n_links: int, walks: int, seed: int) -> None:
             for q in queries:  # interleaved, so load on the machine hits all three alike
                 for out, expand in ((plain, None), (one, RecallExpand(depth=1)), (two, RecallExpand(depth=2))):
                     t = time.perf_counter()
-                    recall(tenant, RecallRequest(query=q, mode="keyword", limit=10, touch=False, expand=expand),
-                           None)
+                    recall(tenant, RecallRequest(query=q, mode="keyword", limit=10, touch=False, expand=expand), None)
                     out.append((time.perf_counter() - t) * 1000)
             for name, xs in (("plain", plain), ("expand depth 1", one), ("expand depth 2", two)):
                 p50, p95 = percentiles(xs)

@@ -35,20 +35,27 @@ def main() -> None:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         key = dev_key(stack.dsn)
         try:
+
             def call(path: str, body: dict) -> float:
-                req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
-                                             method="POST", headers={"authorization": f"Bearer {key}",
-                                                                     "content-type": "application/json"})
+                req = urllib.request.Request(
+                    f"http://127.0.0.1:{port}{path}",
+                    data=json.dumps(body).encode(),
+                    method="POST",
+                    headers={"authorization": f"Bearer {key}", "content-type": "application/json"},
+                )
                 t = time.perf_counter()
                 with urllib.request.urlopen(req, timeout=30) as resp:
                     resp.read()
                 return (time.perf_counter() - t) * 1000
 
-            writes = [call("/v1/memories", {"content": f"http latency probe {i}: the build cache lives in s3"})
-                      for i in range(args.requests)]
+            writes = [
+                call("/v1/memories", {"content": f"http latency probe {i}: the build cache lives in s3"})
+                for i in range(args.requests)
+            ]
             time.sleep(2)  # let the embed worker catch up, so recall runs with vectors
-            recalls = [call("/v1/recall", {"query": f"where is the build cache {i % 10}"})
-                       for i in range(args.requests)]
+            recalls = [
+                call("/v1/recall", {"query": f"where is the build cache {i % 10}"}) for i in range(args.requests)
+            ]
         finally:
             server.shutdown()
             server.server_close()
@@ -58,8 +65,10 @@ def main() -> None:
         return sorted(xs)[int(len(xs) * q) - 1]
 
     print(f"POST /v1/memories over HTTP: p50 {statistics.median(writes):.1f} ms, p95 {pct(writes, 0.95):.1f} ms")
-    print(f"POST /v1/recall over HTTP:   p50 {statistics.median(recalls):.1f} ms, p95 {pct(recalls, 0.95):.1f} ms "
-          f"({args.requests} memories, query embedded in process)")
+    print(
+        f"POST /v1/recall over HTTP:   p50 {statistics.median(recalls):.1f} ms, p95 {pct(recalls, 0.95):.1f} ms "
+        f"({args.requests} memories, query embedded in process)"
+    )
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ def main() -> None:
             gateway.handle("GET", "/v1/health", {}, b"")  # load the handlers before timing
             t0 = time.perf_counter()
             for i in range(0, len(corpus), 100):
-                body = json.dumps({"items": [{"content": c, "namespace": "bench"} for c in corpus[i:i + 100]]})
+                body = json.dumps({"items": [{"content": c, "namespace": "bench"} for c in corpus[i : i + 100]]})
                 resp = gateway.handle("POST", "/v1/memories/batch", headers, body.encode())
                 assert resp.status == 200, resp.body[:300]
             ingest_s = time.perf_counter() - t0
@@ -60,7 +60,7 @@ def main() -> None:
             worker_s = time.perf_counter() - t0
             t0 = time.perf_counter()
             for i in range(0, len(corpus), 32):
-                embedder.embed(corpus[i:i + 32])
+                embedder.embed(corpus[i : i + 32])
             bare_s = time.perf_counter() - t0
             singles: list[float] = []
             for i in range(200):  # one memory per request: what an agent's write costs end to end
@@ -73,13 +73,19 @@ def main() -> None:
         finally:
             stack.stop()
     n = len(corpus)
-    print(f"ingest through the handler: {n} memories in {ingest_s:.2f} s = {n / ingest_s:,.0f} memories/s "
-          f"({ingest_s / (n / 100) * 1000:.0f} ms per batch of 100)")
+    print(
+        f"ingest through the handler: {n} memories in {ingest_s:.2f} s = {n / ingest_s:,.0f} memories/s "
+        f"({ingest_s / (n / 100) * 1000:.0f} ms per batch of 100)"
+    )
     singles.sort()
-    print(f"single POST /v1/memories (authorizer + handler + Postgres + SQS send): p50 {singles[100]:.1f} ms, "
-          f"p95 {singles[189]:.1f} ms")
-    print(f"embed worker: {n / worker_s:,.0f} chunks/s ({embedded} SQS messages) | bare embedder: "
-          f"{n / bare_s:,.0f} texts/s | ratio {bare_s / worker_s:.2f}x")
+    print(
+        f"single POST /v1/memories (authorizer + handler + Postgres + SQS send): p50 {singles[100]:.1f} ms, "
+        f"p95 {singles[189]:.1f} ms"
+    )
+    print(
+        f"embed worker: {n / worker_s:,.0f} chunks/s ({embedded} SQS messages) | bare embedder: "
+        f"{n / bare_s:,.0f} texts/s | ratio {bare_s / worker_s:.2f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,26 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 ROUTES = ("POST /v1/memories", "POST /v1/recall", "POST /v1/conversations/{id}/messages")
 WEIGHTS = (4, 4, 2)
-WORDS = ("ferry", "backup", "quota", "deploy", "freeze", "cinnamon", "standup", "ledger", "invoice",
-         "rollback", "latency", "cache", "tenant", "budget", "review", "retro", "schema", "index")
+WORDS = (
+    "ferry",
+    "backup",
+    "quota",
+    "deploy",
+    "freeze",
+    "cinnamon",
+    "standup",
+    "ledger",
+    "invoice",
+    "rollback",
+    "latency",
+    "cache",
+    "tenant",
+    "budget",
+    "review",
+    "retro",
+    "schema",
+    "index",
+)
 
 
 class Tally:
@@ -65,8 +83,12 @@ class Tally:
 def call(host: str, port: int, key: str, path: str, body: dict[str, Any]) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection(host, port, timeout=60)
     try:
-        conn.request("POST", path, body=json.dumps(body).encode(),
-                     headers={"authorization": f"Bearer {key}", "content-type": "application/json"})
+        conn.request(
+            "POST",
+            path,
+            body=json.dumps(body).encode(),
+            headers={"authorization": f"Bearer {key}", "content-type": "application/json"},
+        )
         resp = conn.getresponse()
         return resp.status, resp.read()
     finally:
@@ -92,8 +114,12 @@ def client(n: int, host: str, port: int, key: str, deadline: float, limit: int, 
             path, body = "/v1/recall", {"query": " ".join(rng.choices(WORDS, k=3)), "namespace": namespace}
         else:
             path = f"/v1/conversations/{conversation}/messages"
-            body = {"messages": [{"role": "user", "content": f"turn {i}: {words}"},
-                                 {"role": "assistant", "content": f"noted, {rng.choice(WORDS)}"}]}
+            body = {
+                "messages": [
+                    {"role": "user", "content": f"turn {i}: {words}"},
+                    {"role": "assistant", "content": f"noted, {rng.choice(WORDS)}"},
+                ]
+            }
         t = time.perf_counter()
         try:
             status, raw = call(host, port, key, path, body)
@@ -115,8 +141,14 @@ def start_dev_server() -> tuple[subprocess.Popen[str], str, str, Path]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ENGRAM_", "AWS_"))}
     env.update(PORT=str(port), ENGRAM_DEV_PG_PORT=str(free_port()), ENGRAM_DEV_DATA_DIR=str(base / "dev"))
-    proc = subprocess.Popen([sys.executable, "-m", "engram_local.serve"], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engram_local.serve"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     key = ""
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -156,8 +188,10 @@ def main() -> int:
     try:
         started = time.monotonic()
         deadline = started + args.seconds
-        threads = [threading.Thread(target=client, args=(n, host, port, key, deadline, args.max_requests, tally))
-                   for n in range(args.clients)]
+        threads = [
+            threading.Thread(target=client, args=(n, host, port, key, deadline, args.max_requests, tally))
+            for n in range(args.clients)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -172,13 +206,17 @@ def main() -> int:
 
     done = sum(len(v) for v in tally.latency_ms.values())
     errors, resets = sum(tally.errors.values()), sum(tally.resets.values())
-    print(f"{args.clients} clients, {elapsed:.0f} s, {done} requests ({done / elapsed:.0f}/s): "
-          f"{errors} errors, {resets} connection resets")
+    print(
+        f"{args.clients} clients, {elapsed:.0f} s, {done} requests ({done / elapsed:.0f}/s): "
+        f"{errors} errors, {resets} connection resets"
+    )
     print(f"{'route':<42} {'requests':>8} {'errors':>7} {'resets':>7} {'p50 ms':>8} {'p95 ms':>8}")
     for route in sorted(tally.latency_ms):
         xs = tally.latency_ms[route]
-        print(f"{route:<42} {len(xs):>8} {tally.errors[route]:>7} {tally.resets[route]:>7}"
-              f" {pct(xs, 0.5):>8.1f} {pct(xs, 0.95):>8.1f}")
+        print(
+            f"{route:<42} {len(xs):>8} {tally.errors[route]:>7} {tally.resets[route]:>7}"
+            f" {pct(xs, 0.5):>8.1f} {pct(xs, 0.95):>8.1f}"
+        )
     for sample in tally.samples:
         print("  e.g.", sample)
     return 1 if errors else 0

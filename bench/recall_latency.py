@@ -65,8 +65,22 @@ def load(dsn: str, tenant_id: UUID, n: int, rng: random.Random, centers: np.ndar
         vec = centers[i % len(centers)] + nrng.normal(0, 0.35, DIM)
         vec /= np.linalg.norm(vec)
         mem_rows.append((mid, tenant_id, ns, "semantic", text, uuid4().bytes, 0.5, tags, created))
-        chunk_rows.append((tenant_id, mid, ns, "semantic", tags, created, 0, text, vector_literal(vec), DIM,
-                           PrecomputedQueries.model_id, created))
+        chunk_rows.append(
+            (
+                tenant_id,
+                mid,
+                ns,
+                "semantic",
+                tags,
+                created,
+                0,
+                text,
+                vector_literal(vec),
+                DIM,
+                PrecomputedQueries.model_id,
+                created,
+            )
+        )
     with psycopg.connect(dsn) as conn:
         with conn.cursor().copy(
             "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
@@ -113,14 +127,18 @@ def run(size: int, queries: int, seed: int) -> None:
                 qs = []
                 for _ in range(queries):
                     v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(
-                        0, 0.35, DIM)
+                        0, 0.35, DIM
+                    )
                     qs.append((vector_literal(v / np.linalg.norm(v)), " ".join(rng.sample(words, 3))))
                 bare: list[float] = []
                 for vec, _ in qs:
                     t = time.perf_counter()
-                    conn.execute("SELECT id FROM chunks WHERE embedding_dim = 384"
-                                 " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384)"
-                                 " LIMIT 10", (vec,)).fetchall()
+                    conn.execute(
+                        "SELECT id FROM chunks WHERE embedding_dim = 384"
+                        " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384)"
+                        " LIMIT 10",
+                        (vec,),
+                    ).fetchall()
                     bare.append((time.perf_counter() - t) * 1000)
                 # The floor of any hybrid search: both retrievals, no tenant, no joins, no fusion.
                 hybrid: list[float] = []
@@ -130,7 +148,9 @@ def run(size: int, queries: int, seed: int) -> None:
                         "(SELECT id FROM chunks WHERE embedding_dim = 384"
                         "  ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
                         " UNION ALL (SELECT id FROM chunks WHERE tsv @@ replace(plainto_tsquery('english', %s)::text,"
-                        " ' & ', ' | ')::tsquery LIMIT 40)", (vec, text)).fetchall()
+                        " ' & ', ' | ')::tsquery LIMIT 40)",
+                        (vec, text),
+                    ).fetchall()
                     hybrid.append((time.perf_counter() - t) * 1000)
             embedder = PrecomputedQueries()
             full: list[float] = []
@@ -141,8 +161,11 @@ def run(size: int, queries: int, seed: int) -> None:
                 recall(tenant, RecallRequest(query=text, limit=10, touch=False), embedder)
                 full.append((time.perf_counter() - t) * 1000)
                 t = time.perf_counter()
-                recall(tenant, RecallRequest(query=text, limit=10, touch=False, namespace=f"ns{i % 10}",
-                                             tags=[f"tag{i % 7}"]), embedder)
+                recall(
+                    tenant,
+                    RecallRequest(query=text, limit=10, touch=False, namespace=f"ns{i % 10}", tags=[f"tag{i % 7}"]),
+                    embedder,
+                )
                 filtered.append((time.perf_counter() - t) * 1000)
         finally:
             stack.stop()
@@ -150,10 +173,12 @@ def run(size: int, queries: int, seed: int) -> None:
     h50, h95 = percentiles(hybrid)
     f50, f95 = percentiles(full)
     g50, g95 = percentiles(filtered)
-    print(f"{size:>7} memories (load {loaded:.0f}s)  bare top-10 p50 {b50:6.2f} ms p95 {b95:6.2f} ms | "
-          f"recall p50 {f50:6.2f} ms p95 {f95:6.2f} ms (ratio {f50 / b50:.2f}x / {f95 / b95:.2f}x) | "
-          f"recall+namespace+tag filter p50 {g50:6.2f} ms p95 {g95:6.2f} ms | "
-          f"bare hybrid (both top-40s, no tenant) p50 {h50:6.2f} ms p95 {h95:6.2f} ms: recall {f50 / h50:.2f}x of it")
+    print(
+        f"{size:>7} memories (load {loaded:.0f}s)  bare top-10 p50 {b50:6.2f} ms p95 {b95:6.2f} ms | "
+        f"recall p50 {f50:6.2f} ms p95 {f95:6.2f} ms (ratio {f50 / b50:.2f}x / {f95 / b95:.2f}x) | "
+        f"recall+namespace+tag filter p50 {g50:6.2f} ms p95 {g95:6.2f} ms | "
+        f"bare hybrid (both top-40s, no tenant) p50 {h50:6.2f} ms p95 {h95:6.2f} ms: recall {f50 / h50:.2f}x of it"
+    )
 
 
 def main() -> None:

@@ -134,8 +134,12 @@ class Observability(Construct):
         found: dict[str, cloudwatch.Metric] = {}
         worker = functions.get(CONSOLIDATION_WORKER)
         if worker is not None:
-            for status, metric_name in (("done", "ConsolidationRunsDone"), ("continue", "ConsolidationContinuations"),
-                                        ("failed", "ConsolidationRunsFailed"), ("retry", "ConsolidationCycleRetries")):
+            for status, metric_name in (
+                ("done", "ConsolidationRunsDone"),
+                ("continue", "ConsolidationContinuations"),
+                ("failed", "ConsolidationRunsFailed"),
+                ("retry", "ConsolidationCycleRetries"),
+            ):
                 metric_filter = logs.MetricFilter(
                     self,
                     f"{metric_name}Filter",
@@ -164,8 +168,9 @@ class Observability(Construct):
             found["started"] = metric_filter.metric(period=PERIOD, statistic="Sum", label="ConsolidationRunsStarted")
         return found
 
-    def _consolidation_widgets(self, functions: dict[str, lambda_.Function],
-                               schedule_dead_letter_queues: dict[str, sqs.Queue]) -> None:
+    def _consolidation_widgets(
+        self, functions: dict[str, lambda_.Function], schedule_dead_letter_queues: dict[str, sqs.Queue]
+    ) -> None:
         metrics = self.consolidation_metrics
         widgets: list[cloudwatch.IWidget] = [
             cloudwatch.GraphWidget(

@@ -62,8 +62,9 @@ class Api:
     def __init__(self, key: str | None) -> None:
         self.key = key
 
-    def request(self, method: str, path: str, body: Any = None, key: str | None = None,
-                raw: bytes | None = None) -> Reply:
+    def request(
+        self, method: str, path: str, body: Any = None, key: str | None = None, raw: bytes | None = None
+    ) -> Reply:
         from engram_local import gateway
 
         headers = {"content-type": "application/json"}

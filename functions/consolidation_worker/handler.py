@@ -37,5 +37,6 @@ def consolidate_record(record: SQSRecord, lambda_context: Any = None) -> str:
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
-    return process_partial_response(event=event, record_handler=consolidate_record, processor=processor,
-                                    context=context)
+    return process_partial_response(
+        event=event, record_handler=consolidate_record, processor=processor, context=context
+    )

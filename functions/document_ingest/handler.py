@@ -41,8 +41,11 @@ def created_objects(notification: S3Model | S3TestEvent) -> list[tuple[str, str]
     """(bucket, key) of every ObjectCreated record; S3 URL-encodes keys in notifications."""
     if isinstance(notification, S3TestEvent):
         return []
-    return [(r.s3.bucket.name, unquote_plus(r.s3.object.key)) for r in notification.Records
-            if r.eventName.startswith("ObjectCreated") and r.s3.object is not None]
+    return [
+        (r.s3.bucket.name, unquote_plus(r.s3.object.key))
+        for r in notification.Records
+        if r.eventName.startswith("ObjectCreated") and r.s3.object is not None
+    ]
 
 
 def ingest_message(record: UploadNotification) -> list[str]:
@@ -53,6 +56,7 @@ def ingest_message(record: UploadNotification) -> list[str]:
 def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse | dict[str, list[str]]:
     records = event.get("Records") or []
     if records and records[0].get("eventSource") == "aws:sqs":
-        return process_partial_response(event=event, record_handler=ingest_message, processor=processor,
-                                        context=context)
+        return process_partial_response(
+            event=event, record_handler=ingest_message, processor=processor, context=context
+        )
     return {"outcomes": [ingest_object(bucket, key) for bucket, key in created_objects(S3Model.model_validate(event))]}

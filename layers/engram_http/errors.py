@@ -19,8 +19,11 @@ _FRIENDLY = {
 
 
 def error_response(status: int, code: str, message: str, details: Any = None) -> Response:
-    return Response(status_code=status, content_type="application/json",
-                    body={"error": {"code": code, "message": message, "details": details}})
+    return Response(
+        status_code=status,
+        content_type="application/json",
+        body={"error": {"code": code, "message": message, "details": details}},
+    )
 
 
 def _field(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -35,8 +38,9 @@ def validation_response(exc: RequestValidationError) -> Response:
     for e in errors:
         if e.get("type") == "json_invalid":
             reason = (e.get("ctx") or {}).get("error")
-            return error_response(400, "malformed_json", "the request body is not valid JSON",
-                                  {"reason": reason} if reason else None)
+            return error_response(
+                400, "malformed_json", "the request body is not valid JSON", {"reason": reason} if reason else None
+            )
     fields = []
     for e in errors:
         message = _FRIENDLY.get(e.get("type", ""), str(e.get("msg", "is invalid")).removeprefix("Value error, "))
@@ -65,8 +69,9 @@ def install_error_handlers(app: APIGatewayHttpResolver) -> None:
         # A bug, not the caller's fault: log it whole, answer without internals.
         logger.exception("unhandled error")
         request_id = app.current_event.request_context.request_id
-        return error_response(500, "internal_error", "something went wrong on our side; it has been logged",
-                              {"request_id": request_id})
+        return error_response(
+            500, "internal_error", "something went wrong on our side; it has been logged", {"request_id": request_id}
+        )
 
     @app.not_found
     def _not_found(exc: Exception) -> Response:

@@ -29,8 +29,12 @@ class EngramResolver(APIGatewayHttpResolver):
             media_type = check_request(event)
         except BodyRefused as refused:
             error = {"code": refused.code, "message": refused.message, "details": refused.details}
-            return {"statusCode": refused.status, "headers": {"Content-Type": "application/json"},
-                    "body": json.dumps({"error": error}, separators=(",", ":")), "isBase64Encoded": False}
+            return {
+                "statusCode": refused.status,
+                "headers": {"Content-Type": "application/json"},
+                "body": json.dumps({"error": error}, separators=(",", ":")),
+                "isBase64Encoded": False,
+            }
         if media_type:  # media types are case-insensitive; Powertools compares them as written
             event = {**event, "headers": {**event["headers"], "content-type": media_type}}
         return super().resolve(event, context)

@@ -35,8 +35,12 @@ class LocalAws:
         self.server.start()
         endpoint = f"http://127.0.0.1:{self.port}"
         for key, value in {
-            "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": REGION,
-            "AWS_REGION": REGION, "AWS_ENDPOINT_URL_SQS": endpoint, "AWS_ENDPOINT_URL_S3": endpoint,
+            "AWS_ACCESS_KEY_ID": "local",
+            "AWS_SECRET_ACCESS_KEY": "local",
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_REGION": REGION,
+            "AWS_ENDPOINT_URL_SQS": endpoint,
+            "AWS_ENDPOINT_URL_S3": endpoint,
         }.items():
             os.environ[key] = value
         return self
@@ -55,10 +59,13 @@ class LocalAws:
         sqs = self.sqs()
         dlq_url = sqs.create_queue(QueueName=f"{name}-dlq")["QueueUrl"]
         dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-        url = sqs.create_queue(QueueName=name, Attributes={
-            "VisibilityTimeout": str(visibility_timeout),
-            "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVE_COUNT}),
-        })["QueueUrl"]
+        url = sqs.create_queue(
+            QueueName=name,
+            Attributes={
+                "VisibilityTimeout": str(visibility_timeout),
+                "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": MAX_RECEIVE_COUNT}),
+            },
+        )["QueueUrl"]
         return url, dlq_url
 
     @staticmethod
@@ -73,26 +80,52 @@ class LocalAws:
         that the document_ingest function consumes, and a 1-day expiry on uploads/. Returns the queue."""
         s3 = self.s3()
         s3.create_bucket(Bucket=bucket)
-        s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": [{
-            "ID": "expire-uploads", "Status": "Enabled", "Filter": {"Prefix": "uploads/"},
-            "Expiration": {"Days": 1}}]})
+        s3.put_bucket_lifecycle_configuration(
+            Bucket=bucket,
+            LifecycleConfiguration={
+                "Rules": [
+                    {
+                        "ID": "expire-uploads",
+                        "Status": "Enabled",
+                        "Filter": {"Prefix": "uploads/"},
+                        "Expiration": {"Days": 1},
+                    }
+                ]
+            },
+        )
         url, dlq_url = self.create_queue(queue_name, visibility_timeout=120)  # a 50 MiB ingest takes seconds
         arn = self.sqs().get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-        s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={
-            "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
-                                     "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "uploads/"}]}}}]})
+        s3.put_bucket_notification_configuration(
+            Bucket=bucket,
+            NotificationConfiguration={
+                "QueueConfigurations": [
+                    {
+                        "QueueArn": arn,
+                        "Events": ["s3:ObjectCreated:*"],
+                        "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "uploads/"}]}},
+                    }
+                ]
+            },
+        )
         return url, dlq_url
 
 
-def s3_notification_record(bucket: str, key: str, size: int, etag: str,
-                           event_name: str = "ObjectCreated:Put") -> dict[str, Any]:
+def s3_notification_record(
+    bucket: str, key: str, size: int, etag: str, event_name: str = "ObjectCreated:Put"
+) -> dict[str, Any]:
     """One S3 event notification record in the shape AWS documents (the key URL-encoded, as S3 sends it)."""
     record: dict[str, Any] = {
-        "eventVersion": "2.1", "eventSource": "aws:s3", "awsRegion": REGION,
-        "eventTime": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "eventName": event_name,
-        "s3": {"s3SchemaVersion": "1.0", "configurationId": "uploads",
-               "bucket": {"name": bucket, "arn": f"arn:aws:s3:::{bucket}"},
-               "object": {"key": quote_plus(key), "size": size, "eTag": etag}},
+        "eventVersion": "2.1",
+        "eventSource": "aws:s3",
+        "awsRegion": REGION,
+        "eventTime": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+        "eventName": event_name,
+        "s3": {
+            "s3SchemaVersion": "1.0",
+            "configurationId": "uploads",
+            "bucket": {"name": bucket, "arn": f"arn:aws:s3:::{bucket}"},
+            "object": {"key": quote_plus(key), "size": size, "eTag": etag},
+        },
     }
     return complete_s3_record(record)
 
@@ -131,18 +164,32 @@ class SqsPoller:
     def _event(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         arn = f"arn:aws:sqs:{REGION}:000000000000:{self.queue_url.rsplit('/', 1)[-1]}"
         bodies = [self.shape_body(m["Body"]) if self.shape_body else m["Body"] for m in messages]
-        return {"Records": [{
-            "messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"], "body": body,
-            "attributes": m.get("Attributes", {}), "messageAttributes": {},
-            "md5OfBody": hashlib.md5(body.encode()).hexdigest(), "eventSource": "aws:sqs",
-            "eventSourceARN": arn, "awsRegion": REGION,
-        } for m, body in zip(messages, bodies, strict=True)]}
+        return {
+            "Records": [
+                {
+                    "messageId": m["MessageId"],
+                    "receiptHandle": m["ReceiptHandle"],
+                    "body": body,
+                    "attributes": m.get("Attributes", {}),
+                    "messageAttributes": {},
+                    "md5OfBody": hashlib.md5(body.encode()).hexdigest(),
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": arn,
+                    "awsRegion": REGION,
+                }
+                for m, body in zip(messages, bodies, strict=True)
+            ]
+        }
 
     def poll_once(self, wait_seconds: int = 0) -> int:
         """One receive + invoke; returns how many messages were received."""
         sqs = LocalAws.sqs()
-        messages = sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=self.batch_size,
-                                       WaitTimeSeconds=wait_seconds, AttributeNames=["All"]).get("Messages", [])
+        messages = sqs.receive_message(
+            QueueUrl=self.queue_url,
+            MaxNumberOfMessages=self.batch_size,
+            WaitTimeSeconds=wait_seconds,
+            AttributeNames=["All"],
+        ).get("Messages", [])
         if not messages:
             return 0
         try:
@@ -152,8 +199,10 @@ class SqsPoller:
             failed = {m["MessageId"] for m in messages}
         done = [m for m in messages if m["MessageId"] not in failed]
         if done:
-            sqs.delete_message_batch(QueueUrl=self.queue_url, Entries=[
-                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)])
+            sqs.delete_message_batch(
+                QueueUrl=self.queue_url,
+                Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)],
+            )
         return len(messages)
 
     def drain(self, max_rounds: int = 1000) -> int:

@@ -18,8 +18,7 @@ from engram_http.route_table import ROUTES, Route
 from engram_local.lambda_runtime import invoke
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024  # HTTP API payload quota
-LARGE_BODY_ALTERNATIVE = ("send large documents through POST /v1/documents/uploads "
-                          "(a presigned S3 PUT, up to 50 MiB)")
+LARGE_BODY_ALTERNATIVE = "send large documents through POST /v1/documents/uploads (a presigned S3 PUT, up to 50 MiB)"
 logger = logging.getLogger(__name__)
 
 
@@ -50,8 +49,9 @@ def _json(status: int, body: str) -> HttpResponse:
     return HttpResponse(status, {"content-type": "application/json"}, body.encode())
 
 
-def envelope(status: int, code: str, message: str, details: Any = None,
-             headers: dict[str, str] | None = None) -> HttpResponse:
+def envelope(
+    status: int, code: str, message: str, details: Any = None, headers: dict[str, str] | None = None
+) -> HttpResponse:
     """The API's error envelope, for answers the gateway gives before any route function runs."""
     body = json.dumps({"error": {"code": code, "message": message, "details": details}}, separators=(",", ":"))
     return HttpResponse(status, {"content-type": "application/json", **(headers or {})}, body.encode())
@@ -60,16 +60,21 @@ def envelope(status: int, code: str, message: str, details: Any = None,
 def too_large(size: int | None) -> HttpResponse:
     limit = API_GATEWAY_MAX_BODY
     said = f"the request body is {size} bytes" if size is not None else "the request body is too large"
-    return envelope(413, "too_large", f"{said}; the limit is {limit} bytes. {LARGE_BODY_ALTERNATIVE}",
-                    {"field": "body", "size": size, "limit": limit, "alternative": LARGE_BODY_ALTERNATIVE})
+    return envelope(
+        413,
+        "too_large",
+        f"{said}; the limit is {limit} bytes. {LARGE_BODY_ALTERNATIVE}",
+        {"field": "body", "size": size, "limit": limit, "alternative": LARGE_BODY_ALTERNATIVE},
+    )
 
 
 def allowed_methods(path: str) -> list[str]:
     return sorted({route.method for route, pattern in _COMPILED if pattern.match(path)})
 
 
-def build_event(method: str, raw_path: str, headers: dict[str, str], body: bytes,
-                route: Route, path_params: dict[str, str]) -> dict[str, Any]:
+def build_event(
+    method: str, raw_path: str, headers: dict[str, str], body: bytes, route: Route, path_params: dict[str, str]
+) -> dict[str, Any]:
     parts = urlsplit(raw_path)
     query: dict[str, str] = {}
     for k, v in parse_qsl(parts.query, keep_blank_values=True):
@@ -88,11 +93,21 @@ def build_event(method: str, raw_path: str, headers: dict[str, str], body: bytes
         "queryStringParameters": query or None,
         "pathParameters": path_params or None,
         "requestContext": {
-            "accountId": "000000000000", "apiId": "local", "domainName": lower.get("host", "localhost"),
-            "http": {"method": method, "path": parts.path, "protocol": "HTTP/1.1",
-                     "sourceIp": "127.0.0.1", "userAgent": lower.get("user-agent", "")},
-            "requestId": str(uuid.uuid4()), "routeKey": f"{route.method} {route.path}", "stage": "$default",
-            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime()), "timeEpoch": int(time.time() * 1000),
+            "accountId": "000000000000",
+            "apiId": "local",
+            "domainName": lower.get("host", "localhost"),
+            "http": {
+                "method": method,
+                "path": parts.path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "127.0.0.1",
+                "userAgent": lower.get("user-agent", ""),
+            },
+            "requestId": str(uuid.uuid4()),
+            "routeKey": f"{route.method} {route.path}",
+            "stage": "$default",
+            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime()),
+            "timeEpoch": int(time.time() * 1000),
         },
         "body": text if body else None,
         "isBase64Encoded": is_b64,
@@ -105,8 +120,13 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
     if found is None:
         allowed = allowed_methods(path)
         if allowed:  # HEAD, OPTIONS or another method on a known path
-            return envelope(405, "method_not_allowed", f"{method} is not allowed on {path}; use {', '.join(allowed)}",
-                            {"method": method, "allowed": allowed}, {"allow": ", ".join(allowed)})
+            return envelope(
+                405,
+                "method_not_allowed",
+                f"{method} is not allowed on {path}; use {', '.join(allowed)}",
+                {"method": method, "allowed": allowed},
+                {"allow": ", ".join(allowed)},
+            )
         return envelope(404, "not_found", "no such route", {"path": path})
     if len(body) > API_GATEWAY_MAX_BODY:
         return too_large(len(body))

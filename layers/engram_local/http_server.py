@@ -32,15 +32,13 @@ CHANNEL_TIMEOUT_S = 30  # an idle or stalled client socket is closed after this 
 # when the server closes sees a reset, not the answer); past this, refused from the headers alone.
 READ_LIMIT = 2 * gateway.API_GATEWAY_MAX_BODY
 
-_CODES = {400: "bad_request", 413: "too_large", 431: "headers_too_large", 500: "internal_error",
-          501: "not_implemented"}
+_CODES = {400: "bad_request", 413: "too_large", 431: "headers_too_large", 500: "internal_error", 501: "not_implemented"}
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 
 
 def _request_headers(environ: dict[str, Any]) -> dict[str, str]:
-    headers = {key[5:].replace("_", "-").lower(): value
-               for key, value in environ.items() if key.startswith("HTTP_")}
+    headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items() if key.startswith("HTTP_")}
     for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
         if environ.get(key):
             headers[key.replace("_", "-").lower()] = environ[key]
@@ -83,9 +81,16 @@ class EnvelopeErrorTask(ErrorTask):
             resp = gateway.too_large(request.content_length or None)
             body = resp.body
         else:
-            body = json.dumps({"error": {"code": _CODES.get(code, "bad_request"),
-                                         "message": f"{error.reason}: {error.body}",
-                                         "details": None}}, separators=(",", ":")).encode()
+            body = json.dumps(
+                {
+                    "error": {
+                        "code": _CODES.get(code, "bad_request"),
+                        "message": f"{error.reason}: {error.body}",
+                        "details": None,
+                    }
+                },
+                separators=(",", ":"),
+            ).encode()
         self.status = f"{code} {error.reason}"
         self.response_headers = [*self.response_headers, ("Content-Type", "application/json")]
         self.set_close_on_finish()
@@ -103,10 +108,18 @@ class DevServer:
     def __init__(self, host: str, port: int, threads: int = REQUEST_THREADS) -> None:
         self.socket_map: dict[int, Any] = {}  # the event loop's sockets (waitress's map)
         server = create_server(
-            application, map=self.socket_map, host=host, port=port, threads=threads, backlog=LISTEN_BACKLOG,
-            connection_limit=CONNECTION_LIMIT, channel_timeout=CHANNEL_TIMEOUT_S,
+            application,
+            map=self.socket_map,
+            host=host,
+            port=port,
+            threads=threads,
+            backlog=LISTEN_BACKLOG,
+            connection_limit=CONNECTION_LIMIT,
+            channel_timeout=CHANNEL_TIMEOUT_S,
             max_request_body_size=READ_LIMIT,
-            ident="engram-local", expose_tracebacks=False)
+            ident="engram-local",
+            expose_tracebacks=False,
+        )
         if not isinstance(server, TcpWSGIServer):  # one host and port: one TCP server
             raise TypeError(f"expected one TCP server, got {type(server).__name__}")
         self.server = server

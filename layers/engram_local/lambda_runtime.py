@@ -45,8 +45,7 @@ def _resolver_state_per_thread() -> None:
             setattr(state, name, value) if name in per_thread else setattr(real, name, value)
 
     def state_property(name: str) -> property:
-        return property(lambda _self: getattr(state, name, None),
-                        lambda _self, value: setattr(state, name, value))
+        return property(lambda _self: getattr(state, name, None), lambda _self, value: setattr(state, name, value))
 
     def context_of(resolver: Any) -> dict[str, Any]:
         contexts = state.__dict__.setdefault("contexts", {})
@@ -126,8 +125,10 @@ logging.setLogRecordFactory(_record_with_invocation_keys)
 def invocation_log_keys(context: LocalLambdaContext, event: Any) -> Iterator[None]:
     request_context = event.get("requestContext") if isinstance(event, dict) else None
     _invocation.keys = {
-        "function_name": context.function_name, "function_memory_size": context.memory_limit_in_mb,
-        "function_arn": context.invoked_function_arn, "function_request_id": context.aws_request_id,
+        "function_name": context.function_name,
+        "function_memory_size": context.memory_limit_in_mb,
+        "function_arn": context.invoked_function_arn,
+        "function_request_id": context.aws_request_id,
         # what API Gateway hands the client (a 500's request_id); None, left off the line, for queue events
         "correlation_id": (request_context or {}).get("requestId"),
     }

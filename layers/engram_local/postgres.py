@@ -130,34 +130,47 @@ class EmbeddedPostgres:
         self._prepare_dirs()
         self._adopt_running_server()
         if not self.initialised():
-            self._run("initdb", "-D", str(self.data_dir), "-U", "postgres", "--auth=trust",
-                      "-E", "UTF8", "--no-locale", *([] if self.durable else ["--no-sync"]))
+            self._run(
+                "initdb",
+                "-D",
+                str(self.data_dir),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                *([] if self.durable else ["--no-sync"]),
+            )
         if self.running() and self._durable_now() != self.durable:
             self.stop()  # left running with the other settings (an older `make dev`): restart with these
         if not self.running():
             safety = "on" if self.durable else "off"
-            opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.data_dir}"
-                    f" -c fsync={safety} -c synchronous_commit={safety} -c full_page_writes={safety}"
-                    " -c max_connections=200 -c shared_buffers=256MB")
-            self._run("pg_ctl", "-D", str(self.data_dir), "-o", opts, "-l", str(self.log_file),
-                      "-w", "-t", "60", "start")
+            opts = (
+                f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.data_dir}"
+                f" -c fsync={safety} -c synchronous_commit={safety} -c full_page_writes={safety}"
+                " -c max_connections=200 -c shared_buffers=256MB"
+            )
+            self._run(
+                "pg_ctl", "-D", str(self.data_dir), "-o", opts, "-l", str(self.log_file), "-w", "-t", "60", "start"
+            )
         self._ensure_database()
         return self
 
     def _durable_now(self) -> bool:
         with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
-            shown = [conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(name))).fetchone()
-                     for name in ("fsync", "synchronous_commit", "full_page_writes")]
+            shown = [
+                conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(name))).fetchone()
+                for name in ("fsync", "synchronous_commit", "full_page_writes")
+            ]
         return all(row is not None and row[0] == "on" for row in shown)
 
     def _ensure_database(self) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
-                with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres",
-                                     autocommit=True) as conn:
-                    if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                        (DATABASE,)).fetchone():
+                with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+                    if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone():
                         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
                     return
             except psycopg.OperationalError:
@@ -170,7 +183,9 @@ class EmbeddedPostgres:
             subprocess.run(
                 (["runuser", "-u", "postgres", "--"] if _is_root() else [])
                 + [str(self.bin / "pg_ctl"), "-D", str(self.data_dir), "-m", "fast", "-w", "stop"],
-                capture_output=True, text=True, check=False,
+                capture_output=True,
+                text=True,
+                check=False,
             )
 
 

@@ -53,13 +53,19 @@ def dev_key(dsn: str, key_file: Path | None = None, tenant: str = "dev") -> str:
     with owner_connection(dsn) as owner:
         row = owner.execute("SELECT id FROM tenants WHERE name = %s ORDER BY created_at LIMIT 1", (tenant,)).fetchone()
         tenant_id = row["id"] if row else create_tenant(owner, tenant)
-        if saved and owner.execute(
+        if (
+            saved
+            and owner.execute(
                 "SELECT 1 FROM api_keys WHERE tenant_id = %s AND key_hash = %s AND revoked_at IS NULL",
-                (tenant_id, hash_key(saved))).fetchone():
+                (tenant_id, hash_key(saved)),
+            ).fetchone()
+        ):
             return saved
         if key_file is not None:  # the saved key is gone or revoked: so are the dev keys before it
-            owner.execute("UPDATE api_keys SET revoked_at = now() WHERE tenant_id = %s AND name = %s"
-                          " AND revoked_at IS NULL", (tenant_id, DEV_KEY_NAME))
+            owner.execute(
+                "UPDATE api_keys SET revoked_at = now() WHERE tenant_id = %s AND name = %s AND revoked_at IS NULL",
+                (tenant_id, DEV_KEY_NAME),
+            )
         key = issue_key(owner, tenant_id, ["read", "write", "admin"], name=DEV_KEY_NAME)
         owner.commit()
     if key_file is not None:
@@ -88,8 +94,12 @@ def main() -> int:
     data_dir = dev_data_dir(PROJECT_ROOT)
     legacy = legacy_dev_data_dir(PROJECT_ROOT)
     if not (data_dir / "PG_VERSION").exists() and (legacy / "PG_VERSION").exists():
-        print(f"Note: an earlier database is in {legacy} (under /tmp, lost on reboot); to keep it, stop"
-              f" this server and move that folder to {data_dir}", file=sys.stderr, flush=True)
+        print(
+            f"Note: an earlier database is in {legacy} (under /tmp, lost on reboot); to keep it, stop"
+            f" this server and move that folder to {data_dir}",
+            file=sys.stderr,
+            flush=True,
+        )
     stack = LocalStack(data_dir=data_dir, pg_port=pg_port).start()
     api_key = dev_key(stack.dsn, key_file=data_dir.parent / "dev-api-key")
     # The local queue lives in memory: jobs of an earlier run are gone, so re-enqueue what is pending.
@@ -104,8 +114,11 @@ def main() -> int:
         print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)
     print(f"CLI: ENGRAM_DATABASE_URL={stack.dsn} .venv/bin/engram create-tenant <name>", flush=True)
     if stack.consolidation_schedule:
-        print(f"Consolidation: namespaces in use, every {stack.consolidation_schedule.interval_s:.0f} s"
-              " (ENGRAM_CONSOLIDATION_INTERVAL_S; 0 turns it off)", flush=True)
+        print(
+            f"Consolidation: namespaces in use, every {stack.consolidation_schedule.interval_s:.0f} s"
+            " (ENGRAM_CONSOLIDATION_INTERVAL_S; 0 turns it off)",
+            flush=True,
+        )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

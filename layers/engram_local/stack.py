@@ -39,8 +39,11 @@ class LocalStack:
             self.dsn = external
         else:
             assert self.data_dir is not None, "data_dir is required for the embedded database"
-            self.postgres = (EmbeddedPostgres(self.data_dir, port=self.pg_port, durable=self.durable)
-                             if self.pg_port else EmbeddedPostgres(self.data_dir, durable=self.durable)).start()
+            self.postgres = (
+                EmbeddedPostgres(self.data_dir, port=self.pg_port, durable=self.durable)
+                if self.pg_port
+                else EmbeddedPostgres(self.data_dir, durable=self.durable)
+            ).start()
             self.dsn = self.postgres.admin_dsn
             os.environ["ENGRAM_DATABASE_URL"] = self.dsn
             self._set_database_url = True
@@ -62,8 +65,9 @@ class LocalStack:
 
         migrate_and_register_embedder(self.dsn)
         self.embed_poller = SqsPoller(self.embed_queue_url, "embed_worker")
-        self.upload_poller = SqsPoller(self.uploads_queue_url, "document_ingest", batch_size=1,
-                                       shape_body=complete_s3_notification)
+        self.upload_poller = SqsPoller(
+            self.uploads_queue_url, "document_ingest", batch_size=1, shape_body=complete_s3_notification
+        )
         # One run per invocation, as the CDK app maps the queue (batch size 1).
         self.consolidation_poller = SqsPoller(self.consolidate_queue_url, "consolidation_worker", batch_size=1)
         if self.start_poller:

@@ -29,8 +29,14 @@ START_TIMEOUT_S = 240  # the first start runs initdb with its files synced, and 
 
 class DevProcess:
     def __init__(self, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "engram_local.serve"], env=env, cwd=PROJECT_ROOT,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "engram_local.serve"],
+            env=env,
+            cwd=PROJECT_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         self.lines: list[str] = []
         self.ready = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
@@ -49,7 +55,7 @@ class DevProcess:
     def said(self, prefix: str) -> str:
         found = [line for line in self.lines if line.startswith(prefix)]
         assert found, f"no line starting {prefix!r} in:\n{''.join(self.lines)}"
-        return found[0][len(prefix):].strip()
+        return found[0][len(prefix) :].strip()
 
 
 @pytest.fixture
@@ -84,8 +90,13 @@ class BatchIngest:
 
     def run(self, worker: int) -> None:
         for batch in range(1000):
-            items = [{"content": f"durability worker {worker} batch {batch} item {i}: the ferry leaves at {i}:15",
-                      "namespace": "durability"} for i in range(50)]
+            items = [
+                {
+                    "content": f"durability worker {worker} batch {batch} item {i}: the ferry leaves at {i}:15",
+                    "namespace": "durability",
+                }
+                for i in range(50)
+            ]
             try:
                 status, _, raw = request(self.base, "POST", "/v1/memories/batch", {"items": items}, self.key)
             except OSError:
@@ -146,8 +157,9 @@ def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
         for memory_id in acknowledged[:: max(1, len(acknowledged) // 50)] + acknowledged[-20:]:
             assert request(base, "GET", f"/v1/memories/{memory_id}", None, key)[0] == 200, memory_id
         with psycopg.connect(f"postgresql://postgres@127.0.0.1:{env['ENGRAM_DEV_PG_PORT']}/engram") as conn:
-            found = conn.execute("SELECT count(*) FROM memories WHERE id = ANY(%s::uuid[])",
-                                 (acknowledged,)).fetchone()[0]
+            found = conn.execute(
+                "SELECT count(*) FROM memories WHERE id = ANY(%s::uuid[])", (acknowledged,)
+            ).fetchone()[0]
         assert found == len(acknowledged)
         pending = _wait_for_vectors(base, key)
         assert pending == 0, f"{pending} chunks never got a vector after the restart"

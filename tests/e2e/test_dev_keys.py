@@ -10,8 +10,11 @@ import psycopg
 
 def _active_dev_keys(dsn: str, tenant: str) -> int:
     with psycopg.connect(dsn) as conn:
-        return conn.execute("SELECT count(*) FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
-                            " WHERE t.name = %s AND k.revoked_at IS NULL", (tenant,)).fetchone()[0]
+        return conn.execute(
+            "SELECT count(*) FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
+            " WHERE t.name = %s AND k.revoked_at IS NULL",
+            (tenant,),
+        ).fetchone()[0]
 
 
 def test_the_dev_key_is_reused_across_starts_from_a_0600_file(stack, tmp_path):
@@ -32,8 +35,11 @@ def test_a_revoked_or_lost_dev_key_is_replaced_and_older_dev_keys_revoked(stack,
     tenant, key_file = f"dev-{uuid.uuid4().hex[:8]}", tmp_path / "dev-api-key"
     first = dev_key(stack.dsn, key_file=key_file, tenant=tenant)
     with psycopg.connect(stack.dsn) as conn:
-        conn.execute("UPDATE api_keys SET revoked_at = now() WHERE name = 'make dev' AND tenant_id ="
-                     " (SELECT id FROM tenants WHERE name = %s)", (tenant,))
+        conn.execute(
+            "UPDATE api_keys SET revoked_at = now() WHERE name = 'make dev' AND tenant_id ="
+            " (SELECT id FROM tenants WHERE name = %s)",
+            (tenant,),
+        )
     second = dev_key(stack.dsn, key_file=key_file, tenant=tenant)
     assert second != first and key_file.read_text().strip() == second
     key_file.unlink()  # lost: a new key, and the one it replaces stops working

@@ -57,8 +57,7 @@ def test_a_request_never_reads_another_requests_event(server, make_tenant, monke
     answers: dict[str, Any] = {}
 
     def recall_first() -> None:
-        answers["recall"] = request(server, "POST", "/v1/recall", {"query": "zanzibar", "mode": "keyword"},
-                                    first.key)
+        answers["recall"] = request(server, "POST", "/v1/recall", {"query": "zanzibar", "mode": "keyword"}, first.key)
 
     thread = threading.Thread(target=recall_first)
     thread.start()
@@ -72,8 +71,7 @@ def test_a_request_never_reads_another_requests_event(server, make_tenant, monke
     assert answers["list"][0] == 200
 
 
-def test_a_500s_request_id_is_on_its_log_lines_and_each_line_names_its_function(
-        server, tenant, log_lines, monkeypatch):
+def test_a_500s_request_id_is_on_its_log_lines_and_each_line_names_its_function(server, tenant, log_lines, monkeypatch):
     from engram_http.routes import memories
     from engram_local.lambda_runtime import invoke, load_function
 

@@ -37,8 +37,9 @@ def raw_exchange(server: str, head: bytes, body: bytes = b"") -> tuple[int, dict
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
 
 
-def request(server: str, method: str, path: str, body: Any = None, key: str | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def request(
+    server: str, method: str, path: str, body: Any = None, key: str | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     conn = http.client.HTTPConnection(*_address(server), timeout=SOCKET_TIMEOUT_S)
     try:
         data = body if isinstance(body, bytes | type(None)) else json.dumps(body).encode()
@@ -68,16 +69,20 @@ def key(stack) -> str:
 @pytest.mark.parametrize("length", ["-1", "abc", "1e3", " 12x"])
 def test_malformed_content_length_is_a_400_envelope(server, length):
     status, headers, body = raw_exchange(
-        server, f"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {length}\r\n\r\n".encode())
+        server,
+        f"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n".encode(),
+    )
     assert status == 400 and headers["content-type"].startswith("application/json")
     assert envelope(body)["code"] == "bad_request"
 
 
 def test_huge_content_length_is_a_413_envelope_without_reading_it(server):
     status, _, body = raw_exchange(
-        server, b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                b"Content-Length: 99999999999999999999\r\n\r\n")
+        server,
+        b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 99999999999999999999\r\n\r\n",
+    )
     error = envelope(body)
     assert status == 413 and error["code"] == "too_large"
     assert error["details"]["limit"] == API_GATEWAY_MAX_BODY and "/v1/documents/uploads" in error["message"]
@@ -96,16 +101,22 @@ def test_chunked_body_is_read(server, key):
     payload = json.dumps({"content": "chunked transfer encoding works", "namespace": "chunked"}).encode()
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (payload[:10], payload[10:])) + b"0\r\n\r\n"
     status, _, body = raw_exchange(
-        server, f"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                f"Authorization: Bearer {key}\r\nTransfer-Encoding: chunked\r\n\r\n".encode(), chunks)
+        server,
+        f"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {key}\r\nTransfer-Encoding: chunked\r\n\r\n".encode(),
+        chunks,
+    )
     assert status == 201, body
     assert json.loads(body)["memory"]["content"] == "chunked transfer encoding works"
 
 
 def test_broken_chunking_is_a_400_envelope(server, key):
     status, _, body = raw_exchange(
-        server, f"POST /v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n"
-                f"Transfer-Encoding: chunked\r\n\r\n".encode(), b"zz\r\nnot hex\r\n0\r\n\r\n")
+        server,
+        f"POST /v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n"
+        f"Transfer-Encoding: chunked\r\n\r\n".encode(),
+        b"zz\r\nnot hex\r\n0\r\n\r\n",
+    )
     assert status == 400 and envelope(body)["code"] == "bad_request"
 
 
@@ -170,11 +181,11 @@ def test_stalled_and_broken_clients_do_not_hold_up_a_good_one(server):
     try:
         for i in range(24):  # more than the request threads
             sock = socket.create_connection(_address(server), timeout=SOCKET_TIMEOUT_S)
-            if i % 3 == 0:    # promises a body and never sends it
+            if i % 3 == 0:  # promises a body and never sends it
                 sock.sendall(b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
             elif i % 3 == 1:  # never finishes its headers
                 sock.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")
-            else:             # a negative length, then silence
+            else:  # a negative length, then silence
                 sock.sendall(b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n")
             bad.append(sock)
         time.sleep(0.5)  # let the server take them all in

@@ -13,9 +13,12 @@ import pytest
 
 def call(base: str, method: str, path: str, body: Any = None, key: str | None = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"content-type": "application/json",
-                                          **({"authorization": f"Bearer {key}"} if key else {})})
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"content-type": "application/json", **({"authorization": f"Bearer {key}"} if key else {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as resp:
             return resp.status, json.loads(resp.read() or b"null")
@@ -28,9 +31,11 @@ def test_store_then_recall_by_paraphrase_and_keyword(server, stack):
 
     assert call(server, "GET", "/v1/health") == (200, {"status": "ok", "database": "ok"})
     key = dev_key(stack.dsn)
-    notes = ["Grandma's apple pie recipe needs three Granny Smith apples and a pinch of cinnamon.",
-             "Ticket OPS-7781: the nightly backup job fails when the disk quota is exceeded.",
-             "The team standup moved to 10:30 on weekdays."]
+    notes = [
+        "Grandma's apple pie recipe needs three Granny Smith apples and a pinch of cinnamon.",
+        "Ticket OPS-7781: the nightly backup job fails when the disk quota is exceeded.",
+        "The team standup moved to 10:30 on weekdays.",
+    ]
     ids = []
     for text in notes:
         status, body = call(server, "POST", "/v1/memories", {"content": text, "namespace": "e2e"}, key)
@@ -43,8 +48,13 @@ def test_store_then_recall_by_paraphrase_and_keyword(server, stack):
         time.sleep(0.3)
     else:
         pytest.fail("embeddings never became ready")
-    status, body = call(server, "POST", "/v1/recall",
-                        {"query": "how do I bake a fruit dessert?", "namespace": "e2e", "mode": "vector"}, key)
+    status, body = call(
+        server,
+        "POST",
+        "/v1/recall",
+        {"query": "how do I bake a fruit dessert?", "namespace": "e2e", "mode": "vector"},
+        key,
+    )
     assert status == 200 and body["results"][0]["memory_id"] == ids[0] and body["degraded"] == []
     status, body = call(server, "POST", "/v1/recall", {"query": "OPS-7781", "namespace": "e2e"}, key)
     assert body["results"][0]["memory_id"] == ids[1]

@@ -20,9 +20,14 @@ def _queue_id(synth, name: str) -> str:
     return found
 
 
-@pytest.mark.parametrize(("env", "expression"), [
-    ("dev", "cron(0 3 * * ? *)"), ("staging", "cron(0 */6 * * ? *)"), ("prod", "rate(1 hour)"),
-])
+@pytest.mark.parametrize(
+    ("env", "expression"),
+    [
+        ("dev", "cron(0 3 * * ? *)"),
+        ("staging", "cron(0 */6 * * ? *)"),
+        ("prod", "rate(1 hour)"),
+    ],
+)
 def test_the_schedule_comes_from_cdk_json_with_a_window_retries_and_a_dlq(synth, env, expression):
     s = synth(env)
     (schedule,) = s.resources("AWS::Scheduler::Schedule").values()
@@ -40,8 +45,11 @@ def test_the_worker_consumes_one_run_at_a_time_with_bounded_concurrency(prod):
     worker = prod.function_logical_id("consolidation_worker")
     props = prod.json["Resources"][worker]["Properties"]
     assert props["Timeout"] == 900  # Lambda's maximum; the cycle's time budget stays well inside it
-    (mapping,) = [m for m in prod.resources("AWS::Lambda::EventSourceMapping").values()
-                  if m["Properties"]["FunctionName"] == {"Ref": worker}]
+    (mapping,) = [
+        m
+        for m in prod.resources("AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["FunctionName"] == {"Ref": worker}
+    ]
     queue = _queue_id(prod, "engram-prod-consolidate-jobs")
     assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": [queue, "Arn"]}
     assert mapping["Properties"]["BatchSize"] == 1
@@ -59,8 +67,9 @@ def test_dispatcher_and_worker_may_send_only_to_their_queues(prod):
     for name, allowed in (("consolidation_dispatcher", [consolidate]), ("consolidation_worker", [consolidate, embed])):
         statements = prod.role_statements(name)
         sqs = [st for st in statements if "sqs:SendMessage" in _actions([st])]
-        resources = [r for st in sqs for r in (st["Resource"] if isinstance(st["Resource"], list)
-                                               else [st["Resource"]])]
+        resources = [
+            r for st in sqs for r in (st["Resource"] if isinstance(st["Resource"], list) else [st["Resource"]])
+        ]
         assert sorted(map(str, resources)) == sorted(map(str, allowed)), name
         assert not any(a.startswith("s3:") for a in _actions(statements)), name
     assert not any(a.startswith("bedrock:") for a in _actions(prod.role_statements("consolidation_dispatcher")))
@@ -85,11 +94,16 @@ def test_failed_runs_and_undelivered_schedule_events_raise_alarms(prod):
     assert failures["Threshold"] == 1
     assert "engram-prod-consolidate-jobs-dlq-depth" in alarms
     assert "engram-prod-consolidation-dispatcher-schedule-dlq-depth" in alarms
-    filters = {f["Properties"]["MetricTransformations"][0]["MetricName"]: f["Properties"]
-               for f in prod.resources("AWS::Logs::MetricFilter").values()}
+    filters = {
+        f["Properties"]["MetricTransformations"][0]["MetricName"]: f["Properties"]
+        for f in prod.resources("AWS::Logs::MetricFilter").values()
+    }
     failed = filters["ConsolidationRunsFailed"]
-    assert failed["LogGroupName"] == {"Ref": prod.stack.get_logical_id(
-        prod.stack.functions.functions["consolidation_worker"].log_group.node.default_child)}
+    assert failed["LogGroupName"] == {
+        "Ref": prod.stack.get_logical_id(
+            prod.stack.functions.functions["consolidation_worker"].log_group.node.default_child
+        )
+    }
     assert '$.status = "failed"' in failed["FilterPattern"]
     assert filters["ConsolidationRunsStarted"]["MetricTransformations"][0]["MetricValue"] == "$.started"
 

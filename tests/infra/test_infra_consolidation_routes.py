@@ -7,7 +7,9 @@ from engram_http.route_table import ROUTES
 from infra.functions import function_name
 
 CONSOLIDATION_ROUTES = {
-    "POST /v1/consolidate", "GET /v1/consolidation-runs", "GET /v1/consolidation-runs/{run_id}",
+    "POST /v1/consolidate",
+    "GET /v1/consolidation-runs",
+    "GET /v1/consolidation-runs/{run_id}",
     "POST /v1/consolidation-runs/{run_id}/undo",
 }
 
@@ -30,15 +32,21 @@ def test_the_consolidation_routes_go_to_their_function_behind_the_authorizer(dev
 
 
 def test_the_consolidation_function_may_only_enqueue_runs(prod):
-    (fn,) = [f for f in prod.resources("AWS::Lambda::Function").values()
-             if f["Properties"].get("FunctionName") == function_name(prod.stack.functions.config, "consolidation")]
+    (fn,) = [
+        f
+        for f in prod.resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == function_name(prod.stack.functions.config, "consolidation")
+    ]
     props = fn["Properties"]
     assert props["Handler"] == "handler.handler"
     assert "ENGRAM_CONSOLIDATE_QUEUE_URL" in props["Environment"]["Variables"]
     statements = prod.role_statements("consolidation")
     actions = {a for st in statements for a in _as_list(st["Action"])}
     assert not any(a.startswith(("s3:", "bedrock:")) for a in actions), actions
-    (queue,) = [k for k, q in prod.resources("AWS::SQS::Queue").items()
-                if q["Properties"]["QueueName"] == "engram-prod-consolidate-jobs"]
+    (queue,) = [
+        k
+        for k, q in prod.resources("AWS::SQS::Queue").items()
+        if q["Properties"]["QueueName"] == "engram-prod-consolidate-jobs"
+    ]
     sends = [r for st in statements if "sqs:SendMessage" in _as_list(st["Action"]) for r in _as_list(st["Resource"])]
     assert sends == [{"Fn::GetAtt": [queue, "Arn"]}]

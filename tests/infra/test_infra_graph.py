@@ -6,8 +6,12 @@ from engram_http.route_table import ROUTES
 from infra.functions import function_name
 
 GRAPH_ROUTES = {
-    "POST /v1/links", "POST /v1/links/batch", "GET /v1/links", "DELETE /v1/links/{link_id}",
-    "GET /v1/memories/{memory_id}/links", "GET /v1/memories/{memory_id}/history",
+    "POST /v1/links",
+    "POST /v1/links/batch",
+    "GET /v1/links",
+    "DELETE /v1/links/{link_id}",
+    "GET /v1/memories/{memory_id}/links",
+    "GET /v1/memories/{memory_id}/history",
 }
 
 
@@ -29,8 +33,11 @@ def test_the_graph_routes_go_to_the_graph_function_behind_the_authorizer(dev):
 
 
 def test_the_graph_function_is_built_from_its_folder_with_the_database_only(dev):
-    (fn,) = [f for f in dev.resources("AWS::Lambda::Function").values()
-             if f["Properties"].get("FunctionName") == function_name(dev.stack.functions.config, "graph")]
+    (fn,) = [
+        f
+        for f in dev.resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == function_name(dev.stack.functions.config, "graph")
+    ]
     props = fn["Properties"]
     assert props["Handler"] == "handler.handler"
     assert props["Description"] == "links between memories, traversal and history"

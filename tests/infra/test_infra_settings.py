@@ -25,5 +25,11 @@ def test_every_variable_set_on_a_function_is_a_setting(dev, future) -> None:
 
 def test_every_function_gets_the_database_and_the_queue(dev) -> None:
     for fn, names in _function_variables(dev).items():
-        assert {"ENGRAM_DB_SECRET_ARN", "ENGRAM_DB_HOST", "ENGRAM_EMBED_QUEUE_URL", "ENGRAM_EMBEDDER",
-                "ENGRAM_EMBED_MODEL", "ENGRAM_EMBED_DIM"} <= names, fn
+        assert {
+            "ENGRAM_DB_SECRET_ARN",
+            "ENGRAM_DB_HOST",
+            "ENGRAM_EMBED_QUEUE_URL",
+            "ENGRAM_EMBEDDER",
+            "ENGRAM_EMBED_MODEL",
+            "ENGRAM_EMBED_DIM",
+        } <= names, fn

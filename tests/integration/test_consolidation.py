@@ -29,24 +29,28 @@ def _owner(stack: Any) -> psycopg.Connection:
 def _snapshot(stack: Any, tenant_id: str) -> dict[str, Any]:
     """Every memory and chunk row of the tenant, as the database renders them."""
     with _owner(stack) as conn:
-        memories = conn.execute("SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id",
-                                (tenant_id,)).fetchall()
-        chunks = conn.execute("SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s"
-                              " ORDER BY id", (tenant_id,)).fetchall()
+        memories = conn.execute(
+            "SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        chunks = conn.execute(
+            "SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
     return {"memories": dict(memories), "chunks": dict(chunks)}
 
 
 def _plant(api: Any, drain: Callable[[], Any], stack: Any, tenant_id: str) -> dict[str, str]:
     ids = {}
-    for name, content in (("dup_a", DUP_A), ("dup_b", DUP_B), ("old", OLD_FACT), ("new", NEW_FACT),
-                          ("other", OTHER)):
+    for name, content in (("dup_a", DUP_A), ("dup_b", DUP_B), ("old", OLD_FACT), ("new", NEW_FACT), ("other", OTHER)):
         reply = api.post("/v1/memories", {"namespace": NS, "content": content, "tags": [name]})
         assert reply.status == 201, reply.body
         ids[name] = reply.body["memory"]["id"]
     drain()
     with _owner(stack) as conn:  # the old fact was written three hours before the new one
-        conn.execute("UPDATE memories SET created_at = created_at - interval '3 hours',"
-                     " updated_at = updated_at - interval '3 hours' WHERE id = %s", (ids["old"],))
+        conn.execute(
+            "UPDATE memories SET created_at = created_at - interval '3 hours',"
+            " updated_at = updated_at - interval '3 hours' WHERE id = %s",
+            (ids["old"],),
+        )
         conn.execute("UPDATE memories SET repetition_count = 1 WHERE id = %s", (ids["dup_b"],))
     return ids
 
@@ -103,10 +107,18 @@ class FakeClaude:
                     text = '{"decision": "approve", "category": "lesson"}'
                 else:
                     text = '{"decision": "reject"}'
-                raw = json.dumps({
-                    "id": "msg_fake", "type": "message", "role": "assistant", "model": body["model"],
-                    "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
-                    "usage": {"input_tokens": 100, "output_tokens": 10}}).encode()
+                raw = json.dumps(
+                    {
+                        "id": "msg_fake",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": body["model"],
+                        "content": [{"type": "text", "text": text}],
+                        "stop_reason": "end_turn",
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 100, "output_tokens": 10},
+                    }
+                ).encode()
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(raw)))
@@ -140,8 +152,12 @@ def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callab
 @pytest.fixture
 def fake_claude(settings_env: Callable[..., None]) -> Iterator[FakeClaude]:
     fake = FakeClaude()
-    settings_env(ANTHROPIC_API_KEY="sk-test", ENGRAM_ANTHROPIC_BASE_URL=fake.url, ENGRAM_LLM_LEVEL="auto",
-                 ENGRAM_LLM_BACKOFF_S="0.01")
+    settings_env(
+        ANTHROPIC_API_KEY="sk-test",
+        ENGRAM_ANTHROPIC_BASE_URL=fake.url,
+        ENGRAM_LLM_LEVEL="auto",
+        ENGRAM_LLM_BACKOFF_S="0.01",
+    )
     yield fake
     fake.server.shutdown()
     fake.server.server_close()
@@ -180,7 +196,9 @@ def test_applied_run_merges_is_idempotent_and_undo_restores_every_row(api, tenan
     assert superseded not in _recall(api, "staging database")
     links = api.get(f"/v1/links?memory_id={survivor}").body["items"]
     assert {(link["relation"], link["created_by"], link["run_id"]) for link in links} == {
-        ("supersedes", "consolidation", run_id), ("derived_from", "consolidation", run_id)}
+        ("supersedes", "consolidation", run_id),
+        ("derived_from", "consolidation", run_id),
+    }
     decayed = api.get(f"/v1/memories/{ids['other']}").body
     assert decayed["importance"] == pytest.approx(0.5 * 0.988, abs=1e-6)
 
@@ -211,8 +229,9 @@ def test_undo_is_refused_naming_memories_changed_since(api, tenant, stack, drain
     assert api.get(f"/v1/memories/{ids['other']}").body["importance"] < 0.5  # nothing was put back
 
 
-def test_a_run_stopped_between_batches_resumes_without_applying_twice(api, tenant, stack, drain, settings_env,
-                                                                      monkeypatch):
+def test_a_run_stopped_between_batches_resumes_without_applying_twice(
+    api, tenant, stack, drain, settings_env, monkeypatch
+):
     from engram.consolidation import cycle
 
     ids = _plant(api, drain, stack, tenant.id)
@@ -291,8 +310,11 @@ def test_the_tenant_daily_cap_counts_every_llm_call_of_the_day(api, tenant, stac
     _plant(api, drain, stack, tenant.id)
     settings_env(ENGRAM_CONSOLIDATION_LLM_DAILY_TOKENS="5000")
     with _owner(stack) as conn:  # today's earlier calls (query answers, other runs) used the allowance
-        conn.execute("INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
-                     " latency_ms, ok) VALUES (%s, 'query_answer', 'anthropic', 'm', 4990, 10, 5, true)", (tenant.id,))
+        conn.execute(
+            "INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
+            " latency_ms, ok) VALUES (%s, 'query_answer', 'anthropic', 'm', 4990, 10, 5, true)",
+            (tenant.id,),
+        )
     run_id = _start(api)
     assert _run(stack, tenant.id, run_id).status == "done"
     run = api.get(f"/v1/consolidation-runs/{run_id}").body
@@ -304,8 +326,10 @@ def test_lifecycle_steps_promote_evict_and_drop(api, tenant, stack, drain, setti
     settings_env(ENGRAM_CONSOLIDATION_BUFFER_CAP="2")
     made = {}
     for name, importance in (("keep", 0.9), ("weak", 0.2), ("weaker", 0.1), ("gone", 0.0), ("loved", 0.5)):
-        reply = api.post("/v1/memories", {"namespace": NS, "content": f"Fact number {name} about the fleet",
-                                          "importance": importance})
+        reply = api.post(
+            "/v1/memories",
+            {"namespace": NS, "content": f"Fact number {name} about the fleet", "importance": importance},
+        )
         made[name] = reply.body["memory"]["id"]
     with _owner(stack) as conn:
         conn.execute("UPDATE memories SET access_count = 5 WHERE id = %s", (made["loved"],))
@@ -349,8 +373,9 @@ VPN_A = "The VPN gateway for the Berlin office is vpn-ber-2.example.net."
 VPN_B = "The Berlin office VPN gateway is vpn-ber-2.example.net; use the corp profile."
 
 
-def test_llm_merge_rewrites_the_survivor_and_undo_brings_back_its_chunks_and_vectors(api, tenant, stack, drain,
-                                                                                      fake_claude):
+def test_llm_merge_rewrites_the_survivor_and_undo_brings_back_its_chunks_and_vectors(
+    api, tenant, stack, drain, fake_claude
+):
     fake_claude.merged = "The VPN gateway for the Berlin office is vpn-ber-2.example.net; use the corp profile."
     a = api.post("/v1/memories", {"namespace": NS, "content": VPN_A, "importance": 0.7}).body["memory"]["id"]
     b = api.post("/v1/memories", {"namespace": NS, "content": VPN_B, "importance": 0.4}).body["memory"]["id"]
@@ -374,14 +399,18 @@ def test_llm_merge_rewrites_the_survivor_and_undo_brings_back_its_chunks_and_vec
 
 def test_gate_with_the_llm_and_with_the_heuristic(api, tenant, stack, drain, settings_env):
     made = {}
-    for name, content, tags in (("lesson", "Lesson learned: always pin the base image digest.", ["lesson"]),
-                                ("chatter", "The kitchen got a new kettle.", []),
-                                ("session", "Session note: worked on the importer.", ["session"])):
+    for name, content, tags in (
+        ("lesson", "Lesson learned: always pin the base image digest.", ["lesson"]),
+        ("chatter", "The kitchen got a new kettle.", []),
+        ("session", "Session note: worked on the importer.", ["session"]),
+    ):
         reply = api.post("/v1/memories", {"namespace": NS, "content": content, "importance": 0.8, "tags": tags})
         made[name] = reply.body["memory"]["id"]
     with _owner(stack) as conn:
-        conn.execute("UPDATE memories SET layer = 'working', access_count = 4 WHERE id = ANY(%s::uuid[])",
-                     ([made["lesson"], made["chatter"]],))
+        conn.execute(
+            "UPDATE memories SET layer = 'working', access_count = 4 WHERE id = ANY(%s::uuid[])",
+            ([made["lesson"], made["chatter"]],),
+        )
         conn.execute("UPDATE memories SET layer = 'core' WHERE id = %s", (made["session"],))
     run_id = _start(api, steps=["gate", "demote"])  # LLM off: the stated heuristic decides
     assert _run(stack, tenant.id, run_id).status == "done"
@@ -398,13 +427,16 @@ def test_gate_with_the_llm_and_with_the_heuristic(api, tenant, stack, drain, set
 
 
 def test_gate_asks_the_llm_when_it_is_on(api, tenant, stack, drain, fake_claude):
-    lesson = api.post("/v1/memories", {"namespace": NS, "content": "Lesson: never run migrations by hand.",
-                                       "importance": 0.8}).body["memory"]["id"]
-    other = api.post("/v1/memories", {"namespace": NS, "content": "The printer on floor 2 is out of toner.",
-                                      "importance": 0.8}).body["memory"]["id"]
+    lesson = api.post(
+        "/v1/memories", {"namespace": NS, "content": "Lesson: never run migrations by hand.", "importance": 0.8}
+    ).body["memory"]["id"]
+    other = api.post(
+        "/v1/memories", {"namespace": NS, "content": "The printer on floor 2 is out of toner.", "importance": 0.8}
+    ).body["memory"]["id"]
     with _owner(stack) as conn:
-        conn.execute("UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])",
-                     ([lesson, other],))
+        conn.execute(
+            "UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])", ([lesson, other],)
+        )
     plan = _start(api, dry_run=True, steps=["gate"])
     assert _run(stack, tenant.id, plan).status == "done"
     assert {x["action"] for x in _actions(api, plan)} == {"gate_candidate"} and not fake_claude.requests
@@ -416,8 +448,9 @@ def test_gate_asks_the_llm_when_it_is_on(api, tenant, stack, drain, fake_claude)
     assert all(r["system"].startswith("You decide whether a memory") for r in fake_claude.requests)
 
 
-def test_through_the_queue_the_stale_fact_leaves_recall_but_as_of_finds_it(api, tenant, stack, drain, fake_claude,
-                                                                           drain_consolidation):
+def test_through_the_queue_the_stale_fact_leaves_recall_but_as_of_finds_it(
+    api, tenant, stack, drain, fake_claude, drain_consolidation
+):
     ids = _plant(api, drain, stack, tenant.id)
     run_id = _start(api)
     drain_consolidation()  # the worker, as the SQS event source mapping runs it

@@ -48,27 +48,43 @@ def queue(stack: Any, drain_consolidation: Callable[[], int]) -> Iterator[Any]:
 
 
 def _sqs_event(body: str, receive_count: int = 1) -> dict[str, Any]:
-    return {"Records": [{
-        "messageId": "m1", "receiptHandle": "r", "body": body, "attributes": {
-            "ApproximateReceiveCount": str(receive_count)},
-        "messageAttributes": {}, "md5OfBody": "", "eventSource": "aws:sqs",
-        "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:engram-consolidate-jobs", "awsRegion": "us-east-1"}]}
+    return {
+        "Records": [
+            {
+                "messageId": "m1",
+                "receiptHandle": "r",
+                "body": body,
+                "attributes": {"ApproximateReceiveCount": str(receive_count)},
+                "messageAttributes": {},
+                "md5OfBody": "",
+                "eventSource": "aws:sqs",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:engram-consolidate-jobs",
+                "awsRegion": "us-east-1",
+            }
+        ]
+    }
 
 
 def _runs(dsn: str, tenant_id: str) -> list[dict[str, Any]]:
     with psycopg.connect(dsn, row_factory=psycopg.rows.dict_row) as conn:
-        return conn.execute("SELECT id, namespace, status, trigger, dry_run, cycles, error FROM consolidation_runs"
-                            " WHERE tenant_id = %s ORDER BY created_at", (tenant_id,)).fetchall()
+        return conn.execute(
+            "SELECT id, namespace, status, trigger, dry_run, cycles, error FROM consolidation_runs"
+            " WHERE tenant_id = %s ORDER BY created_at",
+            (tenant_id,),
+        ).fetchall()
 
 
 def _tenant_state(dsn: str, tenant_id: str) -> dict[str, Any]:
     with psycopg.connect(dsn) as conn:
-        memories = conn.execute("SELECT to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id",
-                                (tenant_id,)).fetchall()
-        runs = conn.execute("SELECT to_jsonb(r)::text FROM consolidation_runs r WHERE tenant_id = %s ORDER BY id",
-                            (tenant_id,)).fetchall()
-        actions = conn.execute("SELECT count(*) FROM consolidation_actions WHERE tenant_id = %s",
-                               (tenant_id,)).fetchone()
+        memories = conn.execute(
+            "SELECT to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        runs = conn.execute(
+            "SELECT to_jsonb(r)::text FROM consolidation_runs r WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        actions = conn.execute(
+            "SELECT count(*) FROM consolidation_actions WHERE tenant_id = %s", (tenant_id,)
+        ).fetchone()
     return {"memories": memories, "runs": runs, "actions": actions}
 
 
@@ -94,8 +110,7 @@ def _mine(result_runs: list[dict[str, Any]], namespace: str) -> list[dict[str, A
     return [r for r in result_runs if r["namespace"] == namespace]
 
 
-def test_active_namespaces_get_one_run_each_and_idle_ones_none(api, tenant, queue, settings_env,
-                                                                drain_consolidation):
+def test_active_namespaces_get_one_run_each_and_idle_ones_none(api, tenant, queue, settings_env, drain_consolidation):
     for ns in ("alpha", "beta"):
         api.post("/v1/memories", {"content": f"{ns}: {DUP_A}", "namespace": ns})
     _dispatch()
@@ -121,11 +136,14 @@ def test_active_namespaces_get_one_run_each_and_idle_ones_none(api, tenant, queu
     assert len(_runs(queue.dsn, tenant.id)) == 3  # everything idle now: no run, no decay
 
 
-def test_a_run_longer_than_its_budget_continues_through_the_queue(api, tenant, queue, settings_env,
-                                                                   drain_consolidation):
+def test_a_run_longer_than_its_budget_continues_through_the_queue(
+    api, tenant, queue, settings_env, drain_consolidation
+):
     settings_env(ENGRAM_CONSOLIDATION_TIME_BUDGET_S="0.001", ENGRAM_CONSOLIDATION_BATCH_SIZE="5")
-    api.post("/v1/memories/batch", {"items": [{"content": f"fact {i} about the fleet", "namespace": "long"}
-                                              for i in range(30)]})
+    api.post(
+        "/v1/memories/batch",
+        {"items": [{"content": f"fact {i} about the fleet", "namespace": "long"} for i in range(30)]},
+    )
     _dispatch()
     (run,) = _mine(_runs(queue.dsn, tenant.id), "long")
     delivered = drain_consolidation()
@@ -134,8 +152,9 @@ def test_a_run_longer_than_its_budget_continues_through_the_queue(api, tenant, q
     assert run["cycles"] >= 2 and delivered >= run["cycles"] + 1  # each continuation was one more message
 
 
-def test_a_duplicated_message_for_a_finished_run_changes_nothing(api, tenant, queue, settings_env,
-                                                                drain_consolidation, drain):
+def test_a_duplicated_message_for_a_finished_run_changes_nothing(
+    api, tenant, queue, settings_env, drain_consolidation, drain
+):
     api.post("/v1/memories", {"content": DUP_A, "namespace": "dups"})
     api.post("/v1/memories", {"content": DUP_B, "namespace": "dups"})
     drain()
@@ -150,8 +169,7 @@ def test_a_duplicated_message_for_a_finished_run_changes_nothing(api, tenant, qu
     assert _queued_bodies(queue.consolidate_queue_url) == []  # and no continuation was sent
 
 
-def test_a_redelivered_message_resumes_without_applying_twice(api, make_tenant, api_for, queue, settings_env,
-                                                             drain):
+def test_a_redelivered_message_resumes_without_applying_twice(api, make_tenant, api_for, queue, settings_env, drain):
     from engram.consolidation.dispatch import work_on_run
     from engram.consolidation.service import run_cycle
 
@@ -170,13 +188,17 @@ def test_a_redelivered_message_resumes_without_applying_twice(api, make_tenant, 
         # SQS delivers the original message again (the local queue's copy is delivered below too).
         assert work_on_run(UUID(t.id), run["id"], receive_count=2).status == "done"
         with psycopg.connect(queue.dsn) as conn:
-            counts.append(conn.execute("SELECT step, action, count(*) FROM consolidation_actions"
-                                       " WHERE run_id = %s GROUP BY 1, 2 ORDER BY 1, 2", (run["id"],)).fetchall())
+            counts.append(
+                conn.execute(
+                    "SELECT step, action, count(*) FROM consolidation_actions"
+                    " WHERE run_id = %s GROUP BY 1, 2 ORDER BY 1, 2",
+                    (run["id"],),
+                ).fetchall()
+            )
     assert counts[0] == counts[1]
 
 
-def test_poison_message_goes_to_the_dlq_without_blocking_others(api, tenant, queue, settings_env,
-                                                                drain_consolidation):
+def test_poison_message_goes_to_the_dlq_without_blocking_others(api, tenant, queue, settings_env, drain_consolidation):
     sqs = LocalAws.sqs()
     sqs.send_message(QueueUrl=queue.consolidate_queue_url, MessageBody="{not json")
     api.post("/v1/memories", {"content": "healthy run after poison", "namespace": "healthy"})
@@ -191,8 +213,9 @@ def test_poison_message_goes_to_the_dlq_without_blocking_others(api, tenant, que
     assert [r["status"] for r in _mine(_runs(queue.dsn, tenant.id), "healthy")] == ["done"]
 
 
-def test_a_run_whose_worker_keeps_failing_is_marked_failed_on_the_last_receive(api, tenant, queue, settings_env,
-                                                                             monkeypatch):
+def test_a_run_whose_worker_keeps_failing_is_marked_failed_on_the_last_receive(
+    api, tenant, queue, settings_env, monkeypatch
+):
     from engram.consolidation import dispatch, service
 
     api.post("/v1/memories", {"content": "doomed", "namespace": "doomed"})
@@ -213,17 +236,24 @@ def test_a_run_whose_worker_keeps_failing_is_marked_failed_on_the_last_receive(a
     assert run["status"] == "failed" and "ConnectionError" in run["error"]
 
 
-def test_a_lost_message_is_sent_again_and_an_abandoned_run_is_failed(api, tenant, queue, settings_env,
-                                                                     drain_consolidation):
+def test_a_lost_message_is_sent_again_and_an_abandoned_run_is_failed(
+    api, tenant, queue, settings_env, drain_consolidation
+):
     api.post("/v1/memories", {"content": "lost", "namespace": "lost"})
     api.post("/v1/memories", {"content": "stuck", "namespace": "stuck"})
     _dispatch()
     drain_consolidation()  # ... and imagine the messages had never arrived:
     with psycopg.connect(queue.dsn) as conn:
-        conn.execute("UPDATE consolidation_runs SET status = 'queued', updated_at = now() - interval '2 hours'"
-                     " WHERE tenant_id = %s AND namespace = 'lost'", (tenant.id,))
-        conn.execute("UPDATE consolidation_runs SET status = 'running', updated_at = now() - interval '13 hours'"
-                     " WHERE tenant_id = %s AND namespace = 'stuck'", (tenant.id,))
+        conn.execute(
+            "UPDATE consolidation_runs SET status = 'queued', updated_at = now() - interval '2 hours'"
+            " WHERE tenant_id = %s AND namespace = 'lost'",
+            (tenant.id,),
+        )
+        conn.execute(
+            "UPDATE consolidation_runs SET status = 'running', updated_at = now() - interval '13 hours'"
+            " WHERE tenant_id = %s AND namespace = 'stuck'",
+            (tenant.id,),
+        )
     result = _dispatch()
     assert result["resent"] >= 1 and result["abandoned"] >= 1
     (stuck,) = _mine(_runs(queue.dsn, tenant.id), "stuck")

@@ -17,8 +17,9 @@ def _receive_all(url: str) -> list[dict]:
         if not got:
             return bodies
         bodies += [json.loads(m["Body"]) for m in got]
-        sqs.delete_message_batch(QueueUrl=url, Entries=[
-            {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(got)])
+        sqs.delete_message_batch(
+            QueueUrl=url, Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(got)]
+        )
 
 
 def test_each_run_becomes_one_message_naming_tenant_and_run(stack):

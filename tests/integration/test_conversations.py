@@ -35,8 +35,9 @@ def windows_of(stack, cid):
     from psycopg.rows import dict_row
 
     with psycopg.connect(stack.dsn, row_factory=dict_row) as conn:
-        return conn.execute("SELECT id, seq_from, seq_to, kind, text FROM chunks WHERE conversation_id = %s"
-                            " ORDER BY seq_from", (cid,)).fetchall()
+        return conn.execute(
+            "SELECT id, seq_from, seq_to, kind, text FROM chunks WHERE conversation_id = %s ORDER BY seq_from", (cid,)
+        ).fetchall()
 
 
 def test_append_numbers_in_order_and_reads_back_by_range(api):
@@ -75,7 +76,7 @@ def test_concurrent_appends_never_duplicate_or_skip(api):
     assert [m["seq"] for m in msgs] == list(range(1, 6 * 3 * 4 + 1))
     # each append's four messages stay together and in order
     for i in range(0, len(msgs), 4):
-        group = [m["content"] for m in msgs[i:i + 4]]
+        group = [m["content"] for m in msgs[i : i + 4]]
         prefix = group[0].rsplit(" ", 1)[0]
         assert group == [f"{prefix} m{j}" for j in range(4)]
 
@@ -93,9 +94,12 @@ def test_idempotent_retry_writes_nothing_and_returns_the_first_answer(api):
     def with_header(key):
         import json
 
-        resp = gateway.handle("POST", f"/v1/conversations/{cid}/messages",
-                              {"authorization": f"Bearer {api.key}", "Idempotency-Key": key},
-                              json.dumps({"messages": turns(2, start=10)}).encode())
+        resp = gateway.handle(
+            "POST",
+            f"/v1/conversations/{cid}/messages",
+            {"authorization": f"Bearer {api.key}", "Idempotency-Key": key},
+            json.dumps({"messages": turns(2, start=10)}).encode(),
+        )
         return resp.status, json.loads(resp.body)
 
     s1, b1 = with_header("hdr-1")
@@ -129,8 +133,12 @@ def test_verbatim_round_trip_with_unicode_tools_metadata_and_past_dates(api):
     past = "2023-01-15T08:30:00+00:00"
     sent = [
         {"role": "system", "content": "  You are terse.\n\n\ttabs & trailing spaces   "},
-        {"role": "user", "content": "Ça marche? 日本語 🙂 — \"quotes\" \\ backslash", "created_at": past,
-         "metadata": {"z": 1, "a": [1.5, None, True], "nested": {"ключ": "значение"}}},
+        {
+            "role": "user",
+            "content": 'Ça marche? 日本語 🙂 — "quotes" \\ backslash',
+            "created_at": past,
+            "metadata": {"z": 1, "a": [1.5, None, True], "nested": {"ключ": "значение"}},
+        },
         {"role": "assistant", "content": "", "tool_call_id": "call_1", "tool_name": "lookup"},
         {"role": "tool", "content": '{"result": [1, 2, 3]}', "tool_call_id": "call_1", "tool_name": "lookup"},
     ]
@@ -146,15 +154,18 @@ def test_verbatim_round_trip_with_unicode_tools_metadata_and_past_dates(api):
     assert datetime.fromisoformat(got[1]["created_at"]) == datetime.fromisoformat(past)
 
 
-@pytest.mark.parametrize("messages,status,field", [
-    ([{"role": "robot", "content": "x"}], 422, "messages.0.role"),
-    ([{"role": "user", "content": "x", "colour": "red"}], 422, "messages.0.colour"),
-    ([{"role": "user", "content": "x", "tool_name": "t"}], 422, "messages.0"),
-    ([{"role": "user", "content": "ok"}, {"role": "user", "content": "x" * 40_000}], 413, "messages.1.content"),
-    ([{"role": "user", "content": "nul \u0000 byte"}], 422, "messages.0.content"),
-    ([{"role": "user", "content": "x"}] * 201, 422, "messages"),
-    ([], 422, "messages"),
-])
+@pytest.mark.parametrize(
+    "messages,status,field",
+    [
+        ([{"role": "robot", "content": "x"}], 422, "messages.0.role"),
+        ([{"role": "user", "content": "x", "colour": "red"}], 422, "messages.0.colour"),
+        ([{"role": "user", "content": "x", "tool_name": "t"}], 422, "messages.0"),
+        ([{"role": "user", "content": "ok"}, {"role": "user", "content": "x" * 40_000}], 413, "messages.1.content"),
+        ([{"role": "user", "content": "nul \u0000 byte"}], 422, "messages.0.content"),
+        ([{"role": "user", "content": "x"}] * 201, 422, "messages"),
+        ([], 422, "messages"),
+    ],
+)
 def test_bad_appends_are_refused_whole(api, messages, status, field):
     cid = new_conversation(api)
     r = append(api, cid, messages)
@@ -197,15 +208,30 @@ def chat(api, drain):
     base = datetime(2024, 5, 1, 12, tzinfo=UTC)
     cid = new_conversation(api, tags=["personal"])
     msgs = []
-    filler = ["How was your day?", "Pretty normal, thanks.", "Anything new?", "Not really.",
-              "Let's talk later.", "Sure, bye."]
+    filler = [
+        "How was your day?",
+        "Pretty normal, thanks.",
+        "Anything new?",
+        "Not really.",
+        "Let's talk later.",
+        "Sure, bye.",
+    ]
     for day in range(6):
         for i, text in enumerate(filler):
-            msgs.append({"role": "user" if i % 2 == 0 else "assistant", "content": text,
-                         "created_at": (base + timedelta(days=7 * day, minutes=i)).isoformat()})
+            msgs.append(
+                {
+                    "role": "user" if i % 2 == 0 else "assistant",
+                    "content": text,
+                    "created_at": (base + timedelta(days=7 * day, minutes=i)).isoformat(),
+                }
+            )
     # the evidence: one turn in week 3
-    msgs[15] = {"role": "user", "content": "I finally adopted a greyhound and named her Pixel.",
-                "created_at": msgs[15]["created_at"], "metadata": {"mood": "happy"}}
+    msgs[15] = {
+        "role": "user",
+        "content": "I finally adopted a greyhound and named her Pixel.",
+        "created_at": msgs[15]["created_at"],
+        "metadata": {"mood": "happy"},
+    }
     assert append(api, cid, msgs).status == 201
     drain()
     return cid, msgs
@@ -251,11 +277,14 @@ def test_recall_filters_by_kind_conversation_and_tags(api, chat):
 def test_since_until_scope_by_message_time(api, chat):
     _, msgs = chat
     week3 = datetime(2024, 5, 15, tzinfo=UTC)
-    inside = api.post("/v1/recall", {"query": "adopted greyhound", "since": week3.isoformat(),
-                                     "until": (week3 + timedelta(days=7)).isoformat()}).body
+    inside = api.post(
+        "/v1/recall",
+        {"query": "adopted greyhound", "since": week3.isoformat(), "until": (week3 + timedelta(days=7)).isoformat()},
+    ).body
     assert any(m["content"] == msgs[15]["content"] for h in inside["results"] for m in h["messages"])
-    later = api.post("/v1/recall", {"query": "adopted greyhound",
-                                    "since": (week3 + timedelta(days=14)).isoformat()}).body
+    later = api.post(
+        "/v1/recall", {"query": "adopted greyhound", "since": (week3 + timedelta(days=14)).isoformat()}
+    ).body
     assert not any("greyhound" in m["content"] for h in later["results"] for m in h["messages"])
 
 

@@ -76,8 +76,9 @@ def test_database_down_is_a_503_naming_the_dependency(api, tenant, monkeypatch):
         route = gateway.match("GET", "/v1/memories")
         assert route is not None
         event = gateway.build_event("GET", "/v1/memories", {}, b"", *route)
-        event["requestContext"]["authorizer"] = {"lambda": {"tenant_id": tenant.id, "key_id": tenant.id,
-                                                            "scopes": "read"}}
+        event["requestContext"]["authorizer"] = {
+            "lambda": {"tenant_id": tenant.id, "key_id": tenant.id, "scopes": "read"}
+        }
         reply = invoke("memories", event)
         assert reply["statusCode"] == 503
         assert json.loads(reply["body"])["error"]["details"]["dependency"] == "database"

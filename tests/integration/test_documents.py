@@ -21,8 +21,28 @@ from psycopg import sql
 KIB, MIB = 1024, 1024 * 1024
 T0_MAX, T1_MAX, HARD_MAX = 500 * KIB, 8 * MIB, 50 * MIB
 
-_WORDS = ["river", "stone", "lantern", "harbor", "signal", "copper", "meadow", "ledger", "orbit", "canvas",
-          "timber", "falcon", "quartz", "ember", "glacier", "violet", "anchor", "summit", "willow", "beacon"]
+_WORDS = [
+    "river",
+    "stone",
+    "lantern",
+    "harbor",
+    "signal",
+    "copper",
+    "meadow",
+    "ledger",
+    "orbit",
+    "canvas",
+    "timber",
+    "falcon",
+    "quartz",
+    "ember",
+    "glacier",
+    "violet",
+    "anchor",
+    "summit",
+    "willow",
+    "beacon",
+]
 
 
 def _block() -> str:
@@ -58,10 +78,13 @@ def _purge_embed_jobs(stack):
     """Big documents enqueue thousands of chunk jobs; do not leave them for other modules' drains."""
     yield
     sqs = stack.aws.sqs()  # discard them (PurgeQueue is limited to one a minute)
-    while messages := sqs.receive_message(QueueUrl=stack.embed_queue_url, MaxNumberOfMessages=10,
-                                          VisibilityTimeout=60).get("Messages", []):
-        sqs.delete_message_batch(QueueUrl=stack.embed_queue_url, Entries=[
-            {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)])
+    while messages := sqs.receive_message(
+        QueueUrl=stack.embed_queue_url, MaxNumberOfMessages=10, VisibilityTimeout=60
+    ).get("Messages", []):
+        sqs.delete_message_batch(
+            QueueUrl=stack.embed_queue_url,
+            Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)],
+        )
 
 
 def _owner(stack):
@@ -74,10 +97,20 @@ def _put(url: str, data: bytes, headers: dict[str, str]) -> int:
         return resp.status
 
 
-def upload(api, drain_uploads, body: bytes, *, declared: int | None = None, sha: str | None = None,
-           put: bytes | None = None, **opts):
-    ticket = api.post("/v1/documents/uploads", {"size_bytes": declared or len(body),
-                                                "sha256": sha or hashlib.sha256(body).hexdigest(), **opts})
+def upload(
+    api,
+    drain_uploads,
+    body: bytes,
+    *,
+    declared: int | None = None,
+    sha: str | None = None,
+    put: bytes | None = None,
+    **opts,
+):
+    ticket = api.post(
+        "/v1/documents/uploads",
+        {"size_bytes": declared or len(body), "sha256": sha or hashlib.sha256(body).hexdigest(), **opts},
+    )
     assert ticket.status == 201, ticket.body
     headers = dict(ticket.body["headers"])
     if put is not None:  # a client ignoring the signed length (moto does not enforce it; S3 would)
@@ -96,25 +129,38 @@ def _object_exists(stack, key: str) -> bool:
 
 def _chunk_texts(stack, memory_id: str) -> list[str]:
     with _owner(stack) as conn:
-        return [r[0] for r in conn.execute("SELECT text FROM chunks WHERE memory_id = %s ORDER BY position",
-                                           (memory_id,))]
+        return [
+            r[0] for r in conn.execute("SELECT text FROM chunks WHERE memory_id = %s ORDER BY position", (memory_id,))
+        ]
 
 
 def _document_rows(stack, memory_id: str) -> list[tuple]:
     with _owner(stack) as conn:
-        return conn.execute("SELECT byte_size, content_type, length(body) FROM documents WHERE memory_id = %s",
-                            (memory_id,)).fetchall()
+        return conn.execute(
+            "SELECT byte_size, content_type, length(body) FROM documents WHERE memory_id = %s", (memory_id,)
+        ).fetchall()
 
 
 # ---- tiers --------------------------------------------------------------------------------------
 
 
 def test_small_document_is_one_chunk_and_tier0(api, stack):
-    r = api.post("/v1/documents", {"content": "# Note\n\nThe €uro sign is three bytes. 日本語も大丈夫。",
-                                   "content_type": "text/markdown; charset=utf-8", "tags": ["doc"]})
+    r = api.post(
+        "/v1/documents",
+        {
+            "content": "# Note\n\nThe €uro sign is three bytes. 日本語も大丈夫。",
+            "content_type": "text/markdown; charset=utf-8",
+            "tags": ["doc"],
+        },
+    )
     assert r.status == 201, r.body
-    assert r.body["document"] == {**r.body["document"], "tier": 0, "chunks": 1, "synopsis": False,
-                                  "content_type": "text/markdown"}
+    assert r.body["document"] == {
+        **r.body["document"],
+        "tier": 0,
+        "chunks": 1,
+        "synopsis": False,
+        "content_type": "text/markdown",
+    }
     assert r.body["memory"]["document_tier"] == 0 and r.body["memory"]["tags"] == ["doc"]
     again = api.post("/v1/documents", {"content": "# Note\n\nThe €uro sign is three bytes. 日本語も大丈夫。"})
     assert again.status == 200 and again.body["deduplicated"] is True
@@ -177,15 +223,17 @@ def test_8mib_boundary_through_uploads(api, stack, drain_uploads):
     assert ingest_s < 60
 
     # recall finds the passage deep inside the Tier-1 body (keyword path: vectors are still pending)
-    hit = api.post("/v1/recall", {"query": "who is the lighthouse keeper Ottoline", "namespace": "big",
-                                  "mode": "keyword"})
+    hit = api.post(
+        "/v1/recall", {"query": "who is the lighthouse keeper Ottoline", "namespace": "big", "mode": "keyword"}
+    )
     assert hit.status == 200, hit.body
     assert hit.body["results"][0]["memory_id"] == memory["id"]
     assert "Ottoline Vance" in json.dumps(hit.body["results"][0])
 
     # query-document on Tier 1 reads the chunks
-    q = api.post(f"/v1/memories/{memory['id']}/query", {"question": "What is the lighthouse keeper named?",
-                                                        "token_budget": 200})
+    q = api.post(
+        f"/v1/memories/{memory['id']}/query", {"question": "What is the lighthouse keeper named?", "token_budget": 200}
+    )
     assert q.status == 200, q.body
     assert q.body["source"] == "chunks" and "Ottoline Vance" in q.body["spans"][0]["text"]
     assert q.body["used_bytes"] <= 800
@@ -198,8 +246,10 @@ def test_8mib_boundary_through_uploads(api, stack, drain_uploads):
     chunks2 = _chunk_texts(stack, status2["memory_id"])
     assert 1 <= len(chunks2) <= 8  # from the synopsis only
     assert not any("Quillon" in c for c in chunks2)
-    q2 = api.post(f"/v1/memories/{status2['memory_id']}/query",
-                  {"question": "Which pier does the ferry leave from?", "token_budget": 100})
+    q2 = api.post(
+        f"/v1/memories/{status2['memory_id']}/query",
+        {"question": "Which pier does the ferry leave from?", "token_budget": 100},
+    )
     assert q2.body["source"] == "document" and "Quillon" in q2.body["spans"][0]["text"]
     assert q2.body["used_bytes"] <= 400
 
@@ -209,9 +259,10 @@ def test_50mib_boundary_and_oversize(api, stack, drain_uploads):
     _, status = upload(api, drain_uploads, exact, namespace="huge")
     assert status["status"] == "ready" and status["document_tier"] == 2, status
     assert _document_rows(stack, status["memory_id"])[0][0] == HARD_MAX
-    q = api.post(f"/v1/memories/{status['memory_id']}/query",
-                 {"question": "what is the reactor coolant?", "filter": {"substrings": ["reactor coolant"]},
-                  "token_budget": 64})
+    q = api.post(
+        f"/v1/memories/{status['memory_id']}/query",
+        {"question": "what is the reactor coolant?", "filter": {"substrings": ["reactor coolant"]}, "token_budget": 64},
+    )
     assert q.status == 200 and "argon-7" in q.body["spans"][0]["text"]
     assert q.body["used_bytes"] <= 256
 
@@ -219,8 +270,10 @@ def test_50mib_boundary_and_oversize(api, stack, drain_uploads):
     r = api.post("/v1/documents/uploads", {"size_bytes": HARD_MAX + 1, "sha256": "a" * 64, "namespace": "huge"})
     assert r.status == 413 and r.body["error"]["details"]["limit"] == HARD_MAX
     with _owner(stack) as conn:
-        assert conn.execute("SELECT count(*) FROM document_uploads WHERE declared_bytes > %s",
-                            (HARD_MAX,)).fetchone()[0] == 0
+        assert (
+            conn.execute("SELECT count(*) FROM document_uploads WHERE declared_bytes > %s", (HARD_MAX,)).fetchone()[0]
+            == 0
+        )
 
     # uploaded anyway (a client ignoring the signed length): deleted, never ingested
     oversize = exact + b"!"
@@ -267,9 +320,15 @@ def test_budget_cuts_inside_multibyte_characters(api):
     r = api.post("/v1/documents", {"content": text, "content_type": "text/plain"})
     mid = r.body["memory"]["id"]
     for budget in (16, 17, 19, 23):
-        q = api.post(f"/v1/memories/{mid}/query", {"question": "暗証番号", "token_budget": budget,
-                                                   "filter": {"substrings": ["暗証番号", "🙂🙃"]},
-                                                   "window_chars": 200})
+        q = api.post(
+            f"/v1/memories/{mid}/query",
+            {
+                "question": "暗証番号",
+                "token_budget": budget,
+                "filter": {"substrings": ["暗証番号", "🙂🙃"]},
+                "window_chars": 200,
+            },
+        )
         assert q.status == 200, q.body
         spans = q.body["spans"]
         assert q.body["used_bytes"] <= budget * 4
@@ -297,10 +356,12 @@ def test_catastrophic_regex_is_422_quickly(api):
 
 
 def test_spans_are_ranked_by_relevance(api):
-    parts = ["Intro text about nothing in particular. " * 30,
-             "The boiler pressure must stay below 3 bar. " * 2 + "Filler words here. " * 60,
-             "Boiler maintenance: the boiler pressure valve is checked monthly, and boiler pressure logs are"
-             " kept. " + "More filler text. " * 60]
+    parts = [
+        "Intro text about nothing in particular. " * 30,
+        "The boiler pressure must stay below 3 bar. " * 2 + "Filler words here. " * 60,
+        "Boiler maintenance: the boiler pressure valve is checked monthly, and boiler pressure logs are"
+        " kept. " + "More filler text. " * 60,
+    ]
     mid = api.post("/v1/documents", {"content": "\n\n".join(parts)}).body["memory"]["id"]
     q = api.post(f"/v1/memories/{mid}/query", {"question": "boiler pressure valve", "window_chars": 300})
     spans = q.body["spans"]
@@ -350,14 +411,21 @@ class FakeAnthropic:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 fake.requests.append({"path": self.path, "body": body, "headers": dict(self.headers.items())})
                 if len(fake.requests) <= fake.fail_first:
-                    payload, status = {"type": "error", "error": {"type": "overloaded_error",
-                                                                  "message": "busy"}}, 529
+                    payload, status = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}, 529
                 else:
-                    payload, status = {
-                        "id": "msg_fake", "type": "message", "role": "assistant", "model": body["model"],
-                        "content": [{"type": "text", "text": "The keeper is Ottoline Vance [1], see also [2][9]."}],
-                        "stop_reason": "end_turn", "stop_sequence": None,
-                        "usage": {"input_tokens": 321, "output_tokens": 17}}, 200
+                    payload, status = (
+                        {
+                            "id": "msg_fake",
+                            "type": "message",
+                            "role": "assistant",
+                            "model": body["model"],
+                            "content": [{"type": "text", "text": "The keeper is Ottoline Vance [1], see also [2][9]."}],
+                            "stop_reason": "end_turn",
+                            "stop_sequence": None,
+                            "usage": {"input_tokens": 321, "output_tokens": 17},
+                        },
+                        200,
+                    )
                 raw = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
@@ -392,8 +460,13 @@ def fake_llm(monkeypatch, stack):
 
 
 def test_answer_cites_spans_and_is_logged(api, tenant, stack, fake_llm, monkeypatch):
-    body = ("Preface. " * 200 + "\n\nThe lighthouse keeper is named Ottoline Vance. She keeps the lamp.\n\n"
-            + "Middle. " * 300 + "\n\nA second keeper, Bram, relieved Ottoline in winter.\n\n" + "End. " * 100)
+    body = (
+        "Preface. " * 200
+        + "\n\nThe lighthouse keeper is named Ottoline Vance. She keeps the lamp.\n\n"
+        + "Middle. " * 300
+        + "\n\nA second keeper, Bram, relieved Ottoline in winter.\n\n"
+        + "End. " * 100
+    )
     mid = api.post("/v1/documents", {"content": body}).body["memory"]["id"]
     q = api.post(f"/v1/memories/{mid}/query", {"question": "Who is the lighthouse keeper?", "window_chars": 200})
     assert q.status == 200, q.body
@@ -410,8 +483,11 @@ def test_answer_cites_spans_and_is_logged(api, tenant, stack, fake_llm, monkeypa
     prompt = sent["body"]["messages"][0]["content"]
     assert "[1]" in prompt and spans[1]["text"] in prompt and "Who is the lighthouse keeper?" in prompt
     with _owner(stack) as conn:
-        row = conn.execute("SELECT purpose, input_tokens, output_tokens, attempts, ok, latency_ms FROM llm_usage"
-                           " WHERE tenant_id = %s ORDER BY id DESC LIMIT 1", (tenant.id,)).fetchone()
+        row = conn.execute(
+            "SELECT purpose, input_tokens, output_tokens, attempts, ok, latency_ms FROM llm_usage"
+            " WHERE tenant_id = %s ORDER BY id DESC LIMIT 1",
+            (tenant.id,),
+        ).fetchone()
     assert row[:5] == ("query_document", 321, 17, 2, True) and row[5] >= 0
 
     from engram_local.stack import LocalStack

@@ -17,17 +17,29 @@ from engram_local.lambda_runtime import invoke, load_function
 def _sqs_record(message_id: str, body: str) -> dict:
     """An SQS record as Lambda delivers it (the worker parses it with Powertools' SqsRecordModel)."""
     now = str(int(time.time() * 1000))
-    return {"messageId": message_id, "receiptHandle": f"r-{message_id}", "body": body,
-            "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": now, "SenderId": "AIDAEXAMPLE",
-                           "ApproximateFirstReceiveTimestamp": now},
-            "messageAttributes": {}, "md5OfBody": hashlib.md5(body.encode()).hexdigest(), "eventSource": "aws:sqs",
-            "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q", "awsRegion": "us-east-1"}
+    return {
+        "messageId": message_id,
+        "receiptHandle": f"r-{message_id}",
+        "body": body,
+        "attributes": {
+            "ApproximateReceiveCount": "1",
+            "SentTimestamp": now,
+            "SenderId": "AIDAEXAMPLE",
+            "ApproximateFirstReceiveTimestamp": now,
+        },
+        "messageAttributes": {},
+        "md5OfBody": hashlib.md5(body.encode()).hexdigest(),
+        "eventSource": "aws:sqs",
+        "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q",
+        "awsRegion": "us-east-1",
+    }
 
 
 def _pending(dsn: str, tenant_id: str) -> int:
     with psycopg.connect(dsn) as conn:
-        return conn.execute("SELECT count(*) FROM chunks WHERE tenant_id = %s AND embedding IS NULL",
-                            (tenant_id,)).fetchone()[0]
+        return conn.execute(
+            "SELECT count(*) FROM chunks WHERE tenant_id = %s AND embedding IS NULL", (tenant_id,)
+        ).fetchone()[0]
 
 
 def test_batch_ingest_is_embedded_by_the_worker(api, tenant, stack, drain):
@@ -37,8 +49,9 @@ def test_batch_ingest_is_embedded_by_the_worker(api, tenant, stack, drain):
     drain()
     assert _pending(stack.dsn, tenant.id) == 0
     with psycopg.connect(stack.dsn) as conn:
-        dims = conn.execute("SELECT DISTINCT embedding_dim, model_id FROM chunks WHERE tenant_id = %s",
-                            (tenant.id,)).fetchall()
+        dims = conn.execute(
+            "SELECT DISTINCT embedding_dim, model_id FROM chunks WHERE tenant_id = %s", (tenant.id,)
+        ).fetchall()
     assert dims == [(384, "all-minilm-l6-v2-int8")]
 
 
@@ -46,8 +59,7 @@ def test_redelivered_job_writes_nothing_twice(api, tenant, stack, drain):
     mid = api.post("/v1/memories", {"content": "redelivery check", "namespace": "redo"}).body["memory"]["id"]
     drain()
     with psycopg.connect(stack.dsn) as conn:
-        chunk_id, first_at = conn.execute("SELECT id, embedded_at FROM chunks WHERE memory_id = %s",
-                                          (mid,)).fetchone()
+        chunk_id, first_at = conn.execute("SELECT id, embedded_at FROM chunks WHERE memory_id = %s", (mid,)).fetchone()
     body = json.dumps({"tenant_id": tenant.id, "chunk_ids": [str(chunk_id)]})
     event = {"Records": [_sqs_record("m1", body)]}
     assert invoke("embed_worker", event) == {"batchItemFailures": []}
@@ -106,8 +118,13 @@ def _chunk_ids(api, stack, texts: list[str], namespace: str) -> list[str]:
 def test_a_batch_is_embedded_together_and_only_the_bad_record_fails(api, tenant, stack, drain):
     drain()
     ids = _chunk_ids(api, stack, ["batch member one", "batch member two"], "together")
-    event = _sqs_event([json.dumps({"tenant_id": tenant.id, "chunk_ids": [ids[0]]}), "{broken",
-                        json.dumps({"tenant_id": tenant.id, "chunk_ids": [ids[1]]})])
+    event = _sqs_event(
+        [
+            json.dumps({"tenant_id": tenant.id, "chunk_ids": [ids[0]]}),
+            "{broken",
+            json.dumps({"tenant_id": tenant.id, "chunk_ids": [ids[1]]}),
+        ]
+    )
     assert invoke("embed_worker", event) == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
     assert _pending(stack.dsn, tenant.id) == 0
 

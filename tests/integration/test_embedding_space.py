@@ -39,15 +39,22 @@ def test_the_embed_worker_refuses_to_write_vectors_of_another_model(api, tenant,
 def test_a_selective_namespace_filter_does_not_starve_vector_results(api, drain):
     # 300 near-identical decoys in one namespace sit closer to the query than anything elsewhere;
     # a plain HNSW scan (ef_search 100) would return only decoys and filter them all away.
-    decoys = [{"content": f"Weekly status report number {i}: the deploy pipeline is green.", "namespace": "busy"}
-              for i in range(300)]
+    decoys = [
+        {"content": f"Weekly status report number {i}: the deploy pipeline is green.", "namespace": "busy"}
+        for i in range(300)
+    ]
     for i in range(0, 300, 100):
-        assert api.post("/v1/memories/batch", {"items": decoys[i:i + 100]}).body["created"] == 100
-    wanted = ["The quarterly offsite is in Porto.", "Remember to renew the TLS certificate in March.",
-              "Our office plant is called Ferdinand."]
+        assert api.post("/v1/memories/batch", {"items": decoys[i : i + 100]}).body["created"] == 100
+    wanted = [
+        "The quarterly offsite is in Porto.",
+        "Remember to renew the TLS certificate in March.",
+        "Our office plant is called Ferdinand.",
+    ]
     for text in wanted:
         api.post("/v1/memories", {"content": text, "namespace": "quiet"})
     drain()
-    body = api.post("/v1/recall", {"query": "weekly status report deploy pipeline", "namespace": "quiet",
-                                   "mode": "vector", "limit": 5}).body
+    body = api.post(
+        "/v1/recall",
+        {"query": "weekly status report deploy pipeline", "namespace": "quiet", "mode": "vector", "limit": 5},
+    ).body
     assert sorted(h["chunk"]["text"] for h in body["results"]) == sorted(wanted), json.dumps(body)[:500]

@@ -13,18 +13,36 @@ from engram_local.lambda_runtime import invoke
 
 def _sqs_record(message_id: str, body: str) -> dict:
     now = str(int(time.time() * 1000))
-    return {"messageId": message_id, "receiptHandle": f"r-{message_id}", "body": body,
-            "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": now, "SenderId": "AIDAEXAMPLE",
-                           "ApproximateFirstReceiveTimestamp": now},
-            "messageAttributes": {}, "md5OfBody": hashlib.md5(body.encode()).hexdigest(), "eventSource": "aws:sqs",
-            "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:uploads", "awsRegion": "us-east-1"}
+    return {
+        "messageId": message_id,
+        "receiptHandle": f"r-{message_id}",
+        "body": body,
+        "attributes": {
+            "ApproximateReceiveCount": "1",
+            "SentTimestamp": now,
+            "SenderId": "AIDAEXAMPLE",
+            "ApproximateFirstReceiveTimestamp": now,
+        },
+        "messageAttributes": {},
+        "md5OfBody": hashlib.md5(body.encode()).hexdigest(),
+        "eventSource": "aws:sqs",
+        "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:uploads",
+        "awsRegion": "us-east-1",
+    }
 
 
 def _authorizer_event(authorization: str) -> dict:
-    return {"version": "2.0", "type": "REQUEST", "routeKey": "GET /v1/stats", "rawPath": "/v1/stats",
-            "rawQueryString": "", "routeArn": "arn:aws:execute-api:us-east-1:000000000000:api/$default/GET/v1/stats",
-            "identitySource": [authorization], "headers": {"authorization": authorization},
-            "requestContext": {"http": {"method": "GET", "path": "/v1/stats"}}}
+    return {
+        "version": "2.0",
+        "type": "REQUEST",
+        "routeKey": "GET /v1/stats",
+        "rawPath": "/v1/stats",
+        "rawQueryString": "",
+        "routeArn": "arn:aws:execute-api:us-east-1:000000000000:api/$default/GET/v1/stats",
+        "identitySource": [authorization],
+        "headers": {"authorization": authorization},
+        "requestContext": {"http": {"method": "GET", "path": "/v1/stats"}},
+    }
 
 
 def test_the_authorizer_answers_a_simple_response_with_the_callers_context(stack, tenant) -> None:
@@ -38,10 +56,16 @@ def test_the_authorizer_answers_a_simple_response_with_the_callers_context(stack
 
 def test_upload_notifications_settle_per_record(stack) -> None:
     test_event = json.dumps({"Service": "Amazon S3", "Event": "s3:TestEvent", "Bucket": stack.uploads_bucket})
-    not_ours = json.dumps({"Records": [s3_notification_record("other-bucket", "elsewhere/x", 1, "e",
-                                                              event_name="ObjectRemoved:Delete")]})
-    event = {"Records": [_sqs_record("test", test_event), _sqs_record("garbage", "{not json"),
-                         _sqs_record("not-s3", json.dumps({"hello": "world"})),
-                         _sqs_record("removed", not_ours)]}
+    not_ours = json.dumps(
+        {"Records": [s3_notification_record("other-bucket", "elsewhere/x", 1, "e", event_name="ObjectRemoved:Delete")]}
+    )
+    event = {
+        "Records": [
+            _sqs_record("test", test_event),
+            _sqs_record("garbage", "{not json"),
+            _sqs_record("not-s3", json.dumps({"hello": "world"})),
+            _sqs_record("removed", not_ours),
+        ]
+    }
     result = invoke("document_ingest", event)
     assert result == {"batchItemFailures": [{"itemIdentifier": "garbage"}, {"itemIdentifier": "not-s3"}]}

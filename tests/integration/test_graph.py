@@ -92,13 +92,18 @@ def test_duplicate_links_are_a_conflict_unless_their_validity_is_disjoint(api):
 
 def test_batch_links_report_per_item(api):
     a, b, c = _memories(api, "batch one", "batch two", "batch three")
-    r = api.post("/v1/links/batch", {"items": [
-        {"from_id": a, "to_id": b, "relation": "part_of"},
-        {"from_id": a, "to_id": a, "relation": "part_of"},
-        {"from_id": a, "to_id": b, "relation": "part_of"},
-        {"from_id": b, "to_id": c, "relation": "nonsense"},
-        {"from_id": b, "to_id": c, "relation": "part_of"},
-    ]})
+    r = api.post(
+        "/v1/links/batch",
+        {
+            "items": [
+                {"from_id": a, "to_id": b, "relation": "part_of"},
+                {"from_id": a, "to_id": a, "relation": "part_of"},
+                {"from_id": a, "to_id": b, "relation": "part_of"},
+                {"from_id": b, "to_id": c, "relation": "nonsense"},
+                {"from_id": b, "to_id": c, "relation": "part_of"},
+            ]
+        },
+    )
     assert r.status == 200, r.body
     assert [x["status"] for x in r.body["results"]] == ["created", "error", "error", "error", "created"]
     assert r.body["results"][2]["error"]["code"] == "conflict"
@@ -107,11 +112,20 @@ def test_batch_links_report_per_item(api):
     assert len(api.get(f"/v1/links?memory_id={b}").body["items"]) == 2
     # overlapping bounded links inside one batch: the second sees the first
     bounded = {"from_id": c, "to_id": a, "relation": "reverts", "valid_to": _iso(T2)}
-    r = api.post("/v1/links/batch", {"items": [{**bounded, "valid_from": _iso(T1)},
-                                               {**bounded, "valid_from": _iso(T1 + timedelta(days=1))}]})
+    r = api.post(
+        "/v1/links/batch",
+        {"items": [{**bounded, "valid_from": _iso(T1)}, {**bounded, "valid_from": _iso(T1 + timedelta(days=1))}]},
+    )
     assert [x["status"] for x in r.body["results"]] == ["created", "error"], r.body
-    clean = api.post("/v1/links/batch", {"items": [{"from_id": c, "to_id": a, "relation": "relates_to"},
-                                                   {"from_id": c, "to_id": b, "relation": "relates_to"}]})
+    clean = api.post(
+        "/v1/links/batch",
+        {
+            "items": [
+                {"from_id": c, "to_id": a, "relation": "relates_to"},
+                {"from_id": c, "to_id": b, "relation": "relates_to"},
+            ]
+        },
+    )
     assert [x["link"]["to_id"] for x in clean.body["results"]] == [a, b]
     too_many = api.post("/v1/links/batch", {"items": [{"from_id": a, "to_id": b, "relation": "part_of"}] * 101})
     assert too_many.status == 422
@@ -223,8 +237,11 @@ def test_history_keeps_every_version_after_patches(api):
     assert r.status == 200, r.body
     versions = r.body["versions"]
     assert [v["version"] for v in versions] == [1, 2, 3]
-    assert [v["content"] for v in versions] == ["The deploy window is Tuesday.", "The deploy window is Wednesday.",
-                                                 "The deploy window is Wednesday."]
+    assert [v["content"] for v in versions] == [
+        "The deploy window is Tuesday.",
+        "The deploy window is Wednesday.",
+        "The deploy window is Wednesday.",
+    ]
     assert versions[1]["tags"] == [] and versions[2]["tags"] == ["deploy"] and versions[2]["importance"] == 0.9
     assert versions[0]["changed_at"] is not None and versions[2]["changed_at"] is None
     assert r.body["supersedes"] == [] and r.body["superseded_by"] == []
@@ -243,14 +260,17 @@ def test_history_leaves_out_versions_of_an_undone_change(api, stack):
     assert [(v["version"], v["content"]) for v in versions] == [(1, "Rotate the keys monthly.")]
     assert api.patch(f"/v1/memories/{m}", {"content": "Rotate the keys daily."}).status == 200
     versions = api.get(f"/v1/memories/{m}/history").body["versions"]
-    assert [(v["version"], v["content"]) for v in versions] == [(1, "Rotate the keys monthly."),
-                                                                 (2, "Rotate the keys daily.")]
+    assert [(v["version"], v["content"]) for v in versions] == [
+        (1, "Rotate the keys monthly."),
+        (2, "Rotate the keys daily."),
+    ]
 
 
 def test_supersedes_ends_the_older_memory_and_forms_a_chain_both_ways(api):
     old = api.post("/v1/memories", {"content": "We chose PostgreSQL.", "namespace": "graph"}).body["memory"]
-    mid = api.post("/v1/memories", {"content": "We moved to SQLite.", "namespace": "graph",
-                                    "valid_from": _iso(T1)}).body["memory"]
+    mid = api.post(
+        "/v1/memories", {"content": "We moved to SQLite.", "namespace": "graph", "valid_from": _iso(T1)}
+    ).body["memory"]
     new = api.post("/v1/memories", {"content": "We are back on PostgreSQL.", "namespace": "graph"}).body["memory"]
     assert _link(api, mid["id"], old["id"], "supersedes").status == 201
     # the older memory stops being valid when the newer one starts (its valid_from)
@@ -281,10 +301,13 @@ def _recall(api, **body):
 
 def test_recall_as_of_reads_what_was_valid_at_that_instant(api):
     ns = {"namespace": "graph-recall"}
-    early = api.post("/v1/memories", {"content": "Freeze policy: deploys pause on Fridays.", **ns,
-                                      "valid_from": _iso(T1), "valid_to": _iso(T2)}).body["memory"]
-    late = api.post("/v1/memories", {"content": "Freeze policy: deploys pause on Mondays.", **ns,
-                                     "valid_from": _iso(T2)}).body["memory"]
+    early = api.post(
+        "/v1/memories",
+        {"content": "Freeze policy: deploys pause on Fridays.", **ns, "valid_from": _iso(T1), "valid_to": _iso(T2)},
+    ).body["memory"]
+    late = api.post(
+        "/v1/memories", {"content": "Freeze policy: deploys pause on Mondays.", **ns, "valid_from": _iso(T2)}
+    ).body["memory"]
     found = lambda **kw: [h["memory_id"] for h in _recall(api, query="freeze policy deploys", **kw)["results"]]  # noqa: E731
     assert found() == [late["id"]]  # now: the early one expired
     assert found(as_of=_iso(T1 - timedelta(microseconds=1))) == []
@@ -340,8 +363,9 @@ def test_recall_flags_contradictions_and_expands_links_within_the_budget(api):
 def test_recall_expansion_stays_inside_the_tenant(api, make_tenant, api_for):
     other = api_for(make_tenant("graph-recall-b").key)
     (mine,) = _memories(api, "Quarterly roadmap draft for the search team.", namespace="graph-recall")
-    theirs = _memories(other, "Quarterly roadmap draft for the search team, their copy.", "their secret plan",
-                       namespace="graph-recall")
+    theirs = _memories(
+        other, "Quarterly roadmap draft for the search team, their copy.", "their secret plan", namespace="graph-recall"
+    )
     assert _link(other, theirs[0], theirs[1], "contradicts").status == 201
     body = _recall(api, query="quarterly roadmap search team", expand={"depth": 3})
     assert [h["memory_id"] for h in body["results"]] == [mine]
@@ -356,9 +380,18 @@ def test_concurrent_overlapping_links_let_exactly_one_in(api, tenant):
     from engram.graph import service as graph
 
     a, b = _memories(api, "race source", "race target")
-    specs = [graph.LinkCreate.model_validate({"from_id": a, "to_id": b, "relation": "relates_to",
-                                              "valid_from": _iso(T1 + timedelta(hours=i)),
-                                              "valid_to": _iso(T2 + timedelta(hours=i))}) for i in range(8)]
+    specs = [
+        graph.LinkCreate.model_validate(
+            {
+                "from_id": a,
+                "to_id": b,
+                "relation": "relates_to",
+                "valid_from": _iso(T1 + timedelta(hours=i)),
+                "valid_to": _iso(T2 + timedelta(hours=i)),
+            }
+        )
+        for i in range(8)
+    ]
 
     def create(spec: graph.LinkCreate) -> str:
         try:

@@ -9,8 +9,15 @@ import psycopg
 
 
 def test_create_get_and_chunk_pending_then_ready(api, drain):
-    r = api.post("/v1/memories", {"content": "The staging database lives in eu-west-1.", "tags": ["infra"],
-                                  "namespace": "ops", "importance": 0.8})
+    r = api.post(
+        "/v1/memories",
+        {
+            "content": "The staging database lives in eu-west-1.",
+            "tags": ["infra"],
+            "namespace": "ops",
+            "importance": 0.8,
+        },
+    )
     assert r.status == 201, r.body
     memory = r.body["memory"]
     assert r.body["deduplicated"] is False
@@ -55,8 +62,14 @@ def test_same_content_in_another_namespace_is_a_new_memory(api):
 
 
 def test_batch_reports_per_item_and_keeps_good_items(api):
-    items = [{"content": "batch one"}, {"content": ""}, {"content": "batch three", "tags": ["x"]},
-             {"content": "batch one"}, {"content": "bad kind", "kind": "dream"}, {"content": "nul\u0000"}]
+    items = [
+        {"content": "batch one"},
+        {"content": ""},
+        {"content": "batch three", "tags": ["x"]},
+        {"content": "batch one"},
+        {"content": "bad kind", "kind": "dream"},
+        {"content": "nul\u0000"},
+    ]
     r = api.post("/v1/memories/batch", {"items": items})
     assert r.status == 200, r.body
     statuses = [x["status"] for x in r.body["results"]]
@@ -112,8 +125,9 @@ def test_patch_content_rechunks_and_reembeds(api, drain, stack):
     assert r.body["version"] == 2 and r.body["embedding_status"] == "pending"
     drain()
     with psycopg.connect(stack.dsn) as conn:
-        rows = conn.execute("SELECT text, tags, embedding IS NOT NULL FROM chunks WHERE memory_id = %s",
-                            (mid,)).fetchall()
+        rows = conn.execute(
+            "SELECT text, tags, embedding IS NOT NULL FROM chunks WHERE memory_id = %s", (mid,)
+        ).fetchall()
     assert rows == [("The deploy window moved to Thursday.", ["ops"], True)]
 
 
@@ -146,8 +160,10 @@ def test_restore_conflicts_with_an_active_duplicate(api):
 
 def test_list_cursor_pagination_and_filters(api):
     for i in range(7):
-        api.post("/v1/memories", {"content": f"page item {i}", "namespace": "pages",
-                                  "tags": ["even"] if i % 2 == 0 else ["odd"]})
+        api.post(
+            "/v1/memories",
+            {"content": f"page item {i}", "namespace": "pages", "tags": ["even"] if i % 2 == 0 else ["odd"]},
+        )
     seen: list[str] = []
     cursor = None
     while True:

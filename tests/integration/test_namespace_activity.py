@@ -13,17 +13,22 @@ from engram.core.db import anonymous_transaction, tenant_transaction
 
 def _activity(dsn: str, tenant_id: str) -> dict[str, tuple]:
     with psycopg.connect(dsn) as conn:
-        rows = conn.execute("SELECT namespace, last_activity_at, dispatched_at FROM namespace_activity"
-                            " WHERE tenant_id = %s", (tenant_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT namespace, last_activity_at, dispatched_at FROM namespace_activity WHERE tenant_id = %s",
+            (tenant_id,),
+        ).fetchall()
     return {r[0]: (r[1], r[2]) for r in rows}
 
 
 def _dispatched(dsn: str, tenant_id: str, namespace: str, ago: str = "0 seconds") -> None:
     """As the dispatcher leaves a row once a run covers it (optionally back-dated)."""
     with psycopg.connect(dsn) as conn:
-        conn.execute("UPDATE namespace_activity SET dispatched_at = now() - %s::interval,"
-                     " last_activity_at = now() - %s::interval - interval '1 second'"
-                     " WHERE tenant_id = %s AND namespace = %s", (ago, ago, tenant_id, namespace))
+        conn.execute(
+            "UPDATE namespace_activity SET dispatched_at = now() - %s::interval,"
+            " last_activity_at = now() - %s::interval - interval '1 second'"
+            " WHERE tenant_id = %s AND namespace = %s",
+            (ago, ago, tenant_id, namespace),
+        )
 
 
 def _pairs(tenant_id: str) -> set[str]:
@@ -33,8 +38,16 @@ def _pairs(tenant_id: str) -> set[str]:
 
 def test_writes_batches_patches_and_appends_mark_their_namespaces(api, tenant, stack):
     mid = api.post("/v1/memories", {"content": "the lab opens at eight", "namespace": "lab"}).body["memory"]["id"]
-    api.post("/v1/memories/batch", {"items": [{"content": "a", "namespace": "b1"}, {"content": "b", "namespace": "b2"},
-                                              {"content": "x", "namespace": "bad namespace!"}]})
+    api.post(
+        "/v1/memories/batch",
+        {
+            "items": [
+                {"content": "a", "namespace": "b1"},
+                {"content": "b", "namespace": "b2"},
+                {"content": "x", "namespace": "bad namespace!"},
+            ]
+        },
+    )
     conv = api.post("/v1/conversations", {"title": "t", "namespace": "chat"}).body["id"]
     assert _activity(stack.dsn, tenant.id).keys() == {"lab", "b1", "b2"}  # creating a conversation writes nothing
     api.post(f"/v1/conversations/{conv}/messages", {"messages": [{"role": "user", "content": "hi"}]})

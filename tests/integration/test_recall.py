@@ -116,13 +116,17 @@ def test_min_score_drops_the_filler(api, notes):
 
 
 def test_memories_past_their_validity_are_history(api, drain):
-    old = api.post("/v1/memories", {"content": "The VPN gateway address is 10.0.0.1.", "namespace": "valid",
-                                    "valid_to": "2025-01-01T00:00:00Z"}).body["memory"]["id"]
-    new = api.post("/v1/memories", {"content": "The VPN gateway address is 10.9.9.9.",
-                                    "namespace": "valid"}).body["memory"]["id"]
+    old = api.post(
+        "/v1/memories",
+        {"content": "The VPN gateway address is 10.0.0.1.", "namespace": "valid", "valid_to": "2025-01-01T00:00:00Z"},
+    ).body["memory"]["id"]
+    new = api.post("/v1/memories", {"content": "The VPN gateway address is 10.9.9.9.", "namespace": "valid"}).body[
+        "memory"
+    ]["id"]
     drain()
     current = api.post("/v1/recall", {"query": "VPN gateway address", "namespace": "valid"}).body
     assert [h["memory_id"] for h in current["results"]] == [new]
-    history = api.post("/v1/recall", {"query": "VPN gateway address", "namespace": "valid",
-                                      "include_expired": True}).body
+    history = api.post(
+        "/v1/recall", {"query": "VPN gateway address", "namespace": "valid", "include_expired": True}
+    ).body
     assert {h["memory_id"] for h in history["results"]} == {old, new}

@@ -66,8 +66,7 @@ def test_no_tenant_set_means_no_rows(two_tenants, stack):
 def test_inserting_a_row_for_another_tenant_is_refused(two_tenants):
     a, b, *_ = two_tenants
     with pytest.raises(psycopg.errors.InsufficientPrivilege), tenant_transaction(a.id) as conn:
-        conn.execute(
-            "INSERT INTO memories (tenant_id, content, content_hash) VALUES (%s, 'planted', 'x')", (b.id,))
+        conn.execute("INSERT INTO memories (tenant_id, content, content_hash) VALUES (%s, 'planted', 'x')", (b.id,))
 
 
 def test_bad_missing_and_revoked_keys(two_tenants, api_for, stack):

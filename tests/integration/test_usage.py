@@ -5,12 +5,15 @@ from __future__ import annotations
 import psycopg
 
 
-def _log_call(dsn: str, tenant_id: str, purpose: str, model: str, at: str, tokens: tuple[int | None, int | None],
-              ok: bool = True) -> None:
+def _log_call(
+    dsn: str, tenant_id: str, purpose: str, model: str, at: str, tokens: tuple[int | None, int | None], ok: bool = True
+) -> None:
     with psycopg.connect(dsn) as conn:
-        conn.execute("INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
-                     " latency_ms, ok, created_at) VALUES (%s, %s, 'anthropic', %s, %s, %s, 100, %s, %s)",
-                     (tenant_id, purpose, model, tokens[0], tokens[1], ok, at))
+        conn.execute(
+            "INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
+            " latency_ms, ok, created_at) VALUES (%s, %s, 'anthropic', %s, %s, %s, 100, %s, %s)",
+            (tenant_id, purpose, model, tokens[0], tokens[1], ok, at),
+        )
 
 
 def test_usage_is_summed_by_day_component_and_model_for_this_tenant_only(api, tenant, make_tenant, stack):
@@ -26,8 +29,10 @@ def test_usage_is_summed_by_day_component_and_model_for_this_tenant_only(api, te
     reply = api.get("/v1/usage?since=2026-03-01T00:00:00Z")
     assert reply.status == 200, reply.body
     body = reply.body
-    assert [(u["day"], u["component"], u["model"], u["calls"], u["failed_calls"], u["input_tokens"],
-             u["output_tokens"]) for u in body["lines"]] == [
+    assert [
+        (u["day"], u["component"], u["model"], u["calls"], u["failed_calls"], u["input_tokens"], u["output_tokens"])
+        for u in body["lines"]
+    ] == [
         ("2026-03-01", "consolidation_merge", "haiku", 3, 1, 150, 25),
         ("2026-03-01", "query_answer", "haiku", 1, 0, 700, 80),
         ("2026-03-02", "query_answer", "sonnet", 1, 0, 900, 90),

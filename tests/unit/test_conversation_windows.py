@@ -50,11 +50,13 @@ def test_append_replaces_only_the_partial_tail(old, new):
 def test_format_has_roles_dates_and_speakers():
     day1 = datetime(2024, 3, 4, 9, tzinfo=UTC)
     day2 = datetime(2024, 3, 5, 9, tzinfo=UTC)
-    text = format_window([
-        {"role": "user", "content": "Can you check the logs?", "created_at": day1, "metadata": {"speaker": "Ana"}},
-        {"role": "tool", "content": '{"errors": []}', "created_at": day1, "tool_name": "logs", "metadata": {}},
-        {"role": "assistant", "content": "Nothing there.", "created_at": day2, "metadata": {}},
-    ])
+    text = format_window(
+        [
+            {"role": "user", "content": "Can you check the logs?", "created_at": day1, "metadata": {"speaker": "Ana"}},
+            {"role": "tool", "content": '{"errors": []}', "created_at": day1, "tool_name": "logs", "metadata": {}},
+            {"role": "assistant", "content": "Nothing there.", "created_at": day2, "metadata": {}},
+        ]
+    )
     assert text.splitlines() == [
         "(Monday 04 March 2024)",
         "[user Ana]: Can you check the logs?",

@@ -23,13 +23,12 @@ def test_short_text_is_one_chunk_and_long_text_is_cut_at_boundaries():
     chunks = chunk_text(paragraphs)
     assert len(paragraphs) > SINGLE_CHUNK_BELOW and len(chunks) > 5
     assert "".join(c.text for c in chunks) == paragraphs  # nothing lost, nothing repeated
-    assert all(paragraphs[c.char_start:c.char_start + len(c.text)] == c.text for c in chunks)
+    assert all(paragraphs[c.char_start : c.char_start + len(c.text)] == c.text for c in chunks)
     assert all(1000 <= len(c.text) <= 2000 for c in chunks[:-1])
     assert all(c.text.endswith(("\n\n", " ")) for c in chunks[:-1])  # never mid-word
 
 
-def _candidate(vector: float | None, keyword: float | None, importance: float = 0.5,
-               recency: float = 1.0) -> Candidate:
+def _candidate(vector: float | None, keyword: float | None, importance: float = 0.5, recency: float = 1.0) -> Candidate:
     return Candidate(row={"importance": importance}, vector=vector, keyword=keyword, recency=recency)
 
 
@@ -41,8 +40,11 @@ def test_a_hit_found_both_ways_outranks_one_found_one_way(fusion):
 
 
 def test_importance_and_recency_break_ties():
-    a, b, c = _candidate(0.5, None, importance=0.9), _candidate(0.5, None, importance=0.1), \
-        _candidate(0.5, None, importance=0.9, recency=0.1)
+    a, b, c = (
+        _candidate(0.5, None, importance=0.9),
+        _candidate(0.5, None, importance=0.1),
+        _candidate(0.5, None, importance=0.9, recency=0.1),
+    )
     fuse([a, b, c], "weighted")
     assert a.fused > b.fused and a.fused > c.fused
 

@@ -46,7 +46,18 @@ def test_thresholds_are_configurable_but_not_the_hard_limit(monkeypatch):
 def test_utf8_prefix_never_splits_a_character():
     text = "ab€😀c"
     assert [utf8_prefix(text, n) for n in range(11)] == [
-        "", "a", "ab", "ab", "ab", "ab€", "ab€", "ab€", "ab€", "ab€😀", "ab€😀c"]
+        "",
+        "a",
+        "ab",
+        "ab",
+        "ab",
+        "ab€",
+        "ab€",
+        "ab€",
+        "ab€",
+        "ab€😀",
+        "ab€😀c",
+    ]
 
 
 def test_synopsis_is_8kib_head_and_h1_h2_outline_capped():
@@ -119,13 +130,19 @@ def test_ranking_prefers_the_passage_with_more_question_terms():
     text = ("filler " * 300) + "the boiler pressure valve " + ("filler " * 300) + "boiler " + ("filler " * 300)
     best = rank_windows(text, "Where is the boiler pressure valve?", None, 200, 3)
     assert "valve" in text[best[0].start : best[0].end]
-    assert question_terms("What is the running status of the deployed services?") == ["runn", "statu", "deploy",
-                                                                                       "servic"]
+    assert question_terms("What is the running status of the deployed services?") == [
+        "runn",
+        "statu",
+        "deploy",
+        "servic",
+    ]
 
 
 def test_citations_map_only_to_given_spans():
-    spans = [Span(n=1, start=0, end=5, text="a", truncated=False, score=1),
-             Span(n=2, start=9, end=12, text="b", truncated=False, score=1)]
+    spans = [
+        Span(n=1, start=0, end=5, text="a", truncated=False, score=1),
+        Span(n=2, start=9, end=12, text="b", truncated=False, score=1),
+    ]
     cites = _citations("See [2] and [1, 2] but not [7].", spans)
     assert [(c.n, c.start) for c in cites] == [(2, 9), (1, 0)]
 
@@ -138,4 +155,4 @@ def test_a_term_in_every_window_is_left_out_of_scoring_but_the_rare_one_wins():
     hits = term_hits(["sign", "pier"], text, max_hits=1_000)
     assert set(hits) == {"pier"}  # 16,000 'sign' hits would each have cost Python work, for no weight
     [best, *_] = rank_windows(text, "Which pier must I sign at?", None, 600, 3)
-    assert "pier 14" in text[best.start:best.end]
+    assert "pier 14" in text[best.start : best.end]

@@ -48,12 +48,37 @@ def test_supersession_never_ends_before_the_older_memory_began():
 
 
 def _row(depth: int, node: UUID, parent: UUID) -> dict[str, object]:
-    link = {"id": uuid4(), "from_id": parent, "to_id": node, "relation": "relates_to", "strength": 1.0,
-            "valid_from": T0, "valid_to": None, "metadata": {}, "created_by": "api", "run_id": None,
-            "created_at": T0, "ended_at": None, "ended_reason": None}
-    return {"depth": depth, "node": node, "parent": parent, "id": node, "namespace": "default",
-            "kind": "semantic", "summary": "x", "truncated": False, "tags": [], "importance": 0.5,
-            "created_at": T0, "valid_from": None, "valid_to": None, **{f"link_{k}": v for k, v in link.items()}}
+    link = {
+        "id": uuid4(),
+        "from_id": parent,
+        "to_id": node,
+        "relation": "relates_to",
+        "strength": 1.0,
+        "valid_from": T0,
+        "valid_to": None,
+        "metadata": {},
+        "created_by": "api",
+        "run_id": None,
+        "created_at": T0,
+        "ended_at": None,
+        "ended_reason": None,
+    }
+    return {
+        "depth": depth,
+        "node": node,
+        "parent": parent,
+        "id": node,
+        "namespace": "default",
+        "kind": "semantic",
+        "summary": "x",
+        "truncated": False,
+        "tags": [],
+        "importance": 0.5,
+        "created_at": T0,
+        "valid_from": None,
+        "valid_to": None,
+        **{f"link_{k}": v for k, v in link.items()},
+    }
 
 
 def test_walk_rows_become_nodes_cut_at_the_limit():

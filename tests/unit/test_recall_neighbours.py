@@ -19,15 +19,37 @@ def test_recall_knows_exactly_the_graphs_relations():
 
 def _neighbour(summary: str, relation: str = "relates_to") -> GraphNeighbour:
     mid = uuid4()
-    return GraphNeighbour(memory_id=mid, relation=relation, direction="out", depth=1, path=[uuid4(), mid],
-                          link_id=uuid4(), strength=1.0, namespace="default", kind="semantic", created_at=NOW,
-                          summary=summary, truncated=False)
+    return GraphNeighbour(
+        memory_id=mid,
+        relation=relation,
+        direction="out",
+        depth=1,
+        path=[uuid4(), mid],
+        link_id=uuid4(),
+        strength=1.0,
+        namespace="default",
+        kind="semantic",
+        created_at=NOW,
+        summary=summary,
+        truncated=False,
+    )
 
 
 def _hit(text: str, conflicts: list[GraphNeighbour], linked: list[GraphNeighbour] | None) -> RecallHit:
-    return RecallHit(memory_id=uuid4(), namespace="default", kind="semantic", layer="buffer", tags=[],
-                     importance=0.5, source=None, created_at=NOW, score=1.0, conflicts=conflicts, linked=linked,
-                     chunk=RecalledChunk(id=uuid4(), text=text, position=0, char_start=0))
+    return RecallHit(
+        memory_id=uuid4(),
+        namespace="default",
+        kind="semantic",
+        layer="buffer",
+        tags=[],
+        importance=0.5,
+        source=None,
+        created_at=NOW,
+        score=1.0,
+        conflicts=conflicts,
+        linked=linked,
+        chunk=RecalledChunk(id=uuid4(), text=text, position=0, char_start=0),
+    )
 
 
 def test_without_a_budget_every_summary_is_kept_and_counted():

@@ -16,9 +16,12 @@ def _served() -> set[tuple[str, str]]:
     """What the routers serve, read through Powertools' public API: the resolver's OpenAPI schema
     (every route is in it: none is excluded from the schema)."""
     schema = build_resolver(*all_routers()).get_openapi_schema()
-    return {(method.upper(), path) for path, item in (schema.paths or {}).items()
-            for method in ("get", "put", "post", "delete", "patch", "head", "options")
-            if getattr(item, method, None) is not None}
+    return {
+        (method.upper(), path)
+        for path, item in (schema.paths or {}).items()
+        for method in ("get", "put", "post", "delete", "patch", "head", "options")
+        if getattr(item, method, None) is not None
+    }
 
 
 def test_every_route_in_the_table_is_served_and_vice_versa():

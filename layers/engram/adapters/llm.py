@@ -81,8 +81,9 @@ def _get_client() -> Any:
             if s.llm_provider == "bedrock":
                 _client = anthropic.AnthropicBedrock(**common)
             else:
-                _client = anthropic.Anthropic(api_key=api_key or "unset",
-                                              base_url=s.anthropic_base_url or None, **common)
+                _client = anthropic.Anthropic(
+                    api_key=api_key or "unset", base_url=s.anthropic_base_url or None, **common
+                )
             _client_key = key
         return _client
 
@@ -95,23 +96,43 @@ def _retryable(exc: Exception) -> bool:
     return isinstance(exc, anthropic.APIConnectionError)  # includes timeouts
 
 
-def _log_usage(tenant_id: UUID | str, purpose: str, provider: str, model: str, result: LlmResult | None,
-               latency_ms: int, attempts: int, error: str | None, run_id: UUID | None = None) -> None:
+def _log_usage(
+    tenant_id: UUID | str,
+    purpose: str,
+    provider: str,
+    model: str,
+    result: LlmResult | None,
+    latency_ms: int,
+    attempts: int,
+    error: str | None,
+    run_id: UUID | None = None,
+) -> None:
     try:
         with tenant_transaction(tenant_id) as conn:
             conn.execute(
                 "INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
                 " latency_ms, attempts, ok, error, run_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (tenant_id, purpose, provider, model, result and result.input_tokens,
-                 result and result.output_tokens, latency_ms, attempts, error is None, error and error[:500],
-                 run_id),
+                (
+                    tenant_id,
+                    purpose,
+                    provider,
+                    model,
+                    result and result.input_tokens,
+                    result and result.output_tokens,
+                    latency_ms,
+                    attempts,
+                    error is None,
+                    error and error[:500],
+                    run_id,
+                ),
             )
     except Exception:  # the log must never break the answer
         logger.exception("could not record llm_usage")
 
 
-def complete(tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_tokens: int = 1024,
-             run_id: UUID | None = None) -> LlmResult:
+def complete(
+    tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_tokens: int = 1024, run_id: UUID | None = None
+) -> LlmResult:
     """One Messages call with retries; logged in llm_usage (with the consolidation run, if any)
     whatever happens. Raises LlmError."""
     s = settings()
@@ -125,31 +146,48 @@ def complete(tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_
         for attempt in range(s.llm_max_retries + 1):
             attempts = attempt + 1
             try:
-                msg = client.messages.create(model=model, max_tokens=max_tokens, system=system,
-                                             messages=[{"role": "user", "content": prompt}])
+                msg = client.messages.create(
+                    model=model, max_tokens=max_tokens, system=system, messages=[{"role": "user", "content": prompt}]
+                )
             except Exception as exc:
                 last_error = exc
                 if attempt < s.llm_max_retries and _retryable(exc):
-                    delay = s.llm_backoff_s * (2 ** attempt) * (0.5 + random.random() / 2)
-                    logger.warning("llm call failed, retrying",
-                                   extra={"purpose": purpose, "attempt": attempts, "error": repr(exc)[:200]})
+                    delay = s.llm_backoff_s * (2**attempt) * (0.5 + random.random() / 2)
+                    logger.warning(
+                        "llm call failed, retrying",
+                        extra={"purpose": purpose, "attempt": attempts, "error": repr(exc)[:200]},
+                    )
                     time.sleep(delay)
                     continue
                 break
             text = "".join(getattr(block, "text", "") for block in msg.content)
-            result = LlmResult(text=text, model=getattr(msg, "model", model) or model, provider=provider,
-                               input_tokens=msg.usage.input_tokens, output_tokens=msg.usage.output_tokens,
-                               latency_ms=int((time.monotonic() - started) * 1000), attempts=attempts)
+            result = LlmResult(
+                text=text,
+                model=getattr(msg, "model", model) or model,
+                provider=provider,
+                input_tokens=msg.usage.input_tokens,
+                output_tokens=msg.usage.output_tokens,
+                latency_ms=int((time.monotonic() - started) * 1000),
+                attempts=attempts,
+            )
             break
     except Exception as exc:  # client construction (missing package, bad configuration)
         last_error = exc
     latency_ms = int((time.monotonic() - started) * 1000)
     error = None if result else f"{type(last_error).__name__}: {last_error}"
     _log_usage(tenant_id, purpose, provider, model, result, latency_ms, attempts, error, run_id)
-    logger.info("llm call", extra={"purpose": purpose, "model": model, "ok": result is not None,
-                                   "latency_ms": latency_ms, "attempts": attempts,
-                                   "input_tokens": result and result.input_tokens,
-                                   "output_tokens": result and result.output_tokens})
+    logger.info(
+        "llm call",
+        extra={
+            "purpose": purpose,
+            "model": model,
+            "ok": result is not None,
+            "latency_ms": latency_ms,
+            "attempts": attempts,
+            "input_tokens": result and result.input_tokens,
+            "output_tokens": result and result.output_tokens,
+        },
+    )
     if result is None:
         raise LlmError(error or "llm call failed")
     return result

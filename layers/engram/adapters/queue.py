@@ -36,10 +36,7 @@ def _sqs() -> Any:
 def embed_job_messages(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str]) -> list[str]:
     size = settings().embed_batch_chunks
     ids = [str(c) for c in chunk_ids]
-    return [
-        json.dumps({"tenant_id": str(tenant_id), "chunk_ids": ids[i : i + size]})
-        for i in range(0, len(ids), size)
-    ]
+    return [json.dumps({"tenant_id": str(tenant_id), "chunk_ids": ids[i : i + size]}) for i in range(0, len(ids), size)]
 
 
 def enqueue_embedding(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str]) -> bool:

@@ -55,13 +55,19 @@ def dispatch(limit: int | None = None) -> DispatchResult:
     s = settings()
     result = DispatchResult()
     with anonymous_transaction() as conn:
-        stale = stale_runs(conn, requeue_after_s=s.consolidation_requeue_after_s,
-                           abandon_after_s=s.consolidation_abandon_after_s, limit=s.consolidation_dispatch_limit)
+        stale = stale_runs(
+            conn,
+            requeue_after_s=s.consolidation_requeue_after_s,
+            abandon_after_s=s.consolidation_abandon_after_s,
+            limit=s.consolidation_dispatch_limit,
+        )
         pairs = namespaces_to_consolidate(conn, limit or s.consolidation_dispatch_limit)
 
     to_send: list[tuple[UUID, UUID]] = []
-    abandoned = (f"abandoned: no progress for {s.consolidation_abandon_after_s} s"
-                 " (its message is in the consolidate-jobs dead-letter queue)")
+    abandoned = (
+        f"abandoned: no progress for {s.consolidation_abandon_after_s} s"
+        " (its message is in the consolidate-jobs dead-letter queue)"
+    )
     for run in stale:
         if run.abandoned:
             with tenant_transaction(run.tenant_id) as tconn:
@@ -75,8 +81,9 @@ def dispatch(limit: int | None = None) -> DispatchResult:
         try:
             run_id = _start_scheduled_run(tenant_id, namespace, result)
         except Exception:  # one broken tenant must not stop the others
-            logger.exception("could not start a scheduled run", extra={"tenant_id": str(tenant_id),
-                                                                        "namespace": namespace})
+            logger.exception(
+                "could not start a scheduled run", extra={"tenant_id": str(tenant_id), "namespace": namespace}
+            )
             result.errors += 1
             continue
         if run_id is not None:
@@ -115,8 +122,9 @@ def time_budget(remaining_s: float | None) -> float:
     return budget
 
 
-def work_on_run(tenant_id: UUID, run_id: UUID, *, remaining_s: float | None = None,
-                receive_count: int = 1) -> RunProgress:
+def work_on_run(
+    tenant_id: UUID, run_id: UUID, *, remaining_s: float | None = None, receive_count: int = 1
+) -> RunProgress:
     """One consolidate-jobs message. Raises to have the message retried (SQS redelivers it; after
     `consolidation_max_receives` it goes to the dead-letter queue, and the run is marked failed)."""
     started = time.monotonic()
@@ -138,14 +146,28 @@ def work_on_run(tenant_id: UUID, run_id: UUID, *, remaining_s: float | None = No
     if progress.status == "continue" and not enqueue_consolidation(tenant_id, run_id):
         # No continuation was sent: fail this message so SQS delivers it again, which continues the run.
         raise RuntimeError(f"run {run_id} needs a continuation and the queue refused it")
-    logger.info("consolidation cycle", extra={
-        **log, "status": progress.status, "step": progress.step, "batches": progress.batches,
-        "seconds": round(time.monotonic() - started, 3), "error": progress.error})
+    logger.info(
+        "consolidation cycle",
+        extra={
+            **log,
+            "status": progress.status,
+            "step": progress.step,
+            "batches": progress.batches,
+            "seconds": round(time.monotonic() - started, 3),
+            "error": progress.error,
+        },
+    )
     return progress
 
 
-def consolidate_now(tenant_id: UUID, namespace: str, *, dry_run: bool = False, steps: list[str] | None = None,
-                    time_budget_s: float | None = None) -> Run:
+def consolidate_now(
+    tenant_id: UUID,
+    namespace: str,
+    *,
+    dry_run: bool = False,
+    steps: list[str] | None = None,
+    time_budget_s: float | None = None,
+) -> Run:
     """Start a run and work it to the end in this process (the CLI), cycle after cycle."""
     with tenant_transaction(tenant_id) as conn:
         run_id = service.start_run(conn, tenant_id, namespace, dry_run=dry_run, steps=steps, trigger="cli")

@@ -37,8 +37,9 @@ def open_run(conn: psycopg.Connection[DictRow], namespace: str) -> OpenRun | Non
     return None if row is None else OpenRun(row["id"], row["status"], row["created_at"])
 
 
-def stale_runs(conn: psycopg.Connection[DictRow], *, requeue_after_s: float, abandon_after_s: float,
-               limit: int) -> list[StaleRun]:
+def stale_runs(
+    conn: psycopg.Connection[DictRow], *, requeue_after_s: float, abandon_after_s: float, limit: int
+) -> list[StaleRun]:
     """Across tenants (a definer function): runs queued for longer than `requeue_after_s`, and runs
     open without progress for longer than `abandon_after_s`."""
     rows = conn.execute(

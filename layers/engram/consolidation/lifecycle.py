@@ -17,12 +17,15 @@ GATE_CATEGORY_TAGS = frozenset({"lesson", "identity", "constraint", "decision", 
 # Memories that never reach core, and leave it when found there.
 NEVER_CORE_TAGS = frozenset({"session", "ephemeral", "distilled", "auto-distilled"})
 # "for now" / "temporary": the gate rejects conditional or short-lived statements.
-TEMPORARY_PATTERN = re.compile(r"\b(for now|temporar(y|ily)|until further notice|this week|today|for the moment)\b",
-                               re.IGNORECASE)
+TEMPORARY_PATTERN = re.compile(
+    r"\b(for now|temporar(y|ily)|until further notice|this week|today|for the moment)\b", re.IGNORECASE
+)
 # The heuristic's cue words for the four categories (lesson, identity, constraint, decision rationale).
 CATEGORY_CUES = re.compile(
     r"\b(always|never|must|must not|do not|don't|lesson|learned|prefers?|my name is|i am|we decided|decided to|"
-    r"because|rule|policy|constraint)\b", re.IGNORECASE)
+    r"because|rule|policy|constraint)\b",
+    re.IGNORECASE,
+)
 
 KIND_BIAS = {"procedural": 0.15, "semantic": 0.0, "episodic": -0.1}
 LAYER_BIAS = {"core": 0.1, "working": 0.0, "buffer": -0.1}
@@ -45,14 +48,20 @@ class LifecycleRules:
     @classmethod
     def from_settings(cls, s: Settings) -> LifecycleRules:
         return cls(
-            decay={"episodic": s.consolidation_decay_episodic, "semantic": s.consolidation_decay_semantic,
-                   "procedural": s.consolidation_decay_procedural},
-            floor=s.consolidation_importance_floor, promote_score=s.consolidation_promote_score,
+            decay={
+                "episodic": s.consolidation_decay_episodic,
+                "semantic": s.consolidation_decay_semantic,
+                "procedural": s.consolidation_decay_procedural,
+            },
+            floor=s.consolidation_importance_floor,
+            promote_score=s.consolidation_promote_score,
             repetition_weight=s.consolidation_repetition_weight,
-            promote_kind_epochs=s.consolidation_promote_kind_epochs, gate_score=s.consolidation_gate_score,
+            promote_kind_epochs=s.consolidation_promote_kind_epochs,
+            gate_score=s.consolidation_gate_score,
             gate_min_importance=s.consolidation_gate_min_importance,
             gate_age=timedelta(days=s.consolidation_gate_age_days),
-            gate_cooldowns=tuple(s.consolidation_gate_cooldown_epochs), buffer_cap=s.consolidation_buffer_cap,
+            gate_cooldowns=tuple(s.consolidation_gate_cooldown_epochs),
+            buffer_cap=s.consolidation_buffer_cap,
             drop_below=s.consolidation_drop_below,
         )
 
@@ -76,8 +85,10 @@ def promotion_reason(m: dict[str, Any], epoch: int, rules: LifecycleRules) -> st
     """Why a buffer memory moves to working now, or None (seed 001 section 2.2)."""
     score = reinforcement_score(m["access_count"], m["repetition_count"], rules)
     if score >= rules.promote_score:
-        return (f"reinforcement score {score:g} >= {rules.promote_score:g}"
-                f" (access + {rules.repetition_weight:g} x repetition)")
+        return (
+            f"reinforcement score {score:g} >= {rules.promote_score:g}"
+            f" (access + {rules.repetition_weight:g} x repetition)"
+        )
     tags = set(m["tags"])
     if (m["kind"] == "procedural" or "lesson" in tags) and not tags & {"distilled", "auto-distilled"}:
         spent = epochs_in_layer(m.get("layer_epoch"), epoch)

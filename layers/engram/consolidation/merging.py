@@ -19,9 +19,16 @@ LAYER_RANK = {"buffer": 0, "working": 1, "core": 2}
 def choose_survivor(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The memory that absorbs the others: highest layer, then importance, then reinforcement,
     then the oldest (the original statement)."""
-    return max(rows, key=lambda m: (LAYER_RANK[m["layer"]], m["importance"],
-                                    m["access_count"] + m["repetition_count"],
-                                    -m["created_at"].timestamp(), str(m["id"])))
+    return max(
+        rows,
+        key=lambda m: (
+            LAYER_RANK[m["layer"]],
+            m["importance"],
+            m["access_count"] + m["repetition_count"],
+            -m["created_at"].timestamp(),
+            str(m["id"]),
+        ),
+    )
 
 
 def merged_fields(survivor: dict[str, Any], others: Sequence[dict[str, Any]]) -> dict[str, Any]:

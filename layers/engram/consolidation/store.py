@@ -24,22 +24,27 @@ LIVE = sql.SQL("m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now(
 MEMORY_FIELDS = sql.SQL(
     "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.access_count,"
     " m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from, m.valid_to, m.status,"
-    " m.layer_epoch, m.gate_rejections, m.gate_retry_epoch, m.version")
+    " m.layer_epoch, m.gate_rejections, m.gate_retry_epoch, m.version"
+)
 RUN_COLUMNS = sql.SQL(
     "r.id, r.namespace, r.status, r.dry_run, r.trigger, r.steps, r.step_index, r.step_cursor, r.step_counts,"
     " r.next_action_seq, r.epoch, r.llm_calls, r.llm_input_tokens, r.llm_output_tokens, r.llm_capped, r.error,"
-    " r.cycles, r.created_at, r.started_at, r.finished_at, r.updated_at, r.undone_at")
+    " r.cycles, r.created_at, r.started_at, r.finished_at, r.updated_at, r.undone_at"
+)
 # Generated or identity columns cannot be written back; the primary key and tenant never change.
 _NOT_RESTORED = {"id", "tenant_id", "tsv"}
 
 
 # --- runs ---------------------------------------------------------------------------------------
 
-def insert_run(conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str, dry_run: bool, steps: Sequence[str],
-               trigger: str) -> UUID:
+
+def insert_run(
+    conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str, dry_run: bool, steps: Sequence[str], trigger: str
+) -> UUID:
     row = conn.execute(
         "INSERT INTO consolidation_runs (tenant_id, namespace, dry_run, trigger, steps)"
-        " VALUES (%s, %s, %s, %s, %s) RETURNING id", (tenant_id, namespace, dry_run, trigger, list(steps)),
+        " VALUES (%s, %s, %s, %s, %s) RETURNING id",
+        (tenant_id, namespace, dry_run, trigger, list(steps)),
     ).fetchone()
     assert row is not None
     return UUID(str(row["id"]))
@@ -47,7 +52,8 @@ def insert_run(conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str, d
 
 def read_run(conn: psycopg.Connection[Any], run_id: UUID, *, lock: bool = False) -> Row | None:
     query = sql.SQL("SELECT {} FROM consolidation_runs r WHERE r.id = %s {}").format(
-        RUN_COLUMNS, sql.SQL("FOR UPDATE") if lock else sql.SQL(""))
+        RUN_COLUMNS, sql.SQL("FOR UPDATE") if lock else sql.SQL("")
+    )
     return conn.execute(query, (run_id,)).fetchone()
 
 
@@ -55,7 +61,9 @@ def open_run(conn: psycopg.Connection[Any], namespace: str) -> Row | None:
     """An applied (not dry) run of the namespace that is still queued or running."""
     return conn.execute(
         "SELECT id, status FROM consolidation_runs WHERE namespace = %s AND NOT dry_run"
-        " AND status IN ('queued', 'running') ORDER BY created_at LIMIT 1", (namespace,)).fetchone()
+        " AND status IN ('queued', 'running') ORDER BY created_at LIMIT 1",
+        (namespace,),
+    ).fetchone()
 
 
 def later_applied_run(conn: psycopg.Connection[Any], run: Row) -> Row | None:
@@ -63,18 +71,23 @@ def later_applied_run(conn: psycopg.Connection[Any], run: Row) -> Row | None:
     return conn.execute(
         "SELECT id, status FROM consolidation_runs WHERE namespace = %s AND NOT dry_run AND id <> %s"
         " AND created_at > %s AND status IN ('queued', 'running', 'done', 'failed') AND started_at IS NOT NULL"
-        " ORDER BY created_at LIMIT 1", (run["namespace"], run["id"], run["created_at"])).fetchone()
+        " ORDER BY created_at LIMIT 1",
+        (run["namespace"], run["id"], run["created_at"]),
+    ).fetchone()
 
 
 def update_run(conn: psycopg.Connection[Any], run_id: UUID, changes: dict[str, Any]) -> None:
     sets = [sql.SQL("{} = %s").format(sql.Identifier(k)) for k in changes]
     params = [Jsonb(v) if k in ("step_cursor", "step_counts") and v is not None else v for k, v in changes.items()]
-    conn.execute(sql.SQL("UPDATE consolidation_runs SET {}, updated_at = now() WHERE id = %s").format(
-        sql.SQL(", ").join(sets)), [*params, run_id])
+    conn.execute(
+        sql.SQL("UPDATE consolidation_runs SET {}, updated_at = now() WHERE id = %s").format(sql.SQL(", ").join(sets)),
+        [*params, run_id],
+    )
 
 
-def list_runs(conn: psycopg.Connection[Any], namespace: str | None, before: tuple[datetime, UUID] | None,
-              limit: int) -> list[Row]:
+def list_runs(
+    conn: psycopg.Connection[Any], namespace: str | None, before: tuple[datetime, UUID] | None, limit: int
+) -> list[Row]:
     where = [sql.SQL("true")]
     params: list[Any] = []
     if namespace:
@@ -83,72 +96,102 @@ def list_runs(conn: psycopg.Connection[Any], namespace: str | None, before: tupl
     if before:
         where.append(sql.SQL("(r.created_at, r.id) < (%s, %s)"))
         params += list(before)
-    query = sql.SQL("SELECT {} FROM consolidation_runs r WHERE {} ORDER BY r.created_at DESC, r.id DESC"
-                    " LIMIT %s").format(RUN_COLUMNS, sql.SQL(" AND ").join(where))
+    query = sql.SQL(
+        "SELECT {} FROM consolidation_runs r WHERE {} ORDER BY r.created_at DESC, r.id DESC LIMIT %s"
+    ).format(RUN_COLUMNS, sql.SQL(" AND ").join(where))
     return conn.execute(query, [*params, limit]).fetchall()
 
 
 def advance_epoch(conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str) -> tuple[int, datetime | None]:
     """One more active epoch for the namespace; returns it and when the previous applied run started."""
     before = conn.execute(
-        "SELECT last_run_at FROM consolidation_namespaces WHERE namespace = %s FOR UPDATE", (namespace,)).fetchone()
+        "SELECT last_run_at FROM consolidation_namespaces WHERE namespace = %s FOR UPDATE", (namespace,)
+    ).fetchone()
     row = conn.execute(
         "INSERT INTO consolidation_namespaces (tenant_id, namespace, epoch) VALUES (%s, %s, 1)"
         " ON CONFLICT (tenant_id, namespace) DO UPDATE SET epoch = consolidation_namespaces.epoch + 1"
-        " RETURNING epoch", (tenant_id, namespace)).fetchone()
+        " RETURNING epoch",
+        (tenant_id, namespace),
+    ).fetchone()
     assert row is not None
     return int(row["epoch"]), before["last_run_at"] if before else None
 
 
 def namespace_clock(conn: psycopg.Connection[Any], namespace: str) -> tuple[int, datetime | None]:
     """The namespace's current epoch and the start of its last applied run (a dry run reads, never advances)."""
-    row = conn.execute("SELECT epoch, last_run_at FROM consolidation_namespaces WHERE namespace = %s",
-                       (namespace,)).fetchone()
+    row = conn.execute(
+        "SELECT epoch, last_run_at FROM consolidation_namespaces WHERE namespace = %s", (namespace,)
+    ).fetchone()
     return (int(row["epoch"]), row["last_run_at"]) if row else (0, None)
 
 
 def finish_namespace_run(conn: psycopg.Connection[Any], namespace: str, run_id: UUID, started_at: datetime) -> None:
-    conn.execute("UPDATE consolidation_namespaces SET last_run_id = %s, last_run_at = %s WHERE namespace = %s",
-                 (run_id, started_at, namespace))
+    conn.execute(
+        "UPDATE consolidation_namespaces SET last_run_id = %s, last_run_at = %s WHERE namespace = %s",
+        (run_id, started_at, namespace),
+    )
 
 
 def lock_namespace(conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str) -> None:
     """Batches of two runs of one namespace never interleave inside a transaction."""
-    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                 (f"engram.consolidation:{tenant_id}:{namespace}",))
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"engram.consolidation:{tenant_id}:{namespace}",)
+    )
 
 
 # --- actions ------------------------------------------------------------------------------------
 
-def insert_actions(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID, first_seq: int,
-                   actions: Sequence[Row]) -> None:
+
+def insert_actions(
+    conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID, first_seq: int, actions: Sequence[Row]
+) -> None:
     if not actions:
         return
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO consolidation_actions (run_id, seq, tenant_id, step, action, memory_ids, reason, details,"
             " applied, before_image, links_created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            [(run_id, first_seq + i, tenant_id, a["step"], a["action"], a["memory_ids"], a["reason"],
-              Jsonb(a["details"]), a["applied"], Jsonb(a["before_image"]) if a["before_image"] else None,
-              a["links_created"]) for i, a in enumerate(actions)],
+            [
+                (
+                    run_id,
+                    first_seq + i,
+                    tenant_id,
+                    a["step"],
+                    a["action"],
+                    a["memory_ids"],
+                    a["reason"],
+                    Jsonb(a["details"]),
+                    a["applied"],
+                    Jsonb(a["before_image"]) if a["before_image"] else None,
+                    a["links_created"],
+                )
+                for i, a in enumerate(actions)
+            ],
         )
 
 
 def list_actions(conn: psycopg.Connection[Any], run_id: UUID, after_seq: int, limit: int) -> list[Row]:
     return conn.execute(
         "SELECT seq, step, action, memory_ids, reason, details, applied, created_at FROM consolidation_actions"
-        " WHERE run_id = %s AND seq > %s ORDER BY seq LIMIT %s", (run_id, after_seq, limit)).fetchall()
+        " WHERE run_id = %s AND seq > %s ORDER BY seq LIMIT %s",
+        (run_id, after_seq, limit),
+    ).fetchall()
 
 
 def applied_actions(conn: psycopg.Connection[Any], run_id: UUID) -> list[Row]:
     return conn.execute(
         "SELECT seq, step, action, memory_ids, before_image, links_created, created_at FROM consolidation_actions"
-        " WHERE run_id = %s AND applied ORDER BY seq", (run_id,)).fetchall()
+        " WHERE run_id = %s AND applied ORDER BY seq",
+        (run_id,),
+    ).fetchall()
 
 
 def pair_seen_in_run(conn: psycopg.Connection[Any], run_id: UUID, a: UUID, b: UUID) -> bool:
-    row = conn.execute("SELECT 1 FROM consolidation_actions WHERE run_id = %s AND step IN ('dedupe', 'reconcile')"
-                       " AND memory_ids @> %s LIMIT 1", (run_id, [a, b])).fetchone()
+    row = conn.execute(
+        "SELECT 1 FROM consolidation_actions WHERE run_id = %s AND step IN ('dedupe', 'reconcile')"
+        " AND memory_ids @> %s LIMIT 1",
+        (run_id, [a, b]),
+    ).fetchone()
     return row is not None
 
 
@@ -159,11 +202,14 @@ def changed_since_run(conn: psycopg.Connection[Any], run_id: UUID) -> list[UUID]
         "WITH touched AS (SELECT unnest(memory_ids) AS id, max(created_at) AS at FROM consolidation_actions"
         " WHERE run_id = %s AND applied GROUP BY 1)"
         " SELECT t.id FROM touched t LEFT JOIN memories m ON m.id = t.id"
-        " WHERE m.id IS NULL OR m.updated_at > t.at ORDER BY t.id", (run_id,)).fetchall()
+        " WHERE m.id IS NULL OR m.updated_at > t.at ORDER BY t.id",
+        (run_id,),
+    ).fetchall()
     return [r["id"] for r in rows]
 
 
 # --- verdicts -----------------------------------------------------------------------------------
+
 
 def fresh_verdict(conn: psycopg.Connection[Any], a: UUID, b: UUID, question: str) -> str | None:
     """The LLM's earlier verdict on this pair, unless one side changed since."""
@@ -171,18 +217,22 @@ def fresh_verdict(conn: psycopg.Connection[Any], a: UUID, b: UUID, question: str
     row = conn.execute(
         "SELECT v.verdict FROM consolidation_verdicts v WHERE v.memory_a = %s AND v.memory_b = %s"
         " AND v.question = %s AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id IN (v.memory_a, v.memory_b)"
-        " AND m.updated_at > v.decided_at)", (lo, hi, question)).fetchone()
+        " AND m.updated_at > v.decided_at)",
+        (lo, hi, question),
+    ).fetchone()
     return row["verdict"] if row else None
 
 
-def record_verdict(conn: psycopg.Connection[Any], tenant_id: UUID, a: UUID, b: UUID, question: str, verdict: str,
-                   run_id: UUID) -> None:
+def record_verdict(
+    conn: psycopg.Connection[Any], tenant_id: UUID, a: UUID, b: UUID, question: str, verdict: str, run_id: UUID
+) -> None:
     lo, hi = sorted((a, b), key=str)
     conn.execute(
         "INSERT INTO consolidation_verdicts (tenant_id, memory_a, memory_b, question, verdict, run_id)"
         " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (tenant_id, memory_a, memory_b, question)"
         " DO UPDATE SET verdict = EXCLUDED.verdict, run_id = EXCLUDED.run_id, decided_at = now()",
-        (tenant_id, lo, hi, question, verdict, run_id))
+        (tenant_id, lo, hi, question, verdict, run_id),
+    )
 
 
 def delete_run_verdicts(conn: psycopg.Connection[Any], run_id: UUID) -> None:
@@ -191,9 +241,18 @@ def delete_run_verdicts(conn: psycopg.Connection[Any], run_id: UUID) -> None:
 
 # --- memories -----------------------------------------------------------------------------------
 
-def live_memories(conn: psycopg.Connection[Any], namespace: str, *, layer: str | None = None,
-                  after: UUID | None = None, limit: int, lock: bool = False, extra: sql.Composable | None = None,
-                  extra_params: Sequence[Any] = ()) -> list[Row]:
+
+def live_memories(
+    conn: psycopg.Connection[Any],
+    namespace: str,
+    *,
+    layer: str | None = None,
+    after: UUID | None = None,
+    limit: int,
+    lock: bool = False,
+    extra: sql.Composable | None = None,
+    extra_params: Sequence[Any] = (),
+) -> list[Row]:
     """Live memories of a namespace in id order, from `after`, with their before-image."""
     where: list[sql.Composable] = [sql.SQL("m.namespace = %s"), LIVE]
     params: list[Any] = [namespace]
@@ -206,17 +265,19 @@ def live_memories(conn: psycopg.Connection[Any], namespace: str, *, layer: str |
     if extra is not None:
         where.append(extra)
         params += list(extra_params)
-    query = sql.SQL("SELECT {fields}, to_jsonb(m) AS image FROM memories m WHERE {where} ORDER BY m.id LIMIT %s"
-                    " {lock}").format(fields=MEMORY_FIELDS, where=sql.SQL(" AND ").join(where),
-                                      lock=sql.SQL("FOR UPDATE") if lock else sql.SQL(""))
+    query = sql.SQL(
+        "SELECT {fields}, to_jsonb(m) AS image FROM memories m WHERE {where} ORDER BY m.id LIMIT %s {lock}"
+    ).format(
+        fields=MEMORY_FIELDS, where=sql.SQL(" AND ").join(where), lock=sql.SQL("FOR UPDATE") if lock else sql.SQL("")
+    )
     return conn.execute(query, [*params, limit]).fetchall()
 
 
 def memories_by_id(conn: psycopg.Connection[Any], ids: Sequence[UUID], *, lock: bool = False) -> dict[UUID, Row]:
     """Live memories among `ids`, with their before-image."""
-    query = sql.SQL("SELECT {fields}, to_jsonb(m) AS image FROM memories m WHERE m.id = ANY(%s) AND {live}"
-                    " ORDER BY m.id {lock}").format(fields=MEMORY_FIELDS, live=LIVE,
-                                                    lock=sql.SQL("FOR UPDATE") if lock else sql.SQL(""))
+    query = sql.SQL(
+        "SELECT {fields}, to_jsonb(m) AS image FROM memories m WHERE m.id = ANY(%s) AND {live} ORDER BY m.id {lock}"
+    ).format(fields=MEMORY_FIELDS, live=LIVE, lock=sql.SQL("FOR UPDATE") if lock else sql.SQL(""))
     return {r["id"]: r for r in conn.execute(query, (list(ids),)).fetchall()}
 
 
@@ -225,7 +286,9 @@ def buffer_weights(conn: psycopg.Connection[Any], namespace: str) -> list[Row]:
     return conn.execute(
         "SELECT m.id, m.kind, m.layer, m.importance, m.access_count, m.repetition_count, m.created_at"
         " FROM memories m WHERE m.namespace = %s AND m.layer = 'buffer' AND m.status = 'active'"
-        " AND (m.valid_to IS NULL OR m.valid_to > now())", (namespace,)).fetchall()
+        " AND (m.valid_to IS NULL OR m.valid_to > now())",
+        (namespace,),
+    ).fetchall()
 
 
 def decay_images(conn: psycopg.Connection[Any], namespace: str, after: UUID | None, limit: int) -> list[Row]:
@@ -235,7 +298,9 @@ def decay_images(conn: psycopg.Connection[Any], namespace: str, after: UUID | No
         " 'layer_epoch', m.layer_epoch, 'access_count', m.access_count, 'last_accessed', m.last_accessed) AS image"
         " FROM memories m WHERE m.namespace = %s AND m.status = 'active'"
         " AND (m.valid_to IS NULL OR m.valid_to > now()) AND (%s::uuid IS NULL OR m.id > %s::uuid)"
-        " ORDER BY m.id LIMIT %s FOR UPDATE", (namespace, after, after, limit)).fetchall()
+        " ORDER BY m.id LIMIT %s FOR UPDATE",
+        (namespace, after, after, limit),
+    ).fetchall()
 
 
 def apply_decay(conn: psycopg.Connection[Any], updates: Sequence[tuple[UUID, float, int]]) -> None:
@@ -245,37 +310,49 @@ def apply_decay(conn: psycopg.Connection[Any], updates: Sequence[tuple[UUID, flo
     conn.execute(
         "UPDATE memories m SET importance = u.importance, layer_epoch = u.layer_epoch"
         " FROM unnest(%s::uuid[], %s::real[], %s::int[]) AS u(id, importance, layer_epoch) WHERE m.id = u.id",
-        ([u[0] for u in updates], [u[1] for u in updates], [u[2] for u in updates]))
+        ([u[0] for u in updates], [u[1] for u in updates], [u[2] for u in updates]),
+    )
 
 
 def restore_decay(conn: psycopg.Connection[Any], images: Sequence[Row]) -> None:
     conn.execute(
         "UPDATE memories m SET importance = d.importance, layer_epoch = d.layer_epoch, access_count = d.access_count,"
         " last_accessed = d.last_accessed FROM jsonb_to_recordset(%s) AS d(id uuid, importance real,"
-        " layer_epoch int, access_count int, last_accessed timestamptz) WHERE m.id = d.id", (Jsonb(list(images)),))
+        " layer_epoch int, access_count int, last_accessed timestamptz) WHERE m.id = d.id",
+        (Jsonb(list(images)),),
+    )
 
 
 def update_memory(conn: psycopg.Connection[Any], memory_id: UUID, changes: dict[str, Any]) -> None:
     """A lifecycle change (layer, counts, tags, content): updated_at moves, so a later undo can tell
     whether someone changed the memory after the run."""
     sets = [sql.SQL("{} = %s").format(sql.Identifier(k)) for k in changes]
-    conn.execute(sql.SQL("UPDATE memories SET {}, updated_at = now() WHERE id = %s").format(sql.SQL(", ").join(sets)),
-                 [*changes.values(), memory_id])
+    conn.execute(
+        sql.SQL("UPDATE memories SET {}, updated_at = now() WHERE id = %s").format(sql.SQL(", ").join(sets)),
+        [*changes.values(), memory_id],
+    )
     if changes.keys() & {"tags", "kind", "source"}:
-        conn.execute("UPDATE chunks c SET tags = m.tags, kind = m.kind, source = m.source FROM memories m"
-                     " WHERE c.memory_id = m.id AND m.id = %s", (memory_id,))
+        conn.execute(
+            "UPDATE chunks c SET tags = m.tags, kind = m.kind, source = m.source FROM memories m"
+            " WHERE c.memory_id = m.id AND m.id = %s",
+            (memory_id,),
+        )
 
 
 def trash_memories(conn: psycopg.Connection[Any], ids: Sequence[UUID]) -> None:
     """To the trash, as DELETE /v1/memories/{id} does: restorable, out of recall."""
-    conn.execute("UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
-                 " WHERE id = ANY(%s) AND status = 'active'", (list(ids),))
+    conn.execute(
+        "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
+        " WHERE id = ANY(%s) AND status = 'active'",
+        (list(ids),),
+    )
     conn.execute("UPDATE chunks SET active = false WHERE memory_id = ANY(%s)", (list(ids),))
 
 
 def chunk_images(conn: psycopg.Connection[Any], memory_id: UUID) -> list[Row]:
-    rows = conn.execute("SELECT to_jsonb(c) - 'tsv' AS image FROM chunks c WHERE c.memory_id = %s ORDER BY c.position",
-                        (memory_id,)).fetchall()
+    rows = conn.execute(
+        "SELECT to_jsonb(c) - 'tsv' AS image FROM chunks c WHERE c.memory_id = %s ORDER BY c.position", (memory_id,)
+    ).fetchall()
     return [r["image"] for r in rows]
 
 
@@ -286,7 +363,9 @@ def delete_chunks(conn: psycopg.Connection[Any], memory_id: UUID) -> None:
 def _columns(conn: psycopg.Connection[Any], table: str) -> list[str]:
     rows = conn.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-        " AND table_name = %s AND is_generated = 'NEVER' ORDER BY ordinal_position", (table,)).fetchall()
+        " AND table_name = %s AND is_generated = 'NEVER' ORDER BY ordinal_position",
+        (table,),
+    ).fetchall()
     return [r["column_name"] for r in rows]
 
 
@@ -297,18 +376,27 @@ def restore_memory_images(conn: psycopg.Connection[Any], images: Sequence[Row]) 
         cols = [c for c in columns if c in image and c not in _NOT_RESTORED]
         try:
             conn.execute(
-                sql.SQL("UPDATE memories m SET ({cols}) = (SELECT {src} FROM jsonb_populate_record(NULL::memories, %s)"
-                        " r) WHERE m.id = %s").format(
+                sql.SQL(
+                    "UPDATE memories m SET ({cols}) = (SELECT {src} FROM jsonb_populate_record(NULL::memories, %s)"
+                    " r) WHERE m.id = %s"
+                ).format(
                     cols=sql.SQL(", ").join(map(sql.Identifier, cols)),
-                    src=sql.SQL(", ").join(sql.Identifier("r", c) for c in cols)),
-                (Jsonb(image), image["id"]))
+                    src=sql.SQL(", ").join(sql.Identifier("r", c) for c in cols),
+                ),
+                (Jsonb(image), image["id"]),
+            )
         except psycopg.errors.UniqueViolation as exc:
-            raise Conflict(f"memory {image['id']} cannot come back from the trash: an active memory with the same"
-                           " content was written since (delete it, then undo again)",
-                           {"changed_memories": [str(image["id"])]}) from exc
+            raise Conflict(
+                f"memory {image['id']} cannot come back from the trash: an active memory with the same"
+                " content was written since (delete it, then undo again)",
+                {"changed_memories": [str(image["id"])]},
+            ) from exc
         # Chunks copy these fields from their memory: they follow it back.
-        conn.execute("UPDATE chunks c SET active = (m.status = 'active'), tags = m.tags, kind = m.kind,"
-                     " source = m.source FROM memories m WHERE c.memory_id = m.id AND m.id = %s", (image["id"],))
+        conn.execute(
+            "UPDATE chunks c SET active = (m.status = 'active'), tags = m.tags, kind = m.kind,"
+            " source = m.source FROM memories m WHERE c.memory_id = m.id AND m.id = %s",
+            (image["id"],),
+        )
 
 
 def restore_chunk_images(conn: psycopg.Connection[Any], memory_id: UUID, images: Sequence[Row]) -> None:
@@ -319,13 +407,18 @@ def restore_chunk_images(conn: psycopg.Connection[Any], memory_id: UUID, images:
     cols = [c for c in _columns(conn, "chunks") if c in images[0] and c != "tsv"]
     conn.execute(
         sql.SQL("INSERT INTO chunks ({cols}) SELECT {cols} FROM jsonb_populate_recordset(NULL::chunks, %s)").format(
-            cols=sql.SQL(", ").join(map(sql.Identifier, cols))), (Jsonb(list(images)),))
+            cols=sql.SQL(", ").join(map(sql.Identifier, cols))
+        ),
+        (Jsonb(list(images)),),
+    )
 
 
 # --- neighbours ---------------------------------------------------------------------------------
 
-def scan_candidates(conn: psycopg.Connection[Any], namespace: str, after: UUID | None, since: datetime | None,
-                    limit: int) -> list[UUID]:
+
+def scan_candidates(
+    conn: psycopg.Connection[Any], namespace: str, after: UUID | None, since: datetime | None, limit: int
+) -> list[UUID]:
     """Live memories to look for neighbours of, in id order: all of them on a namespace's first run,
     afterwards those written, changed or embedded since the previous applied run started (pairs of
     two older memories were looked at then)."""
@@ -334,19 +427,29 @@ def scan_candidates(conn: psycopg.Connection[Any], namespace: str, after: UUID |
         " AND (m.valid_to IS NULL OR m.valid_to > now()) AND (%s::uuid IS NULL OR m.id > %s::uuid)"
         " AND (%s::timestamptz IS NULL OR m.updated_at >= %s OR EXISTS (SELECT 1 FROM chunks c"
         " WHERE c.memory_id = m.id AND c.embedded_at >= %s)) ORDER BY m.id LIMIT %s",
-        (namespace, after, after, since, since, since, limit)).fetchall()
+        (namespace, after, after, since, since, since, limit),
+    ).fetchall()
     return [r["id"] for r in rows]
 
 
-def neighbours(conn: psycopg.Connection[Any], namespace: str, ids: Sequence[UUID], model_id: str, dimension: int,
-               k: int, min_cosine: float) -> list[Row]:
+def neighbours(
+    conn: psycopg.Connection[Any],
+    namespace: str,
+    ids: Sequence[UUID],
+    model_id: str,
+    dimension: int,
+    k: int,
+    min_cosine: float,
+) -> list[Row]:
     """For each memory in `ids`, its k nearest live memories of the namespace (first chunks, the
     active embedding space) with cosine >= min_cosine: one query for the batch."""
     if not ids:
         return []
     d = sql.Literal(int(dimension))
-    conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                 " set_config('hnsw.ef_search', %s, true)", (str(max(40, 8 * k)),))
+    conn.execute(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', %s, true)",
+        (str(max(40, 8 * k)),),
+    )
     query = sql.SQL(
         "SELECT q.memory_id AS a, n.memory_id AS b, n.cosine FROM chunks q CROSS JOIN LATERAL ("
         "  SELECT c.memory_id, 1 - (c.embedding::halfvec({d}) <=> q.embedding::halfvec({d})) AS cosine"
@@ -356,17 +459,21 @@ def neighbours(conn: psycopg.Connection[Any], namespace: str, ids: Sequence[UUID
         " JOIN memories m ON m.id = n.memory_id"
         " WHERE q.memory_id = ANY(%(ids)s) AND q.position = 0 AND q.embedding_dim = {d} AND q.model_id = %(model)s"
         " AND n.cosine >= %(min)s AND m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())"
-        " ORDER BY q.memory_id, n.cosine DESC").format(d=d)
-    return conn.execute(query, {"model": model_id, "ns": namespace, "k": k, "ids": list(ids),
-                                "min": min_cosine}).fetchall()
+        " ORDER BY q.memory_id, n.cosine DESC"
+    ).format(d=d)
+    return conn.execute(
+        query, {"model": model_id, "ns": namespace, "k": k, "ids": list(ids), "min": min_cosine}
+    ).fetchall()
 
 
 def space_thresholds(conn: psycopg.Connection[Any]) -> Row | None:
     return conn.execute(
-        "SELECT model_id, dimension, consolidation_thresholds FROM embedding_spaces WHERE active").fetchone()
+        "SELECT model_id, dimension, consolidation_thresholds FROM embedding_spaces WHERE active"
+    ).fetchone()
 
 
 # --- LLM usage ----------------------------------------------------------------------------------
+
 
 def llm_usage_today(conn: psycopg.Connection[Any]) -> tuple[int, int]:
     """The tenant's LLM calls and tokens since midnight UTC (every purpose)."""

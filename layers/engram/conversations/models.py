@@ -59,9 +59,12 @@ class MessageCreate(Strict):
 class MessagesAppend(Strict):
     messages: list[MessageCreate] = Field(min_length=1, description="Up to 200 messages, appended in order")
     idempotency_key: str | None = Field(
-        default=None, min_length=1, max_length=200,
+        default=None,
+        min_length=1,
+        max_length=200,
         description="A retry with the same key returns the first answer and writes nothing "
-                    "(the Idempotency-Key header does the same)")
+        "(the Idempotency-Key header does the same)",
+    )
 
 
 class Message(BaseModel):

@@ -41,8 +41,15 @@ from engram.core.errors import Conflict, InvalidField, TooLarge
 from engram.core.pagination import newest_first
 
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
-__all__ = ["append_messages", "create_conversation", "delete_conversation", "get_conversation",
-           "list_conversations", "list_messages", "messages_for_windows"]
+__all__ = [
+    "append_messages",
+    "create_conversation",
+    "delete_conversation",
+    "get_conversation",
+    "list_conversations",
+    "list_messages",
+    "messages_for_windows",
+]
 
 
 # ------------------------------------------------------------------------------------ conversations
@@ -51,8 +58,10 @@ __all__ = ["append_messages", "create_conversation", "delete_conversation", "get
 def create_conversation(tenant_id: UUID, req: ConversationCreate) -> Conversation:
     with tenant_transaction(tenant_id) as conn:
         row = conn.execute(
-            sql.SQL("INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
-                    " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}").format(CONVERSATION_COLUMNS),
+            sql.SQL(
+                "INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
+                " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}"
+            ).format(CONVERSATION_COLUMNS),
             (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
         ).fetchone()
     return Conversation.model_validate(row)
@@ -63,12 +72,20 @@ def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:
         return Conversation.model_validate(fetch_conversation(conn, conversation_id))
 
 
-def list_conversations(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
-                       agent_id: str | None = None, cursor: str | None = None,
-                       limit: int = 50) -> ConversationPage:
+def list_conversations(
+    tenant_id: UUID,
+    *,
+    namespace: str | None = None,
+    tags: list[str] | None = None,
+    agent_id: str | None = None,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> ConversationPage:
     with tenant_transaction(tenant_id) as conn:
         rows, next_cursor = newest_first(
-            conn, select=sql.SQL("SELECT {} FROM conversations").format(CONVERSATION_COLUMNS), cursor=cursor,
+            conn,
+            select=sql.SQL("SELECT {} FROM conversations").format(CONVERSATION_COLUMNS),
+            cursor=cursor,
             limit=limit,
             filters=[("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)],
         )
@@ -82,7 +99,8 @@ def delete_conversation(tenant_id: UUID, conversation_id: UUID) -> DeletedConver
         fetch_conversation(conn, conversation_id, lock=True)
         counts = conn.execute(
             "SELECT (SELECT count(*) FROM messages WHERE conversation_id = %(id)s) AS messages,"
-            " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks", {"id": conversation_id},
+            " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks",
+            {"id": conversation_id},
         ).fetchone()
         conn.execute("DELETE FROM conversations WHERE id = %s", (conversation_id,))
     assert counts is not None
@@ -95,13 +113,20 @@ def delete_conversation(tenant_id: UUID, conversation_id: UUID) -> DeletedConver
 def _validate_messages(messages: list[MessageCreate]) -> None:
     s = settings()
     if len(messages) > s.max_append_messages:
-        raise InvalidField("messages", f"at most {s.max_append_messages} messages per append, got {len(messages)}",
-                           limit=s.max_append_messages)
+        raise InvalidField(
+            "messages",
+            f"at most {s.max_append_messages} messages per append, got {len(messages)}",
+            limit=s.max_append_messages,
+        )
     for i, m in enumerate(messages):
         size = len(m.content.encode("utf-8"))  # NUL and lone surrogates are refused by the model
         if size > s.max_message_bytes:
-            raise TooLarge(f"messages.{i}.content", size, s.max_message_bytes,
-                           "Split the message, or store long text with POST /v1/documents.")
+            raise TooLarge(
+                f"messages.{i}.content",
+                size,
+                s.max_message_bytes,
+                "Split the message, or store long text with POST /v1/documents.",
+            )
 
 
 def _request_hash(messages: list[MessageCreate]) -> bytes:
@@ -109,8 +134,9 @@ def _request_hash(messages: list[MessageCreate]) -> bytes:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).digest()
 
 
-def append_messages(tenant_id: UUID, conversation_id: UUID, req: MessagesAppend,
-                    idempotency_key: str | None = None) -> AppendResult:
+def append_messages(
+    tenant_id: UUID, conversation_id: UUID, req: MessagesAppend, idempotency_key: str | None = None
+) -> AppendResult:
     """All messages or none, numbered in order after the last one; a keyed retry writes nothing."""
     _validate_messages(req.messages)
     if idempotency_key is not None and req.idempotency_key is not None and idempotency_key != req.idempotency_key:
@@ -125,31 +151,46 @@ def append_messages(tenant_id: UUID, conversation_id: UUID, req: MessagesAppend,
         if key is not None:
             seen = conn.execute(
                 "SELECT request_hash, seq_from, seq_to FROM conversation_appends"
-                " WHERE conversation_id = %s AND idempotency_key = %s", (conversation_id, key),
+                " WHERE conversation_id = %s AND idempotency_key = %s",
+                (conversation_id, key),
             ).fetchone()
             if seen is not None:
                 if bytes(seen["request_hash"]) != digest:
-                    raise Conflict("this idempotency key was used for a different set of messages",
-                                   {"idempotency_key": key})
+                    raise Conflict(
+                        "this idempotency key was used for a different set of messages", {"idempotency_key": key}
+                    )
                 rows = messages_between(conn, conversation_id, seen["seq_from"], seen["seq_to"])
-                return AppendResult(conversation_id=conversation_id, seq_from=seen["seq_from"],
-                                    seq_to=seen["seq_to"], count=len(rows), replayed=True,
-                                    messages=[Message.model_validate(r) for r in rows])
+                return AppendResult(
+                    conversation_id=conversation_id,
+                    seq_from=seen["seq_from"],
+                    seq_to=seen["seq_to"],
+                    count=len(rows),
+                    replayed=True,
+                    messages=[Message.model_validate(r) for r in rows],
+                )
         first = conv["next_seq"]
         n = len(req.messages)
         rows = conn.execute(
-            sql.SQL("INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
-                    " metadata, created_at)"
-                    " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
-                    " COALESCE(u.created_at, now())"
-                    " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
-                    " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
-                    " RETURNING {}").format(MESSAGE_COLUMNS),
-            (tenant_id, conversation_id, list(range(first, first + n)), [m.role for m in req.messages],
-             [m.content for m in req.messages], [m.tool_call_id for m in req.messages],
-             [m.tool_name for m in req.messages],
-             [json.dumps(m.metadata, ensure_ascii=False) for m in req.messages],
-             [m.created_at for m in req.messages]),
+            sql.SQL(
+                "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
+                " metadata, created_at)"
+                " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
+                " COALESCE(u.created_at, now())"
+                " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+                " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
+                " RETURNING {}"
+            ).format(MESSAGE_COLUMNS),
+            (
+                tenant_id,
+                conversation_id,
+                list(range(first, first + n)),
+                [m.role for m in req.messages],
+                [m.content for m in req.messages],
+                [m.tool_call_id for m in req.messages],
+                [m.tool_name for m in req.messages],
+                [json.dumps(m.metadata, ensure_ascii=False) for m in req.messages],
+                [m.created_at for m in req.messages],
+            ),
         ).fetchall()
         rows.sort(key=lambda r: r["seq"])
         conn.execute(
@@ -166,12 +207,19 @@ def append_messages(tenant_id: UUID, conversation_id: UUID, req: MessagesAppend,
         chunk_ids = extend_windows(conn, tenant_id, conv, first + n - 1)
         record_activity(conn, [conv["namespace"]])  # the next scheduled consolidation covers it
     enqueue_embedding(tenant_id, chunk_ids)
-    return AppendResult(conversation_id=conversation_id, seq_from=first, seq_to=first + n - 1, count=n,
-                        replayed=False, messages=[Message.model_validate(r) for r in rows])
+    return AppendResult(
+        conversation_id=conversation_id,
+        seq_from=first,
+        seq_to=first + n - 1,
+        count=n,
+        replayed=False,
+        messages=[Message.model_validate(r) for r in rows],
+    )
 
 
-def list_messages(tenant_id: UUID, conversation_id: UUID, *, from_seq: int | None = None,
-                  to_seq: int | None = None, limit: int = 100) -> MessagePage:
+def list_messages(
+    tenant_id: UUID, conversation_id: UUID, *, from_seq: int | None = None, to_seq: int | None = None, limit: int = 100
+) -> MessagePage:
     """Messages in sequence order, `from_seq`..`to_seq` inclusive: a recall hit's neighbours."""
     if not 1 <= limit <= 500:
         raise InvalidField("limit", "must be between 1 and 500", limit=500)
@@ -183,5 +231,3 @@ def list_messages(tenant_id: UUID, conversation_id: UUID, *, from_seq: int | Non
         rows = messages_between(conn, conversation_id, lo, hi, limit + 1)
     items = [Message.model_validate(r) for r in rows[:limit]]
     return MessagePage(items=items, next_from_seq=items[-1].seq + 1 if len(rows) > limit else None)
-
-

@@ -16,28 +16,55 @@ from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
 CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
 
-CONVERSATION_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, (
-    "id", "namespace", "title", "agent_id", "tags", "metadata", "message_count", "last_message_at", "created_at",
-    "updated_at")))
-_MESSAGE_COLUMN_NAMES = ("id", "conversation_id", "seq", "role", "content", "tool_call_id", "tool_name", "metadata",
-                         "created_at")
+CONVERSATION_COLUMNS = sql.SQL(", ").join(
+    map(
+        sql.Identifier,
+        (
+            "id",
+            "namespace",
+            "title",
+            "agent_id",
+            "tags",
+            "metadata",
+            "message_count",
+            "last_message_at",
+            "created_at",
+            "updated_at",
+        ),
+    )
+)
+_MESSAGE_COLUMN_NAMES = (
+    "id",
+    "conversation_id",
+    "seq",
+    "role",
+    "content",
+    "tool_call_id",
+    "tool_name",
+    "metadata",
+    "created_at",
+)
 MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
 
 
-def fetch_conversation(conn: psycopg.Connection[DictRow], conversation_id: UUID, *,
-                       lock: bool = False) -> dict[str, Any]:
+def fetch_conversation(
+    conn: psycopg.Connection[DictRow], conversation_id: UUID, *, lock: bool = False
+) -> dict[str, Any]:
     query = sql.SQL("SELECT {}, next_seq FROM conversations WHERE id = %s {}").format(
-        CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else ""))
+        CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else "")
+    )
     row = conn.execute(query, (conversation_id,)).fetchone()
     if row is None:  # another tenant's conversation is invisible (RLS): the same 404
         raise NotFound(f"conversation {conversation_id} not found")
     return row
 
 
-def messages_between(conn: psycopg.Connection[DictRow], conversation_id: UUID, seq_from: int, seq_to: int,
-                      limit: int | None = None) -> list[dict[str, Any]]:
-    query = sql.SQL("SELECT {} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s"
-                    " ORDER BY seq LIMIT %s").format(MESSAGE_COLUMNS)
+def messages_between(
+    conn: psycopg.Connection[DictRow], conversation_id: UUID, seq_from: int, seq_to: int, limit: int | None = None
+) -> list[dict[str, Any]]:
+    query = sql.SQL(
+        "SELECT {} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s ORDER BY seq LIMIT %s"
+    ).format(MESSAGE_COLUMNS)
     return conn.execute(query, (conversation_id, seq_from, seq_to, limit)).fetchall()
 
 
@@ -45,33 +72,50 @@ def extend_windows(conn: psycopg.Connection[DictRow], tenant_id: UUID, conv: dic
     """Bring the conversation's windows up to `count` messages: replace the partial tail, add new ones."""
     s = settings()
     size, stride = s.conversation_window_size, s.conversation_window_stride
-    existing = [Window(r["seq_from"], r["seq_to"]) for r in conn.execute(
-        "SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv["id"],)).fetchall()]
+    existing = [
+        Window(r["seq_from"], r["seq_to"])
+        for r in conn.execute(
+            "SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv["id"],)
+        ).fetchall()
+    ]
     delete, insert = windows_to_rebuild(existing, count, size, stride)
     if delete:
-        conn.execute("DELETE FROM chunks WHERE conversation_id = %s AND seq_from = ANY(%s)",
-                     (conv["id"], [w.seq_from for w in delete]))
+        conn.execute(
+            "DELETE FROM chunks WHERE conversation_id = %s AND seq_from = ANY(%s)",
+            (conv["id"], [w.seq_from for w in delete]),
+        )
     if not insert:
         return []
     rows = messages_between(conn, conv["id"], min(w.seq_from for w in insert), max(w.seq_to for w in insert))
     by_seq = {r["seq"]: r for r in rows}
-    owner = ChunkOwner(namespace=conv["namespace"], kind=CONVERSATION_KIND, tags=conv["tags"],
-                       conversation_id=conv["id"])
+    owner = ChunkOwner(
+        namespace=conv["namespace"], kind=CONVERSATION_KIND, tags=conv["tags"], conversation_id=conv["id"]
+    )
     chunks = []
     for w in insert:
         msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
-        chunks.append(NewChunk(position=(w.seq_from - 1) // max(stride, 1), char_start=0, text=format_window(msgs),
-                               occurred_at=msgs[-1]["created_at"], seq_from=w.seq_from, seq_to=w.seq_to))
+        chunks.append(
+            NewChunk(
+                position=(w.seq_from - 1) // max(stride, 1),
+                char_start=0,
+                text=format_window(msgs),
+                occurred_at=msgs[-1]["created_at"],
+                seq_from=w.seq_from,
+                seq_to=w.seq_to,
+            )
+        )
     return insert_chunks(conn, tenant_id, owner, chunks)
 
 
-def messages_for_windows(conn: psycopg.Connection[DictRow],
-                         spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
+def messages_for_windows(
+    conn: psycopg.Connection[DictRow], spans: list[tuple[UUID, int, int]]
+) -> dict[tuple[UUID, int], dict[str, Any]]:
     """The original rows of several windows at once, keyed by (conversation_id, seq)."""
     if not spans:
         return {}
-    query = sql.SQL("SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
-                    " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi").format(
-        sql.SQL(", ").join(sql.Identifier("m", c) for c in _MESSAGE_COLUMN_NAMES))
+    query = sql.SQL(
+        "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
+        " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
+    ).format(sql.SQL(", ").join(sql.Identifier("m", c) for c in _MESSAGE_COLUMN_NAMES))
     rows = conn.execute(query, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans])).fetchall()
     return {(r["conversation_id"], r["seq"]): r for r in rows}

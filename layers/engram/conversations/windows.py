@@ -38,8 +38,9 @@ def windows(count: int, size: int, stride: int) -> list[Window]:
         start += stride
 
 
-def windows_to_rebuild(existing: Sequence[Window], count: int, size: int, stride: int) -> tuple[
-        list[Window], list[Window]]:
+def windows_to_rebuild(
+    existing: Sequence[Window], count: int, size: int, stride: int
+) -> tuple[list[Window], list[Window]]:
     """After an append up to `count` messages: (windows to delete, windows to insert).
 
     Full windows already stored are kept as they are; stored windows that are not part of the

@@ -59,5 +59,8 @@ def lock_activity(conn: psycopg.Connection[DictRow], namespace: str) -> tuple[da
 
 def mark_dispatched(conn: psycopg.Connection[DictRow], namespace: str) -> None:
     """A run now covers the activity recorded so far in this namespace."""
-    conn.execute("UPDATE namespace_activity SET dispatched_at = now()"
-                 " WHERE tenant_id = engram_current_tenant() AND namespace = %s", (namespace,))
+    conn.execute(
+        "UPDATE namespace_activity SET dispatched_at = now()"
+        " WHERE tenant_id = engram_current_tenant() AND namespace = %s",
+        (namespace,),
+    )

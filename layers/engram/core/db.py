@@ -33,8 +33,9 @@ def open_connection(dsn: str | None = None, wait_s: float | None = None, **kwarg
     refreshed = False
     while True:
         try:
-            return psycopg.connect(dsn or database_dsn(), row_factory=dict_row,
-                                   connect_timeout=s.db_connect_timeout_s, **kwargs)
+            return psycopg.connect(
+                dsn or database_dsn(), row_factory=dict_row, connect_timeout=s.db_connect_timeout_s, **kwargs
+            )
         except psycopg.OperationalError as exc:
             if dsn is None and not refreshed and "password authentication failed" in str(exc):
                 refreshed = True

@@ -26,8 +26,7 @@ NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"
 MAX_TAGS = 32
 
 Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
-Tag = Annotated[str, StringConstraints(min_length=1, max_length=64,
-                                       pattern=r"^[^\s,\x00-\x1f\x7f][^,\x00-\x1f\x7f]*$")]
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,\x00-\x1f\x7f][^,\x00-\x1f\x7f]*$")]
 Kind = Literal["semantic", "episodic", "procedural"]
 Layer = Literal["buffer", "working", "core"]
 
@@ -65,7 +64,10 @@ def _timestamp_text(value: Any) -> Any:
 
 
 Timestamp = Annotated[
-    datetime, StrictMode(False), BeforeValidator(_timestamp_text), AfterValidator(bounded_timestamp),
+    datetime,
+    StrictMode(False),
+    BeforeValidator(_timestamp_text),
+    AfterValidator(bounded_timestamp),
     Field(description=f"ISO 8601; UTC when no offset is given; offset within +-14:00; {TIMESTAMP_RANGE} in UTC"),
 ]
 
@@ -96,9 +98,13 @@ def bounded_json(value: dict[str, Any]) -> dict[str, Any]:
 
 
 Metadata = Annotated[
-    dict[str, Any], Field(max_length=METADATA_MAX_KEYS), AfterValidator(bounded_json),
-    Field(description=f"A JSON object: <= {METADATA_MAX_KEYS} keys, nested <= {METADATA_MAX_DEPTH} levels, "
-                      f"<= {METADATA_MAX_BYTES // 1024} KiB as JSON"),
+    dict[str, Any],
+    Field(max_length=METADATA_MAX_KEYS),
+    AfterValidator(bounded_json),
+    Field(
+        description=f"A JSON object: <= {METADATA_MAX_KEYS} keys, nested <= {METADATA_MAX_DEPTH} levels, "
+        f"<= {METADATA_MAX_BYTES // 1024} KiB as JSON"
+    ),
 ]
 
 
@@ -108,8 +114,9 @@ def _importance(value: float) -> float:
     return round(value, 6)
 
 
-Importance = Annotated[float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"),
-                       AfterValidator(_importance)]
+Importance = Annotated[
+    float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"), AfterValidator(_importance)
+]
 
 
 def not_null_in_schema(schema: dict[str, Any]) -> None:

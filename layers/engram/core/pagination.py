@@ -30,9 +30,15 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
         raise InvalidField("cursor", "is not a cursor this API returned") from exc
 
 
-def newest_first(conn: psycopg.Connection[dict[str, Any]], *, select: sql.Composable,
-                 filters: Iterable[tuple[LiteralString, Any]], cursor: str | None, limit: int,
-                 alias: str = "") -> tuple[list[dict[str, Any]], str | None]:
+def newest_first(
+    conn: psycopg.Connection[dict[str, Any]],
+    *,
+    select: sql.Composable,
+    filters: Iterable[tuple[LiteralString, Any]],
+    cursor: str | None,
+    limit: int,
+    alias: str = "",
+) -> tuple[list[dict[str, Any]], str | None]:
     """Run `select` with the filters whose value is set; return one page and the next cursor.
 
     `filters` pairs a constant SQL condition holding one %s with its value; None/empty values are
@@ -40,8 +46,11 @@ def newest_first(conn: psycopg.Connection[dict[str, Any]], *, select: sql.Compos
     """
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidField("limit", f"must be between 1 and {MAX_PAGE}", limit=MAX_PAGE)
-    created_at, row_id = (sql.Identifier(alias, "created_at"), sql.Identifier(alias, "id")) if alias else (
-        sql.Identifier("created_at"), sql.Identifier("id"))
+    created_at, row_id = (
+        (sql.Identifier(alias, "created_at"), sql.Identifier(alias, "id"))
+        if alias
+        else (sql.Identifier("created_at"), sql.Identifier("id"))
+    )
     where: list[sql.Composable] = [sql.SQL("true")]
     params: list[Any] = []
     for clause, value in filters:
@@ -52,7 +61,8 @@ def newest_first(conn: psycopg.Connection[dict[str, Any]], *, select: sql.Compos
         where.append(sql.SQL("({}, {}) < (%s, %s)").format(created_at, row_id))
         params += list(decode_cursor(cursor))
     query = sql.SQL("{select} WHERE {where} ORDER BY {created_at} DESC, {row_id} DESC LIMIT %s").format(
-        select=select, where=sql.SQL(" AND ").join(where), created_at=created_at, row_id=row_id)
+        select=select, where=sql.SQL(" AND ").join(where), created_at=created_at, row_id=row_id
+    )
     rows = conn.execute(query, [*params, limit + 1]).fetchall()
     page = rows[:limit]
     next_cursor = encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None

@@ -17,7 +17,8 @@ CONTENT_TYPE_DESCRIPTION = "text/markdown (default) or text/plain, UTF-8; anythi
 
 class DocumentOptions(MemoryFields):
     chunking: ChunkingMode | None = Field(
-        default=None, description="document: ~2,000 characters at boundaries; focused: 512-token windows")
+        default=None, description="document: ~2,000 characters at boundaries; focused: 512-token windows"
+    )
 
 
 class DocumentCreate(DocumentOptions):
@@ -26,8 +27,10 @@ class DocumentCreate(DocumentOptions):
 
 
 class DocumentInfo(BaseModel):
-    tier: int = Field(description="0: <= 500 KiB, full body; 1: <= 8 MiB, synopsis + chunks of the body;"
-                                  " 2: <= 50 MiB, synopsis + body in documents")
+    tier: int = Field(
+        description="0: <= 500 KiB, full body; 1: <= 8 MiB, synopsis + chunks of the body;"
+        " 2: <= 50 MiB, synopsis + body in documents"
+    )
     bytes: int
     sha256: str
     content_type: str
@@ -87,8 +90,9 @@ class QueryRequest(Strict):
     question: str = Field(min_length=1, max_length=4000)
     filter: QueryFilter | None = None
     window_chars: int | None = Field(default=None, ge=100, le=20_000)
-    token_budget: int | None = Field(default=None, ge=16, le=50_000,
-                                     description="Hard cap on span text: 4 UTF-8 bytes per token")
+    token_budget: int | None = Field(
+        default=None, ge=16, le=50_000, description="Hard cap on span text: 4 UTF-8 bytes per token"
+    )
     max_spans: int = Field(default=8, ge=1, le=50)
     answer: bool = Field(default=True, description="Ask the LLM for an answer when one is configured")
 

@@ -14,8 +14,7 @@ HARD_MAX_BYTES = 50 * 1024 * 1024  # seed 000 Tier 3: not configurable
 SYNOPSIS_HEAD_BYTES = 8 * 1024
 SYNOPSIS_OUTLINE_BYTES = 2 * 1024
 OUTLINE_MARKER = "\n\n--- Outline ---\n"
-CONTENT_TYPES = {"text/markdown": "text/markdown", "text/x-markdown": "text/markdown",
-                 "text/plain": "text/plain"}
+CONTENT_TYPES = {"text/markdown": "text/markdown", "text/x-markdown": "text/markdown", "text/plain": "text/plain"}
 UPLOADS_ALTERNATIVE = "Upload it with POST /v1/documents/uploads (presigned S3 PUT, up to 50 MiB)."
 HARD_LIMIT_ALTERNATIVE = "Documents are limited to 50 MiB: split or summarise it before storing."
 
@@ -35,7 +34,8 @@ def normalise_content_type(value: str) -> str:
     if ctype is None or (charset and charset.group(1).lower() not in ("utf-8", "utf8", "us-ascii")):
         raise UnsupportedMediaType(
             f"content type {value!r} is not supported: send text/markdown or text/plain in UTF-8",
-            {"field": "content_type", "supported": sorted(set(CONTENT_TYPES.values()))})
+            {"field": "content_type", "supported": sorted(set(CONTENT_TYPES.values()))},
+        )
     return ctype
 
 
@@ -87,11 +87,19 @@ class Prepared:
         return self.memory_content if self.tier == 2 else self.body  # T0/T1: the body; T2: synopsis
 
 
-def prepare(body: str, content_type: str, options: DocumentOptions, *, size: int | None = None,
-            sha256: bytes | None = None) -> Prepared:
+def prepare(
+    body: str, content_type: str, options: DocumentOptions, *, size: int | None = None, sha256: bytes | None = None
+) -> Prepared:
     ctype = normalise_content_type(content_type)
     size = len(body.encode()) if size is None else size
     tier = classify(size)
     digest = sha256 or content_hash(body)
-    return Prepared(body=body, size=size, sha256=digest, content_type=ctype, tier=tier,
-                    chunking=options.chunking or settings().document_chunking, options=options)
+    return Prepared(
+        body=body,
+        size=size,
+        sha256=digest,
+        content_type=ctype,
+        tier=tier,
+        chunking=options.chunking or settings().document_chunking,
+        options=options,
+    )

@@ -45,7 +45,8 @@ _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 SYSTEM_PROMPT = (
     "You answer questions about one document using only the numbered excerpts you are given. "
     "Cite the excerpt behind every statement with its number in square brackets, like [2]. "
-    "If the excerpts do not contain the answer, say so plainly instead of guessing. Be concise.")
+    "If the excerpts do not contain the answer, say so plainly instead of guessing. Be concise."
+)
 
 
 class RegexRejected(InvalidField):
@@ -88,8 +89,11 @@ def compile_guarded(flt: QueryFilter) -> Any:
 
     pattern = flt.regex or ""
     if _nested_quantifier(pattern):
-        raise RegexRejected("filter.regex", "nested quantifiers like (a+)+ can take exponential time;"
-                            " rewrite the pattern without a quantified group that contains a quantifier")
+        raise RegexRejected(
+            "filter.regex",
+            "nested quantifiers like (a+)+ can take exponential time;"
+            " rewrite the pattern without a quantified group that contains a quantifier",
+        )
     try:
         return regex.compile(pattern, 0 if flt.case_sensitive else regex.IGNORECASE)
     except regex.error as exc:
@@ -105,8 +109,10 @@ def regex_anchors(compiled: Any, text: str, timeout_s: float) -> list[tuple[int,
                 if len(out) >= MAX_ANCHORS:
                     break
     except TimeoutError as exc:
-        raise RegexRejected("filter.regex", f"matching took longer than {timeout_s:g} s and was stopped;"
-                            " use a simpler pattern or substrings") from exc
+        raise RegexRejected(
+            "filter.regex",
+            f"matching took longer than {timeout_s:g} s and was stopped; use a simpler pattern or substrings",
+        ) from exc
     return out
 
 
@@ -189,8 +195,9 @@ def _snap(text: str, start: int, end: int, slack: int = 40) -> tuple[int, int]:
     return start, end
 
 
-def rank_windows(text: str, question: str, anchors: list[tuple[int, int]] | None, window: int,
-                 max_spans: int) -> list[Candidate]:
+def rank_windows(
+    text: str, question: str, anchors: list[tuple[int, int]] | None, window: int, max_spans: int
+) -> list[Candidate]:
     """Best non-overlapping windows. anchors=None: no filter, windows come from the question's terms."""
     terms = question_terms(question)
     stride = max(1, window // 2)
@@ -255,14 +262,23 @@ def apply_budget(spans: list[tuple[int, str, float]], budget_bytes: int) -> tupl
         if room <= 0:
             break
         if size <= room:
-            out.append(Span(n=len(out) + 1, start=start, end=start + len(text), text=text, truncated=False,
-                            score=round(score, 4)))
+            out.append(
+                Span(
+                    n=len(out) + 1,
+                    start=start,
+                    end=start + len(text),
+                    text=text,
+                    truncated=False,
+                    score=round(score, 4),
+                )
+            )
             used += size
             continue
         cut = utf8_prefix(text, room)
         if cut:  # the guard after the walk-back: no zero-length span
-            out.append(Span(n=len(out) + 1, start=start, end=start + len(cut), text=cut, truncated=True,
-                            score=round(score, 4)))
+            out.append(
+                Span(n=len(out) + 1, start=start, end=start + len(cut), text=cut, truncated=True, score=round(score, 4))
+            )
             used += len(cut.encode())
         break
     return out, used
@@ -287,8 +303,9 @@ def _stitch(rows: list[dict[str, Any]]) -> list[tuple[int, str]]:
 
 
 def _load(conn: Any, memory_id: UUID) -> tuple[int, Literal["content", "chunks", "document"], list[tuple[int, str]]]:
-    row = conn.execute("SELECT content, document_tier FROM memories WHERE id = %s AND status = 'active'",
-                       (memory_id,)).fetchone()
+    row = conn.execute(
+        "SELECT content, document_tier FROM memories WHERE id = %s AND status = 'active'", (memory_id,)
+    ).fetchone()
     if row is None:
         raise NotFound(f"memory {memory_id} not found")
     tier = row["document_tier"] or 0
@@ -297,8 +314,9 @@ def _load(conn: Any, memory_id: UUID) -> tuple[int, Literal["content", "chunks",
         if doc is not None:
             return tier, "document", [(0, doc["body"])]
     if tier == 1:
-        rows = conn.execute("SELECT char_start, text FROM chunks WHERE memory_id = %s ORDER BY char_start,"
-                            " position", (memory_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT char_start, text FROM chunks WHERE memory_id = %s ORDER BY char_start, position", (memory_id,)
+        ).fetchall()
         if rows:
             return tier, "chunks", _stitch(rows)
     return tier, "content", [(0, row["content"])]
@@ -364,15 +382,32 @@ def query_document(tenant_id: UUID, memory_id: UUID, req: QueryRequest) -> Query
         reason = llm.llm_unavailable()
         if reason is None:
             try:
-                result = llm.complete(tenant_id, "query_document", SYSTEM_PROMPT,
-                                      build_prompt(req.question, spans), max_tokens=1024)
+                result = llm.complete(
+                    tenant_id, "query_document", SYSTEM_PROMPT, build_prompt(req.question, spans), max_tokens=1024
+                )
                 answer = result.text
                 citations = _citations(answer, spans)
-                info = LlmInfo(provider=result.provider, model=result.model, input_tokens=result.input_tokens,
-                               output_tokens=result.output_tokens, latency_ms=result.latency_ms)
+                info = LlmInfo(
+                    provider=result.provider,
+                    model=result.model,
+                    input_tokens=result.input_tokens,
+                    output_tokens=result.output_tokens,
+                    latency_ms=result.latency_ms,
+                )
             except llm.LlmError as exc:
                 reason = f"llm_error: {exc}"[:300]
-    return QueryResponse(memory_id=memory_id, document_tier=tier, source=source,
-                         question=req.question, spans=spans, used_bytes=used, budget_bytes=budget_bytes,
-                         token_budget=token_budget, truncated=any(sp.truncated for sp in spans), answer=answer,
-                         citations=citations, llm=info, reason=reason)
+    return QueryResponse(
+        memory_id=memory_id,
+        document_tier=tier,
+        source=source,
+        question=req.question,
+        spans=spans,
+        used_bytes=used,
+        budget_bytes=budget_bytes,
+        token_budget=token_budget,
+        truncated=any(sp.truncated for sp in spans),
+        answer=answer,
+        citations=citations,
+        llm=info,
+        reason=reason,
+    )

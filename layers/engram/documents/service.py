@@ -31,9 +31,13 @@ def create_document(tenant_id: UUID, req: DocumentCreate) -> DocumentWritten:
     if size > HARD_MAX_BYTES:
         raise TooLarge("content", size, HARD_MAX_BYTES, HARD_LIMIT_ALTERNATIVE)
     if size > limit:
-        raise TooLarge("content", size, limit,
-                       "A synchronous Lambda request carries 6 MB, so inline documents stop at "
-                       f"{limit} bytes. {UPLOADS_ALTERNATIVE}")
+        raise TooLarge(
+            "content",
+            size,
+            limit,
+            "A synchronous Lambda request carries 6 MB, so inline documents stop at "
+            f"{limit} bytes. {UPLOADS_ALTERNATIVE}",
+        )
     options = DocumentOptions.model_validate(req.model_dump(exclude={"content", "content_type"}))
     doc = prepare(req.content, req.content_type, options, size=size)
     with tenant_transaction(tenant_id) as conn:

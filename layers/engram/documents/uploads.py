@@ -39,8 +39,10 @@ from engram.documents.store import insert_document
 logger = Logger()
 
 KEY_PREFIX = "uploads/"
-_STATUS_COLUMNS = sql.SQL("id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
-                          " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at")
+_STATUS_COLUMNS = sql.SQL(
+    "id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
+    " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at"
+)
 EXPIRY_GRACE = timedelta(minutes=15)  # an event may lag the PUT; only then is a pending upload expired
 
 
@@ -51,8 +53,10 @@ def s3_key(tenant_id: UUID | str, upload_id: UUID | str) -> str:
 def _bucket() -> str:
     bucket = settings().uploads_bucket
     if not bucket:
-        raise DependencyDown("uploads are not configured (ENGRAM_UPLOADS_BUCKET); inline POST /v1/documents "
-                             "still works up to 5 MiB", {"dependency": "uploads_bucket"})
+        raise DependencyDown(
+            "uploads are not configured (ENGRAM_UPLOADS_BUCKET); inline POST /v1/documents still works up to 5 MiB",
+            {"dependency": "uploads_bucket"},
+        )
     return bucket
 
 
@@ -66,11 +70,20 @@ def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
     sha = bytes.fromhex(req.sha256)
     with tenant_transaction(tenant_id) as conn:
         row = conn.execute(
-            sql.SQL("INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
-                    " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
-                    " RETURNING {}").format(_STATUS_COLUMNS),
-            (tenant_id, req.namespace, req.size_bytes, sha, ctype, _json(params),
-             datetime.now(UTC) + timedelta(seconds=expiry)),
+            sql.SQL(
+                "INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
+                " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
+                " RETURNING {}"
+            ).format(_STATUS_COLUMNS),
+            (
+                tenant_id,
+                req.namespace,
+                req.size_bytes,
+                sha,
+                ctype,
+                _json(params),
+                datetime.now(UTC) + timedelta(seconds=expiry),
+            ),
         ).fetchone()
         assert row is not None
         key = s3_key(tenant_id, row["upload_id"])
@@ -78,9 +91,16 @@ def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
     checksum = base64.b64encode(sha).decode()
     headers = {"Content-Type": ctype, "Content-Length": str(req.size_bytes), "x-amz-checksum-sha256": checksum}
     url = s3.client().generate_presigned_url(
-        "put_object", ExpiresIn=expiry,
-        Params={"Bucket": bucket, "Key": key, "ContentType": ctype, "ContentLength": req.size_bytes,
-                "ChecksumSHA256": checksum})
+        "put_object",
+        ExpiresIn=expiry,
+        Params={
+            "Bucket": bucket,
+            "Key": key,
+            "ContentType": ctype,
+            "ContentLength": req.size_bytes,
+            "ChecksumSHA256": checksum,
+        },
+    )
     return UploadTicket(**row, url=url, headers=headers)
 
 
@@ -92,15 +112,22 @@ def _json(value: Any) -> str:
 
 def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
     with tenant_transaction(tenant_id) as conn:
-        row = conn.execute(sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_STATUS_COLUMNS),
-                           (upload_id,)).fetchone()
+        row = conn.execute(
+            sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_STATUS_COLUMNS), (upload_id,)
+        ).fetchone()
         if row is None:
             raise NotFound(f"upload {upload_id} not found")
         if row["status"] == "pending" and row["expires_at"] + EXPIRY_GRACE < datetime.now(UTC):
-            row = conn.execute(
-                sql.SQL("UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now()"
-                        " WHERE id = %s AND status = 'pending' RETURNING {}").format(_STATUS_COLUMNS),
-                ("expired: no object arrived before the upload URL expired", upload_id)).fetchone() or row
+            row = (
+                conn.execute(
+                    sql.SQL(
+                        "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now()"
+                        " WHERE id = %s AND status = 'pending' RETURNING {}"
+                    ).format(_STATUS_COLUMNS),
+                    ("expired: no object arrived before the upload URL expired", upload_id),
+                ).fetchone()
+                or row
+            )
     return UploadStatus(**row)
 
 
@@ -122,8 +149,10 @@ def parse_key(key: str) -> tuple[UUID, UUID] | None:
 
 
 def _fail(conn: Any, upload_id: UUID, reason: str) -> None:
-    conn.execute("UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now() WHERE id = %s",
-                 (reason, upload_id))
+    conn.execute(
+        "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now() WHERE id = %s",
+        (reason, upload_id),
+    )
 
 
 def ingest_object(bucket: str, key: str) -> str:
@@ -148,15 +177,15 @@ def ingest_object(bucket: str, key: str) -> str:
             try:
                 body = _fetch_checked(bucket, key, up)
                 options = DocumentOptions.model_validate({**up["params"], "namespace": up["namespace"]})
-                doc = prepare(body, up["content_type"], options, size=up["declared_bytes"],
-                              sha256=bytes(up["sha256"]))
+                doc = prepare(body, up["content_type"], options, size=up["declared_bytes"], sha256=bytes(up["sha256"]))
                 del body
                 with conn.transaction():  # savepoint: a failed store still lets us record the failure
                     written, chunk_ids = insert_document(conn, tenant_id, doc)
                 conn.execute(
                     "UPDATE document_uploads SET status = 'ready', reason = NULL, memory_id = %s,"
                     " document_tier = %s, deduplicated = %s, updated_at = now() WHERE id = %s",
-                    (written.memory.id, written.document.tier, written.deduplicated, upload_id))
+                    (written.memory.id, written.document.tier, written.deduplicated, upload_id),
+                )
             except UploadRejected as exc:
                 _fail(conn, upload_id, exc.message)
                 outcome = "failed"
@@ -184,8 +213,10 @@ def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
     head = client.head_object(Bucket=bucket, Key=key)
     size = int(head["ContentLength"])
     if size > HARD_MAX_BYTES:
-        raise UploadRejected(f"object is {size} bytes; documents are limited to {HARD_MAX_BYTES} bytes"
-                             " (the object was deleted, nothing was ingested)")
+        raise UploadRejected(
+            f"object is {size} bytes; documents are limited to {HARD_MAX_BYTES} bytes"
+            " (the object was deleted, nothing was ingested)"
+        )
     if size != up["declared_bytes"]:
         raise UploadRejected(f"object is {size} bytes but {up['declared_bytes']} were declared")
     raw = client.get_object(Bucket=bucket, Key=key)["Body"].read()

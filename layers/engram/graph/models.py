@@ -10,10 +10,10 @@ from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from engram.core.models import Kind, Metadata, Strict, Timestamp, UuidField
 
-RELATIONS = ("supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from",
-             "part_of")
-Relation = Literal["supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts",
-                   "derived_from", "part_of"]
+RELATIONS = ("supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of")
+Relation = Literal[
+    "supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of"
+]
 Direction = Literal["out", "in", "both"]
 CreatedBy = Literal["api", "consolidation"]
 EndedReason = Literal["link_deleted", "memory_deleted"]
@@ -23,8 +23,9 @@ MAX_NODES = 500
 SUMMARY_CHARS = 280
 
 # Stored as `real`: rounded so that what is read back equals what was written.
-Strength = Annotated[float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"),
-                     AfterValidator(lambda v: round(v, 6))]
+Strength = Annotated[
+    float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"), AfterValidator(lambda v: round(v, 6))
+]
 
 
 class LinkCreate(Strict):
@@ -132,7 +133,5 @@ class ChainLink(BaseModel):
 class MemoryHistory(BaseModel):
     memory_id: UUID
     versions: list[MemoryVersion] = Field(description="Every version, oldest first; the last is the current one")
-    supersedes: list[ChainLink] = Field(
-        description="What this memory replaced, transitively, oldest first")
-    superseded_by: list[ChainLink] = Field(
-        description="What replaced this memory, transitively, oldest first")
+    supersedes: list[ChainLink] = Field(description="What this memory replaced, transitively, oldest first")
+    superseded_by: list[ChainLink] = Field(description="What replaced this memory, transitively, oldest first")

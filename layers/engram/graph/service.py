@@ -60,8 +60,21 @@ from engram.graph.models import (
 )
 from engram.graph.shaping import link_from_row, summary_from_row, superseded_valid_to, traversal_nodes
 
-__all__ = ["RELATIONS", "LinkCreate", "conflicting_memories", "create_link", "create_link_batch", "delete_link",
-           "end_links", "history", "linked_memories", "list_links", "remove_links", "traverse", "write_links"]
+__all__ = [
+    "RELATIONS",
+    "LinkCreate",
+    "conflicting_memories",
+    "create_link",
+    "create_link_batch",
+    "delete_link",
+    "end_links",
+    "history",
+    "linked_memories",
+    "list_links",
+    "remove_links",
+    "traverse",
+    "write_links",
+]
 
 
 def _prepared(spec: LinkCreate, now: datetime) -> LinkCreate:
@@ -78,8 +91,14 @@ def _prepared(spec: LinkCreate, now: datetime) -> LinkCreate:
     return spec
 
 
-def write_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, links: Sequence[LinkCreate], *,
-                created_by: CreatedBy = "consolidation", run_id: UUID | None = None) -> list[Link]:
+def write_links(
+    conn: psycopg.Connection[DictRow],
+    tenant_id: UUID,
+    links: Sequence[LinkCreate],
+    *,
+    created_by: CreatedBy = "consolidation",
+    run_id: UUID | None = None,
+) -> list[Link]:
     """Write links inside the caller's tenant transaction: see the module docstring."""
     if (created_by == "consolidation") != (run_id is not None):
         raise ValueError("consolidation links carry their run_id; API links carry none")
@@ -99,8 +118,10 @@ def write_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, links: Seque
                 if spec.relation == "supersedes":
                     _apply_supersedes(conn, row, memories[spec.from_id])
     except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
-        raise Conflict("a link with the same from_id, to_id and relation already holds during this validity",
-                       {"constraint": "links_no_overlap"}) from exc
+        raise Conflict(
+            "a link with the same from_id, to_id and relation already holds during this validity",
+            {"constraint": "links_no_overlap"},
+        ) from exc
     except psycopg.errors.ForeignKeyViolation as exc:  # a memory vanished under us: never say whose
         raise NotFound("memory not found") from exc
     return [link_from_row(r) for r in rows]
@@ -117,8 +138,9 @@ def _apply_supersedes(conn: psycopg.Connection[DictRow], link: dict[str, Any], n
         store.record_supersession(conn, link["id"], link["to_id"], older["valid_to"], new_valid_to)
 
 
-def remove_links(conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None,
-                 run_id: UUID | None = None) -> list[Link]:
+def remove_links(
+    conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None
+) -> list[Link]:
     """Delete links for good (undo of a consolidation run): see the module docstring."""
     if link_ids is None and run_id is None:
         raise ValueError("give link_ids, run_id or both")
@@ -135,6 +157,7 @@ def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> li
 
 # The API: each call is one tenant transaction.
 
+
 def create_link(tenant_id: UUID, req: LinkCreate) -> Link:
     with tenant_transaction(tenant_id) as conn:
         return write_links(conn, tenant_id, [req], created_by="api")[0]
@@ -144,8 +167,9 @@ def _error_body(exc: ValidationError | EngramError) -> dict[str, Any]:
     """One batch item's error, in the same envelope a single request would get."""
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
-        exc = InvalidField(".".join(str(p) for p in first["loc"]) or "item",
-                           str(first["msg"]).removeprefix("Value error, "))
+        exc = InvalidField(
+            ".".join(str(p) for p in first["loc"]) or "item", str(first["msg"]).removeprefix("Value error, ")
+        )
     return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
@@ -167,8 +191,12 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
     with tenant_transaction(tenant_id) as conn:
         try:  # the common case, every item good: one statement for all
             links = write_links(conn, tenant_id, list(valid.values()), created_by="api")
-            results.update({i: LinkBatchItemResult(index=i, status="created", link=link)
-                            for i, link in zip(valid, links, strict=True)})
+            results.update(
+                {
+                    i: LinkBatchItemResult(index=i, status="created", link=link)
+                    for i, link in zip(valid, links, strict=True)
+                }
+            )
         except (NotFound, Conflict):  # then item by item, each in its own savepoint
             for index, spec in valid.items():
                 try:
@@ -191,12 +219,26 @@ def delete_link(tenant_id: UUID, link_id: UUID) -> Link:
         return end_links(conn, [link_id])[0]
 
 
-def list_links(tenant_id: UUID, *, memory_id: UUID | None = None, relations: Sequence[str] | None = None,
-               direction: Direction = "both", include_ended: bool = False, cursor: str | None = None,
-               limit: int = 50) -> LinkPage:
+def list_links(
+    tenant_id: UUID,
+    *,
+    memory_id: UUID | None = None,
+    relations: Sequence[str] | None = None,
+    direction: Direction = "both",
+    include_ended: bool = False,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> LinkPage:
     with tenant_transaction(tenant_id) as conn:
-        rows, next_cursor = store.list_links(conn, memory_id=memory_id, relations=relations, direction=direction,
-                                             include_ended=include_ended, cursor=cursor, limit=limit)
+        rows, next_cursor = store.list_links(
+            conn,
+            memory_id=memory_id,
+            relations=relations,
+            direction=direction,
+            include_ended=include_ended,
+            cursor=cursor,
+            limit=limit,
+        )
     return LinkPage(items=[link_from_row(r) for r in rows], next_cursor=next_cursor)
 
 
@@ -207,9 +249,16 @@ def _root(conn: psycopg.Connection[DictRow], memory_id: UUID) -> dict[str, Any]:
     return found[memory_id]
 
 
-def traverse(tenant_id: UUID, memory_id: UUID, *, depth: int = 1, direction: Direction = "both",
-             relations: Sequence[str] | None = None, as_of: datetime | None = None,
-             limit: int = 100) -> Traversal:
+def traverse(
+    tenant_id: UUID,
+    memory_id: UUID,
+    *,
+    depth: int = 1,
+    direction: Direction = "both",
+    relations: Sequence[str] | None = None,
+    as_of: datetime | None = None,
+    limit: int = 100,
+) -> Traversal:
     """Memories reachable from one memory through links valid at as_of (default now)."""
     if not 1 <= depth <= MAX_DEPTH:
         raise InvalidField("depth", f"must be between 1 and {MAX_DEPTH}", limit=MAX_DEPTH)
@@ -220,8 +269,9 @@ def traverse(tenant_id: UUID, memory_id: UUID, *, depth: int = 1, direction: Dir
         at = at.replace(tzinfo=UTC)
     with tenant_transaction(tenant_id) as conn:
         root = _root(conn, memory_id)
-        rows = store.walk(conn, tenant_id, memory_id, depth=depth, direction=direction, relations=relations,
-                          as_of=at, limit=limit)
+        rows = store.walk(
+            conn, tenant_id, memory_id, depth=depth, direction=direction, relations=relations, as_of=at, limit=limit
+        )
     nodes, truncated = traversal_nodes(memory_id, rows, limit)
     return Traversal(root=summary_from_row(root), nodes=nodes, truncated=truncated, as_of=at)
 
@@ -234,41 +284,63 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
             raise NotFound(f"memory {memory_id} not found")
         # A version at or past the current one belongs to a change that was undone (a consolidation
         # run put the row back): the memory never had it as a past.
-        versions = [*(v for v in store.previous_versions(conn, memory_id) if v["version"] < current["version"]),
-                    current]
+        versions = [
+            *(v for v in store.previous_versions(conn, memory_id) if v["version"] < current["version"]),
+            current,
+        ]
         older = store.supersession_chain(conn, tenant_id, memory_id, newer=False)
         newer = store.supersession_chain(conn, tenant_id, memory_id, newer=True)
 
     def chain(rows: list[dict[str, Any]]) -> list[ChainLink]:
         return [ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")) for r in rows]
 
-    return MemoryHistory(memory_id=memory_id, versions=[MemoryVersion.model_validate(v) for v in versions],
-                         supersedes=chain(older[::-1]), superseded_by=chain(newer))
+    return MemoryHistory(
+        memory_id=memory_id,
+        versions=[MemoryVersion.model_validate(v) for v in versions],
+        supersedes=chain(older[::-1]),
+        superseded_by=chain(newer),
+    )
 
 
 # Recall: links of many results at once, inside recall's transaction.
 
-def linked_memories(conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_ids: Sequence[UUID], *,
-                    relations: Sequence[str] | None, depth: int, as_of: datetime,
-                    limit_per_memory: int) -> dict[UUID, list[TraversalNode]]:
+
+def linked_memories(
+    conn: psycopg.Connection[DictRow],
+    tenant_id: UUID,
+    memory_ids: Sequence[UUID],
+    *,
+    relations: Sequence[str] | None,
+    depth: int,
+    as_of: datetime,
+    limit_per_memory: int,
+) -> dict[UUID, list[TraversalNode]]:
     """For each memory, what its links (either way) reach within `depth`: one query for all."""
     if not memory_ids:
         return {}
-    rows = store.walk_many(conn, tenant_id, memory_ids, depth=depth, direction="both", relations=relations,
-                           as_of=as_of, limit=limit_per_memory)
+    rows = store.walk_many(
+        conn,
+        tenant_id,
+        memory_ids,
+        depth=depth,
+        direction="both",
+        relations=relations,
+        as_of=as_of,
+        limit=limit_per_memory,
+    )
     by_root: dict[UUID, list[dict[str, Any]]] = {}
     for r in rows:
         by_root.setdefault(r["root"], []).append(r)
     return {root: traversal_nodes(root, found, limit_per_memory)[0] for root, found in by_root.items()}
 
 
-def conflicting_memories(conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_ids: Sequence[UUID],
-                         as_of: datetime) -> dict[UUID, list[ChainLink]]:
+def conflicting_memories(
+    conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_ids: Sequence[UUID], as_of: datetime
+) -> dict[UUID, list[ChainLink]]:
     """For each memory, the active memories linked to it by `contradicts` (either way) at as_of."""
     if not memory_ids:
         return {}
     found: dict[UUID, list[ChainLink]] = {}
     for r in store.conflicts(conn, tenant_id, memory_ids, as_of):
-        found.setdefault(r["subject"], []).append(
-            ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")))
+        found.setdefault(r["subject"], []).append(ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")))
     return found

@@ -10,8 +10,21 @@ from uuid import UUID
 
 from engram.graph.models import Link, MemorySummary, TraversalNode
 
-LINK_FIELDS = ("id", "from_id", "to_id", "relation", "strength", "valid_from", "valid_to", "metadata", "created_by",
-               "run_id", "created_at", "ended_at", "ended_reason")
+LINK_FIELDS = (
+    "id",
+    "from_id",
+    "to_id",
+    "relation",
+    "strength",
+    "valid_from",
+    "valid_to",
+    "metadata",
+    "created_by",
+    "run_id",
+    "created_at",
+    "ended_at",
+    "ended_reason",
+)
 
 
 def paths_from_parents(root: UUID, reached: Iterable[tuple[UUID, UUID]]) -> dict[UUID, list[UUID]]:
@@ -25,8 +38,9 @@ def paths_from_parents(root: UUID, reached: Iterable[tuple[UUID, UUID]]) -> dict
     return paths
 
 
-def superseded_valid_to(older_valid_from: datetime | None, older_valid_to: datetime | None,
-                        newer_starts: datetime) -> datetime | None:
+def superseded_valid_to(
+    older_valid_from: datetime | None, older_valid_to: datetime | None, newer_starts: datetime
+) -> datetime | None:
     """The older memory's valid_to once a newer one supersedes it, or None when it is unchanged.
 
     It stops being valid when the newer one starts; never later than it already ended, and never
@@ -54,6 +68,10 @@ def traversal_nodes(root: UUID, rows: Iterable[dict[str, Any]], limit: int) -> t
     truncated = len(rows) > limit
     rows = rows[:limit]
     paths = paths_from_parents(root, [(r["node"], r["parent"]) for r in rows])
-    nodes = [TraversalNode(memory=summary_from_row(r), depth=r["depth"], path=paths[r["node"]],
-                           via=link_from_row(r, "link_")) for r in rows]
+    nodes = [
+        TraversalNode(
+            memory=summary_from_row(r), depth=r["depth"], path=paths[r["node"]], via=link_from_row(r, "link_")
+        )
+        for r in rows
+    ]
     return nodes, truncated

@@ -17,10 +17,12 @@ from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason
 
 LINK_COLUMNS = sql.SQL(
     "l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
-    " l.run_id, l.created_at, l.ended_at, l.ended_reason")
+    " l.run_id, l.created_at, l.ended_at, l.ended_reason"
+)
 SUMMARY_COLUMNS = sql.SQL(
     "m.id, m.namespace, m.kind, left(m.content, {n}) AS summary, length(m.content) > {n} AS truncated, m.tags,"
-    " m.importance, m.created_at, m.valid_from, m.valid_to").format(n=sql.Literal(SUMMARY_CHARS))
+    " m.importance, m.created_at, m.valid_from, m.valid_to"
+).format(n=sql.Literal(SUMMARY_CHARS))
 
 Row = dict[str, Any]
 
@@ -29,13 +31,18 @@ def active_memories(conn: psycopg.Connection[DictRow], ids: Sequence[UUID]) -> d
     """The active memories among `ids` this tenant can see (row-level security hides the others),
     with their validity: one query for a whole batch. Locked, so a concurrent delete waits for us."""
     rows = conn.execute(
-        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' FOR SHARE",
-        (list(ids),)).fetchall()
+        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' FOR SHARE", (list(ids),)
+    ).fetchall()
     return {r["id"]: r for r in rows}
 
 
-def insert_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, specs: Sequence[LinkCreate],
-                 created_by: CreatedBy, run_id: UUID | None) -> list[Row]:
+def insert_links(
+    conn: psycopg.Connection[DictRow],
+    tenant_id: UUID,
+    specs: Sequence[LinkCreate],
+    created_by: CreatedBy,
+    run_id: UUID | None,
+) -> list[Row]:
     """Insert links in one statement; rows come back in the order of `specs`."""
     rows = conn.execute(
         sql.SQL(
@@ -48,26 +55,39 @@ def insert_links(conn: psycopg.Connection[DictRow], tenant_id: UUID, specs: Sequ
             # valid_from is part of the key: two links of one triple in one call cannot share it (overlap)
             " SELECT ins.* FROM ins JOIN new ON (new.from_id, new.to_id, new.relation)"
             " = (ins.from_id, ins.to_id, ins.relation) AND COALESCE(new.valid_from, now()) = ins.valid_from"
-            " ORDER BY new.ord").format(LINK_COLUMNS),
-        ([s.from_id for s in specs], [s.to_id for s in specs], [s.relation for s in specs],
-         [s.strength for s in specs], [s.valid_from for s in specs], [s.valid_to for s in specs],
-         [json.dumps(s.metadata) for s in specs], tenant_id, created_by, run_id),
+            " ORDER BY new.ord"
+        ).format(LINK_COLUMNS),
+        (
+            [s.from_id for s in specs],
+            [s.to_id for s in specs],
+            [s.relation for s in specs],
+            [s.strength for s in specs],
+            [s.valid_from for s in specs],
+            [s.valid_to for s in specs],
+            [json.dumps(s.metadata) for s in specs],
+            tenant_id,
+            created_by,
+            run_id,
+        ),
     ).fetchall()
     assert len(rows) == len(specs)
     return rows
 
 
 def lock_memory_validity(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
-    return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s FOR UPDATE",
-                        (memory_id,)).fetchone()
+    return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s FOR UPDATE", (memory_id,)).fetchone()
 
 
-def record_supersession(conn: psycopg.Connection[DictRow], link_id: UUID, older_id: UUID, before: datetime | None,
-                        new_valid_to: datetime) -> None:
+def record_supersession(
+    conn: psycopg.Connection[DictRow], link_id: UUID, older_id: UUID, before: datetime | None, new_valid_to: datetime
+) -> None:
     """Shorten the older memory's validity and remember, on the link, what it was."""
     conn.execute("UPDATE memories SET valid_to = %s, updated_at = now() WHERE id = %s", (new_valid_to, older_id))
-    conn.execute("UPDATE links SET supersede_applied = true, superseded_valid_to_before = %s,"
-                 " superseded_valid_to_set = %s WHERE id = %s", (before, new_valid_to, link_id))
+    conn.execute(
+        "UPDATE links SET supersede_applied = true, superseded_valid_to_before = %s,"
+        " superseded_valid_to_set = %s WHERE id = %s",
+        (before, new_valid_to, link_id),
+    )
 
 
 def revert_supersessions(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> None:
@@ -76,20 +96,25 @@ def revert_supersessions(conn: psycopg.Connection[DictRow], link_ids: Sequence[U
         "UPDATE memories m SET valid_to = l.superseded_valid_to_before, updated_at = now() FROM links l"
         " WHERE l.id = ANY(%s) AND l.supersede_applied AND m.id = l.to_id"
         " AND m.valid_to IS NOT DISTINCT FROM l.superseded_valid_to_set",
-        (list(link_ids),))
+        (list(link_ids),),
+    )
 
 
 def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
     """End live links now, keeping them as history (their validity stops at now)."""
     return conn.execute(
-        sql.SQL("UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
-                " valid_to = GREATEST(l.valid_from, LEAST(COALESCE(l.valid_to, 'infinity'), now()))"
-                " WHERE l.id = ANY(%s) AND l.ended_at IS NULL RETURNING {}").format(LINK_COLUMNS),
-        (reason, list(link_ids))).fetchall()
+        sql.SQL(
+            "UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
+            " valid_to = GREATEST(l.valid_from, LEAST(COALESCE(l.valid_to, 'infinity'), now()))"
+            " WHERE l.id = ANY(%s) AND l.ended_at IS NULL RETURNING {}"
+        ).format(LINK_COLUMNS),
+        (reason, list(link_ids)),
+    ).fetchall()
 
 
-def find_links(conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None,
-               run_id: UUID | None = None) -> list[Row]:
+def find_links(
+    conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None
+) -> list[Row]:
     """Links by id, by the consolidation run that wrote them, or both (no condition: none)."""
     clauses: list[sql.Composable] = []
     params: list[Any] = []
@@ -102,24 +127,33 @@ def find_links(conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | 
     if not clauses:
         return []
     return conn.execute(
-        sql.SQL("SELECT {} FROM links l WHERE {}").format(LINK_COLUMNS, sql.SQL(" AND ").join(clauses)),
-        params).fetchall()
+        sql.SQL("SELECT {} FROM links l WHERE {}").format(LINK_COLUMNS, sql.SQL(" AND ").join(clauses)), params
+    ).fetchall()
 
 
 def delete_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Row]:
     """Remove links for good (an undone consolidation run)."""
-    return conn.execute(sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS),
-                        (list(link_ids),)).fetchall()
+    return conn.execute(
+        sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS), (list(link_ids),)
+    ).fetchall()
 
 
 def links_by_id(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Row]:
-    return conn.execute(sql.SQL("SELECT {} FROM links l WHERE l.id = ANY(%s)").format(LINK_COLUMNS),
-                        (list(link_ids),)).fetchall()
+    return conn.execute(
+        sql.SQL("SELECT {} FROM links l WHERE l.id = ANY(%s)").format(LINK_COLUMNS), (list(link_ids),)
+    ).fetchall()
 
 
-def list_links(conn: psycopg.Connection[DictRow], *, memory_id: UUID | None, relations: Sequence[str] | None,
-               direction: Direction, include_ended: bool, cursor: str | None,
-               limit: int) -> tuple[list[Row], str | None]:
+def list_links(
+    conn: psycopg.Connection[DictRow],
+    *,
+    memory_id: UUID | None,
+    relations: Sequence[str] | None,
+    direction: Direction,
+    include_ended: bool,
+    cursor: str | None,
+    limit: int,
+) -> tuple[list[Row], str | None]:
     """Newest first, keyset-paginated on (created_at, id)."""
     where: list[sql.Composable] = [sql.SQL("true")]
     params: list[Any] = []
@@ -137,17 +171,21 @@ def list_links(conn: psycopg.Connection[DictRow], *, memory_id: UUID | None, rel
         params += list(decode_cursor(cursor))
     rows = conn.execute(
         sql.SQL("SELECT {} FROM links l WHERE {} ORDER BY l.created_at DESC, l.id DESC LIMIT %s").format(
-            LINK_COLUMNS, sql.SQL(" AND ").join(where)),
-        [*params, limit + 1]).fetchall()
+            LINK_COLUMNS, sql.SQL(" AND ").join(where)
+        ),
+        [*params, limit + 1],
+    ).fetchall()
     page = rows[:limit]
     return page, (encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None)
 
 
-def memory_summaries(conn: psycopg.Connection[DictRow], ids: Sequence[UUID], *,
-                     active_only: bool = True) -> dict[UUID, Row]:
+def memory_summaries(
+    conn: psycopg.Connection[DictRow], ids: Sequence[UUID], *, active_only: bool = True
+) -> dict[UUID, Row]:
     status = sql.SQL("AND m.status = 'active'") if active_only else sql.SQL("")
-    rows = conn.execute(sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status),
-                        (list(ids),)).fetchall()
+    rows = conn.execute(
+        sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status), (list(ids),)
+    ).fetchall()
     return {r["id"]: r for r in rows}
 
 
@@ -155,10 +193,14 @@ def _steps(direction: Direction, relations: Sequence[str] | None) -> sql.Composa
     """One hop from the frontier memory f.id: the links valid at as_of, in the asked direction(s)."""
     relation = sql.SQL(" AND l.relation = ANY(%(relations)s)") if relations else sql.SQL("")
     valid = sql.SQL(" AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)")
-    out = sql.SQL("SELECT l.to_id AS node, l.from_id AS parent, l.id AS edge, l.strength FROM links l"
-                  " WHERE l.tenant_id = %(tenant)s AND l.from_id = f.id{}{}").format(relation, valid)
-    into = sql.SQL("SELECT l.from_id AS node, l.to_id AS parent, l.id AS edge, l.strength FROM links l"
-                   " WHERE l.tenant_id = %(tenant)s AND l.to_id = f.id{}{}").format(relation, valid)
+    out = sql.SQL(
+        "SELECT l.to_id AS node, l.from_id AS parent, l.id AS edge, l.strength FROM links l"
+        " WHERE l.tenant_id = %(tenant)s AND l.from_id = f.id{}{}"
+    ).format(relation, valid)
+    into = sql.SQL(
+        "SELECT l.from_id AS node, l.to_id AS parent, l.id AS edge, l.strength FROM links l"
+        " WHERE l.tenant_id = %(tenant)s AND l.to_id = f.id{}{}"
+    ).format(relation, valid)
     return {"out": out, "in": into, "both": sql.SQL("{} UNION ALL {}").format(out, into)}[direction]
 
 
@@ -196,30 +238,71 @@ def walk_sql(root: sql.Composable, direction: Direction, relations: Sequence[str
     ).format(root=root, steps=_steps(direction, relations))
 
 
-def walk(conn: psycopg.Connection[DictRow], tenant_id: UUID, root: UUID, *, depth: int, direction: Direction,
-         relations: Sequence[str] | None, as_of: datetime, limit: int) -> list[Row]:
+def walk(
+    conn: psycopg.Connection[DictRow],
+    tenant_id: UUID,
+    root: UUID,
+    *,
+    depth: int,
+    direction: Direction,
+    relations: Sequence[str] | None,
+    as_of: datetime,
+    limit: int,
+) -> list[Row]:
     """The walk from one memory with each reached memory's summary and the link that reached it."""
     query = sql.SQL(
         "SELECT r.depth, r.node, r.parent, {summary}, {link_cols} FROM ({walk}) r"
         " JOIN memories m ON m.id = r.node JOIN links l ON l.id = r.edge ORDER BY r.depth, r.ord"
-    ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns(),
-             walk=walk_sql(sql.SQL("%(root)s::uuid"), direction, relations))
-    return conn.execute(query, {"root": root, "tenant": tenant_id, "depth": depth, "limit": limit,
-                                "as_of": as_of, "relations": list(relations or [])}).fetchall()
+    ).format(
+        summary=SUMMARY_COLUMNS,
+        link_cols=_prefixed_link_columns(),
+        walk=walk_sql(sql.SQL("%(root)s::uuid"), direction, relations),
+    )
+    return conn.execute(
+        query,
+        {
+            "root": root,
+            "tenant": tenant_id,
+            "depth": depth,
+            "limit": limit,
+            "as_of": as_of,
+            "relations": list(relations or []),
+        },
+    ).fetchall()
 
 
-def walk_many(conn: psycopg.Connection[DictRow], tenant_id: UUID, roots: Sequence[UUID], *, depth: int,
-              direction: Direction, relations: Sequence[str] | None, as_of: datetime,
-              limit: int) -> list[Row]:
+def walk_many(
+    conn: psycopg.Connection[DictRow],
+    tenant_id: UUID,
+    roots: Sequence[UUID],
+    *,
+    depth: int,
+    direction: Direction,
+    relations: Sequence[str] | None,
+    as_of: datetime,
+    limit: int,
+) -> list[Row]:
     """The same walk from each of several memories, in one query (recall expansion)."""
     query = sql.SQL(
         "SELECT r0.root, r.depth, r.node, r.parent, {summary}, {link_cols}"
         " FROM unnest(%(roots)s::uuid[]) AS r0(root) CROSS JOIN LATERAL ({walk}) r"
         " JOIN memories m ON m.id = r.node JOIN links l ON l.id = r.edge ORDER BY r0.root, r.depth, r.ord"
-    ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns(),
-             walk=walk_sql(sql.SQL("r0.root"), direction, relations))
-    return conn.execute(query, {"roots": list(roots), "tenant": tenant_id, "depth": depth, "limit": limit,
-                                "as_of": as_of, "relations": list(relations or [])}).fetchall()
+    ).format(
+        summary=SUMMARY_COLUMNS,
+        link_cols=_prefixed_link_columns(),
+        walk=walk_sql(sql.SQL("r0.root"), direction, relations),
+    )
+    return conn.execute(
+        query,
+        {
+            "roots": list(roots),
+            "tenant": tenant_id,
+            "depth": depth,
+            "limit": limit,
+            "as_of": as_of,
+            "relations": list(relations or []),
+        },
+    ).fetchall()
 
 
 def conflicts(conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[UUID], as_of: datetime) -> list[Row]:
@@ -238,11 +321,13 @@ def conflicts(conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[
             "  AND COALESCE(m.valid_from, m.created_at) <= %(as_of)s AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
             " JOIN links l ON l.id = c.edge ORDER BY c.subject, l.strength DESC, l.id"
         ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns()),
-        {"tenant": tenant_id, "ids": list(ids), "as_of": as_of}).fetchall()
+        {"tenant": tenant_id, "ids": list(ids), "as_of": as_of},
+    ).fetchall()
 
 
-def supersession_chain(conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_id: UUID, *,
-                       newer: bool, max_steps: int = 100) -> list[Row]:
+def supersession_chain(
+    conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_id: UUID, *, newer: bool, max_steps: int = 100
+) -> list[Row]:
     """Follow `supersedes` links from a memory: to what it replaced (newer=False), or to what
     replaced it (newer=True), transitively, cycle-safe; deleted memories included (history)."""
     step_from, step_to = ("l.to_id", "l.from_id") if newer else ("l.from_id", "l.to_id")
@@ -258,27 +343,48 @@ def supersession_chain(conn: psycopg.Connection[DictRow], tenant_id: UUID, memor
         "  WHERE NOT {step_to} = ANY(c.path) AND c.steps < %(max_steps)s)"
         " SELECT c.steps, {summary}, {link_cols} FROM chain c JOIN memories m ON m.id = c.node"
         " JOIN links l ON l.id = c.edge ORDER BY c.steps, l.valid_from, l.id"
-    ).format(step_from=sql.SQL(step_from), step_to=sql.SQL(step_to), summary=SUMMARY_COLUMNS,
-             link_cols=_prefixed_link_columns())
+    ).format(
+        step_from=sql.SQL(step_from),
+        step_to=sql.SQL(step_to),
+        summary=SUMMARY_COLUMNS,
+        link_cols=_prefixed_link_columns(),
+    )
     return conn.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
 
 
 def previous_versions(conn: psycopg.Connection[DictRow], memory_id: UUID) -> list[Row]:
     return conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to, changed_at"
-        " FROM memory_versions WHERE memory_id = %s ORDER BY version", (memory_id,)).fetchall()
+        " FROM memory_versions WHERE memory_id = %s ORDER BY version",
+        (memory_id,),
+    ).fetchall()
 
 
 def current_version(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
     return conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to,"
         " NULL::timestamptz AS changed_at FROM memories WHERE id = %s AND status = 'active'",
-        (memory_id,)).fetchone()
+        (memory_id,),
+    ).fetchone()
 
 
 def _prefixed_link_columns() -> sql.Composable:
     """The link's columns, named link_* so they sit beside a memory's in one row."""
-    names = ("id", "from_id", "to_id", "relation", "strength", "valid_from", "valid_to", "metadata", "created_by",
-             "run_id", "created_at", "ended_at", "ended_reason")
-    return sql.SQL(", ").join(sql.SQL("l.{} AS {}").format(sql.Identifier(n), sql.Identifier(f"link_{n}"))
-                              for n in names)
+    names = (
+        "id",
+        "from_id",
+        "to_id",
+        "relation",
+        "strength",
+        "valid_from",
+        "valid_to",
+        "metadata",
+        "created_by",
+        "run_id",
+        "created_at",
+        "ended_at",
+        "ended_reason",
+    )
+    return sql.SQL(", ").join(
+        sql.SQL("l.{} AS {}").format(sql.Identifier(n), sql.Identifier(f"link_{n}")) for n in names
+    )

@@ -43,8 +43,9 @@ def _cut_point(text: str, start: int, target: int) -> int:
     return hard_end
 
 
-def chunk_text(text: str, target_chars: int = DOCUMENT_TARGET,
-               single_below: int = SINGLE_CHUNK_BELOW) -> list[TextChunk]:
+def chunk_text(
+    text: str, target_chars: int = DOCUMENT_TARGET, single_below: int = SINGLE_CHUNK_BELOW
+) -> list[TextChunk]:
     if len(text) < single_below:
         return [TextChunk(0, 0, text)]
     chunks: list[TextChunk] = []
@@ -66,8 +67,12 @@ FOCUSED_OVERLAP = 50
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
-def chunk_focused(text: str, window_tokens: int = FOCUSED_TOKENS, overlap: int = FOCUSED_OVERLAP,
-                  single_below: int = SINGLE_CHUNK_BELOW) -> list[TextChunk]:
+def chunk_focused(
+    text: str,
+    window_tokens: int = FOCUSED_TOKENS,
+    overlap: int = FOCUSED_OVERLAP,
+    single_below: int = SINGLE_CHUNK_BELOW,
+) -> list[TextChunk]:
     if not 0 <= overlap < window_tokens:
         raise ValueError("overlap must be smaller than the window")
     if len(text) < single_below:

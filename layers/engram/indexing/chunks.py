@@ -33,8 +33,9 @@ class ChunkOwner:
     @classmethod
     def of_memory(cls, row: Mapping[str, Any]) -> ChunkOwner:
         """From a memories row holding id, namespace, kind, tags and source."""
-        return cls(namespace=row["namespace"], kind=row["kind"], tags=row["tags"], source=row["source"],
-                   memory_id=row["id"])
+        return cls(
+            namespace=row["namespace"], kind=row["kind"], tags=row["tags"], source=row["source"], memory_id=row["id"]
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +63,16 @@ _INSERT = (
 )
 
 
-def insert_chunks(conn: psycopg.Connection[Any], tenant_id: UUID, owner: ChunkOwner,
-                  chunks: Sequence[NewChunk]) -> list[UUID]:
+def insert_chunks(
+    conn: psycopg.Connection[Any], tenant_id: UUID, owner: ChunkOwner, chunks: Sequence[NewChunk]
+) -> list[UUID]:
     """Insert the chunks of one owner; return their ids in the order given."""
     return insert_chunk_groups(conn, tenant_id, [(owner, chunks)])[0]
 
 
-def insert_chunk_groups(conn: psycopg.Connection[Any], tenant_id: UUID,
-                        groups: Sequence[tuple[ChunkOwner, Sequence[NewChunk]]]) -> list[list[UUID]]:
+def insert_chunk_groups(
+    conn: psycopg.Connection[Any], tenant_id: UUID, groups: Sequence[tuple[ChunkOwner, Sequence[NewChunk]]]
+) -> list[list[UUID]]:
     """Insert the chunks of several owners (a batch of memories) in one statement; return their ids,
     per group, in the order given."""
     ids = [[uuid.uuid4() for _ in chunks] for _, chunks in groups]
@@ -83,14 +86,26 @@ def insert_chunk_groups(conn: psycopg.Connection[Any], tenant_id: UUID,
         tags.extend(owner.tags)
     spans = [span for (_, chunks), span in zip(groups, tag_spans, strict=True) for _chunk in chunks]
     windows = any(c.seq_from is not None for _, c in rows)
-    conn.execute(_INSERT, (
-        tenant_id, tags, [i for group in ids for i in group],
-        [o.memory_id for o, _ in rows], [o.conversation_id for o, _ in rows],
-        [o.namespace for o, _ in rows], [o.kind for o, _ in rows],
-        [lo for lo, _ in spans], [hi for _, hi in spans], [o.source for o, _ in rows],
-        [c.position for _, c in rows], [c.char_start for _, c in rows], [c.text for _, c in rows],
-        [c.occurred_at for _, c in rows],
-        # unnest pads a NULL array with NULLs: no per-row list when no chunk is a window
-        [c.seq_from for _, c in rows] if windows else None, [c.seq_to for _, c in rows] if windows else None,
-    ))
+    conn.execute(
+        _INSERT,
+        (
+            tenant_id,
+            tags,
+            [i for group in ids for i in group],
+            [o.memory_id for o, _ in rows],
+            [o.conversation_id for o, _ in rows],
+            [o.namespace for o, _ in rows],
+            [o.kind for o, _ in rows],
+            [lo for lo, _ in spans],
+            [hi for _, hi in spans],
+            [o.source for o, _ in rows],
+            [c.position for _, c in rows],
+            [c.char_start for _, c in rows],
+            [c.text for _, c in rows],
+            [c.occurred_at for _, c in rows],
+            # unnest pads a NULL array with NULLs: no per-row list when no chunk is a window
+            [c.seq_from for _, c in rows] if windows else None,
+            [c.seq_to for _, c in rows] if windows else None,
+        ),
+    )
     return ids

@@ -57,8 +57,9 @@ def cached_active_space(conn: psycopg.Connection[DictRow]) -> EmbeddingSpace | N
     return _space_cache[1]
 
 
-def ensure_embedding_space(owner: psycopg.Connection[DictRow], model_id: str, dimension: int,
-                           activate: bool = False) -> EmbeddingSpace:
+def ensure_embedding_space(
+    owner: psycopg.Connection[DictRow], model_id: str, dimension: int, activate: bool = False
+) -> EmbeddingSpace:
     """Register the space (owner connection). The first one becomes active; switching needs activate."""
     dimension = int(dimension)
     active = owner.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
@@ -119,14 +120,14 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
         cur.executemany(
             "UPDATE chunks SET embedding = %s::vector, embedding_dim = %s, model_id = %s, embedded_at = now()"
             " WHERE id = %s",
-            [(vector_literal(v), space.dimension, space.model_id, r["id"])
-             for r, v in zip(rows, vectors, strict=True)],
+            [(vector_literal(v), space.dimension, space.model_id, r["id"]) for r, v in zip(rows, vectors, strict=True)],
         )
     return len(rows)
 
 
-def pending_chunks(owner: psycopg.Connection[DictRow], model_id: str, limit: int = 100_000,
-                   tenant_id: UUID | str | None = None) -> list[dict]:
+def pending_chunks(
+    owner: psycopg.Connection[DictRow], model_id: str, limit: int = 100_000, tenant_id: UUID | str | None = None
+) -> list[dict]:
     """Chunks without a vector of the active model (owner connection, for backfill): every
     tenant's, or one tenant's."""
     return owner.execute(

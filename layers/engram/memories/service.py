@@ -37,15 +37,27 @@ from engram.memories.store import MEMORY_COLUMNS, chunk_memory, memory_chunks, r
 
 # read_memory and write_memory(s) are part of this service: other capabilities (documents, consolidation)
 # read and write memories inside their own transaction.
-__all__ = ["check_content_size", "create_batch", "create_memory", "delete_memory", "get_memory", "list_memories",
-           "patch_memory", "read_memory", "restore_memory", "write_memories", "write_memory"]
+__all__ = [
+    "check_content_size",
+    "create_batch",
+    "create_memory",
+    "delete_memory",
+    "get_memory",
+    "list_memories",
+    "patch_memory",
+    "read_memory",
+    "restore_memory",
+    "write_memories",
+    "write_memory",
+]
 
 
 def check_content_size(content: str, field: str = "content") -> None:
     limit = settings().max_memory_chars
     if len(content) > limit:
-        raise TooLarge(field, len(content.encode()), limit,
-                       "Store large text with POST /v1/documents, which chunks it for recall.")
+        raise TooLarge(
+            field, len(content.encode()), limit, "Store large text with POST /v1/documents, which chunks it for recall."
+        )
 
 
 def _check_validity(valid_from: datetime | None, valid_to: datetime | None) -> None:
@@ -64,11 +76,20 @@ def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequenc
         _check_validity(new.valid_from, new.valid_to)
     rows = [upsert_memory(conn, tenant_id, new) for new in news]
     fresh = [(new, row) for new, row in zip(news, rows, strict=True) if row["inserted"]]
-    chunk_ids = iter(insert_chunk_groups(conn, tenant_id, [
-        (ChunkOwner.of_memory(row), memory_chunks(row, new.chunk_source or new.content, new.chunking))
-        for new, row in fresh]))
-    return [MemoryWrite(id=row["id"], inserted=row["inserted"], chunk_ids=next(chunk_ids) if row["inserted"] else [])
-            for row in rows]
+    chunk_ids = iter(
+        insert_chunk_groups(
+            conn,
+            tenant_id,
+            [
+                (ChunkOwner.of_memory(row), memory_chunks(row, new.chunk_source or new.content, new.chunking))
+                for new, row in fresh
+            ],
+        )
+    )
+    return [
+        MemoryWrite(id=row["id"], inserted=row["inserted"], chunk_ids=next(chunk_ids) if row["inserted"] else [])
+        for row in rows
+    ]
 
 
 def write_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> MemoryWrite:
@@ -95,8 +116,9 @@ def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any
     """One batch item's error, in the same envelope a single request would get."""
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
-        exc = InvalidField(".".join(str(p) for p in first["loc"]) or "item",
-                           str(first["msg"]).removeprefix("Value error, "))
+        exc = InvalidField(
+            ".".join(str(p) for p in first["loc"]) or "item", str(first["msg"]).removeprefix("Value error, ")
+        )
     return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
@@ -120,13 +142,15 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
         written = write_memories(conn, tenant_id, [new for _, new in valid])
         record_activity(conn, {new.namespace for _, new in valid})
     for (index, _), w in zip(valid, written, strict=True):
-        results[index] = BatchItemResult(index=index, status="created" if w.inserted else "deduplicated",
-                                         memory_id=w.id)
+        results[index] = BatchItemResult(
+            index=index, status="created" if w.inserted else "deduplicated", memory_id=w.id
+        )
     enqueue_embedding(tenant_id, [chunk_id for w in written for chunk_id in w.chunk_ids])
     ordered = [results[i] for i in range(len(items))]
     count = {s: sum(r.status == s for r in ordered) for s in ("created", "deduplicated", "error")}
-    return BatchResult(results=ordered, created=count["created"], deduplicated=count["deduplicated"],
-                       failed=count["error"])
+    return BatchResult(
+        results=ordered, created=count["created"], deduplicated=count["deduplicated"], failed=count["error"]
+    )
 
 
 def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> Memory:
@@ -156,8 +180,10 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
         if "content" in changes:
             sets.append(sql.SQL("content_hash = %s"))
             params.append(content_hash(changes["content"]))
-        query = sql.SQL("UPDATE memories SET {} WHERE id = %s AND status = 'active'"
-                        " RETURNING id, namespace, kind, tags, source, created_at").format(sql.SQL(", ").join(sets))
+        query = sql.SQL(
+            "UPDATE memories SET {} WHERE id = %s AND status = 'active'"
+            " RETURNING id, namespace, kind, tags, source, created_at"
+        ).format(sql.SQL(", ").join(sets))
         try:
             row = conn.execute(query, [*params, memory_id]).fetchone()
         except psycopg.errors.UniqueViolation as exc:
@@ -169,8 +195,10 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
             conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
             chunk_ids = chunk_memory(conn, tenant_id, row, changes["content"])
         elif changes.keys() & {"kind", "tags", "source"}:
-            conn.execute("UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
-                         (row["kind"], row["tags"], row["source"], memory_id))
+            conn.execute(
+                "UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
+                (row["kind"], row["tags"], row["source"], memory_id),
+            )
         memory = read_memory(conn, memory_id)
     enqueue_embedding(tenant_id, chunk_ids)
     return memory
@@ -181,7 +209,8 @@ def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
     with tenant_transaction(tenant_id) as conn:
         row = conn.execute(
             "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
-            " WHERE id = %s AND status = 'active' RETURNING id", (memory_id,),
+            " WHERE id = %s AND status = 'active' RETURNING id",
+            (memory_id,),
         ).fetchone()
         if row is None:
             raise NotFound(f"memory {memory_id} not found")
@@ -194,7 +223,8 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
         try:
             row = conn.execute(
                 "UPDATE memories SET status = 'active', deleted_at = NULL, updated_at = now()"
-                " WHERE id = %s AND status = 'deleted' RETURNING id", (memory_id,),
+                " WHERE id = %s AND status = 'deleted' RETURNING id",
+                (memory_id,),
             ).fetchone()
         except psycopg.errors.UniqueViolation as exc:
             raise Conflict("an active memory with the same content exists in this namespace") from exc
@@ -204,17 +234,35 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
         return read_memory(conn, memory_id)
 
 
-def list_memories(tenant_id: UUID, *, namespace: str | None = None, tags: list[str] | None = None,
-                  kind: str | None = None, layer: str | None = None, deleted: bool = False,
-                  since: datetime | None = None, until: datetime | None = None,
-                  cursor: str | None = None, limit: int = 50) -> MemoryPage:
+def list_memories(
+    tenant_id: UUID,
+    *,
+    namespace: str | None = None,
+    tags: list[str] | None = None,
+    kind: str | None = None,
+    layer: str | None = None,
+    deleted: bool = False,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> MemoryPage:
     with tenant_transaction(tenant_id) as conn:
         rows, next_cursor = newest_first(
-            conn, select=sql.SQL("SELECT {} FROM memories m").format(MEMORY_COLUMNS), alias="m", cursor=cursor,
+            conn,
+            select=sql.SQL("SELECT {} FROM memories m").format(MEMORY_COLUMNS),
+            alias="m",
+            cursor=cursor,
             limit=limit,
-            filters=[("m.status = %s", "deleted" if deleted else "active"), ("m.namespace = %s", namespace),
-                     ("m.tags @> %s", tags), ("m.kind = %s", kind), ("m.layer = %s", layer),
-                     ("m.created_at >= %s", since), ("m.created_at < %s", until)],
+            filters=[
+                ("m.status = %s", "deleted" if deleted else "active"),
+                ("m.namespace = %s", namespace),
+                ("m.tags @> %s", tags),
+                ("m.kind = %s", kind),
+                ("m.layer = %s", layer),
+                ("m.created_at >= %s", since),
+                ("m.created_at < %s", until),
+            ],
         )
     items = [Memory.model_validate(r) for r in rows]
     return MemoryPage(items=items, next_cursor=next_cursor)

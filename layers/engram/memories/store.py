@@ -44,9 +44,21 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
         " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
         " DO UPDATE SET repetition_count = memories.repetition_count + 1, updated_at = now()"
         " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
-        (tenant_id, new.namespace, new.kind, new.layer, new.content, new.content_hash or content_hash(new.content),
-         new.importance, new.tags, new.source, json.dumps(new.metadata), new.valid_from, new.valid_to,
-         new.document_tier),
+        (
+            tenant_id,
+            new.namespace,
+            new.kind,
+            new.layer,
+            new.content,
+            new.content_hash or content_hash(new.content),
+            new.importance,
+            new.tags,
+            new.source,
+            json.dumps(new.metadata),
+            new.valid_from,
+            new.valid_to,
+            new.document_tier,
+        ),
     ).fetchone()
     assert row is not None
     return row
@@ -57,7 +69,8 @@ def memory_chunks(memory: dict[str, Any], text: str, mode: str = "document") -> 
     return [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in chunk(text, mode)]
 
 
-def chunk_memory(conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str,
-                 mode: str = "document") -> list[UUID]:
+def chunk_memory(
+    conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str, mode: str = "document"
+) -> list[UUID]:
     """Chunk `text` and store the chunks of the memory `memory`."""
     return insert_chunks(conn, tenant_id, ChunkOwner.of_memory(memory), memory_chunks(memory, text, mode))

@@ -18,8 +18,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="engram", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     mig = sub.add_parser("migrate", help="apply SQL migrations and register the embedder")
-    mig.add_argument("--activate-embedder", action="store_true",
-                     help="switch the active embedding space to the configured embedder")
+    mig.add_argument(
+        "--activate-embedder", action="store_true", help="switch the active embedding space to the configured embedder"
+    )
     t = sub.add_parser("create-tenant", help="create a tenant and print its first API key (shown once)")
     t.add_argument("name")
     t.add_argument("--scopes", default="read,write,admin")
@@ -70,11 +71,11 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "consolidate":
         from engram.consolidation.dispatch import consolidate_now
 
-        run = consolidate_now(args.tenant, args.namespace, dry_run=args.dry_run,
-                              steps=args.steps.split(",") if args.steps else None)
+        run = consolidate_now(
+            args.tenant, args.namespace, dry_run=args.dry_run, steps=args.steps.split(",") if args.steps else None
+        )
         print(run.model_dump_json(indent=2))
     return 0
-
 
 
 def _print_settings() -> None:

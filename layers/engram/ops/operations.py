@@ -27,8 +27,7 @@ def create_tenant_with_key(name: str, scopes: list[str] | None = None, dsn: str 
         tenant_id = create_tenant(owner, name)
         key = issue_key(owner, tenant_id, scopes or ["read", "write", "admin"], name="initial")
         owner.commit()
-    return {"tenant_id": str(tenant_id), "key_id": str(key.key_id), "api_key": key.api_key,
-            "scopes": list(key.scopes)}
+    return {"tenant_id": str(tenant_id), "key_id": str(key.key_id), "api_key": key.api_key, "scopes": list(key.scopes)}
 
 
 def backfill(dsn: str | None = None, limit: int = 100_000, tenant_id: str | None = None) -> int:

@@ -60,6 +60,7 @@ def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: in
     chosen: list[Candidate] = []
     pool = list(candidates)
     while pool and len(chosen) < limit:
+
         def gain(c: Candidate) -> float:
             v = vectors.get(c.row["chunk_id"])
             if v is None or not chosen:

@@ -50,8 +50,10 @@ def apply_migrations(dsn: str) -> list[str]:
                 " version text PRIMARY KEY, checksum text NOT NULL,"
                 " applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            done = {r["version"]: r["checksum"]
-                    for r in conn.execute("SELECT version, checksum FROM schema_migrations").fetchall()}
+            done = {
+                r["version"]: r["checksum"]
+                for r in conn.execute("SELECT version, checksum FROM schema_migrations").fetchall()
+            }
             for migration in available_migrations():
                 if migration.version in done:
                     if done[migration.version] != migration.checksum:

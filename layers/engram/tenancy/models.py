@@ -41,8 +41,10 @@ class PurgeResult(BaseModel):
 
 class UsageLine(BaseModel):
     day: date = Field(description="UTC day")
-    component: str = Field(description="What the calls were for: query_answer, consolidation_gate, "
-                                       "consolidation_merge, consolidation_reconcile, ...")
+    component: str = Field(
+        description="What the calls were for: query_answer, consolidation_gate, "
+        "consolidation_merge, consolidation_reconcile, ..."
+    )
     model: str
     calls: int
     failed_calls: int = Field(description="Calls that failed after their retries (counted in calls)")

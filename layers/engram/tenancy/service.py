@@ -59,9 +59,14 @@ def tenant_usage(tenant_id: UUID, since: datetime | None = None) -> UsageReport:
     start = since if since is not None else until - timedelta(days=USAGE_DEFAULT_DAYS)
     with tenant_transaction(tenant_id) as conn:
         lines = [UsageLine.model_validate(r) for r in llm_usage_by_day(conn, start)]
-    return UsageReport(since=start, until=until, calls=sum(u.calls for u in lines),
-                       input_tokens=sum(u.input_tokens for u in lines),
-                       output_tokens=sum(u.output_tokens for u in lines), lines=lines)
+    return UsageReport(
+        since=start,
+        until=until,
+        calls=sum(u.calls for u in lines),
+        input_tokens=sum(u.input_tokens for u in lines),
+        output_tokens=sum(u.output_tokens for u in lines),
+        lines=lines,
+    )
 
 
 def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
@@ -76,7 +81,8 @@ def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
             " (SELECT count(*) FROM conversations WHERE namespace = %(ns)s) AS conversations,"
             " (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id"
             "   WHERE c.namespace = %(ns)s) AS messages,"
-            " (SELECT count(*) FROM chunks WHERE namespace = %(ns)s) AS chunks", {"ns": namespace},
+            " (SELECT count(*) FROM chunks WHERE namespace = %(ns)s) AS chunks",
+            {"ns": namespace},
         ).fetchone()
         conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
         conn.execute("DELETE FROM memories WHERE namespace = %s", (namespace,))

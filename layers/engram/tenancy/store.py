@@ -64,25 +64,26 @@ def create_tenant(owner: psycopg.Connection[DictRow], name: str) -> UUID:
     return row["id"]
 
 
-def issue_key(conn: psycopg.Connection[DictRow], tenant_id: UUID, scopes: Sequence[str],
-              name: str = "") -> IssuedKey:
+def issue_key(conn: psycopg.Connection[DictRow], tenant_id: UUID, scopes: Sequence[str], name: str = "") -> IssuedKey:
     """Works on an owner connection or inside the tenant's own transaction (admin scope).
     At most `max_active_keys_per_tenant` active keys: past it, 409 until one is revoked."""
     checked = _check_scopes(scopes)
     limit = settings().max_active_keys_per_tenant
     # Concurrent issues for one tenant take turns, so the count cannot be raced past the limit.
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('engram.api_keys:' || %s::text, 0))", (tenant_id,))
-    count_row = conn.execute("SELECT count(*) AS active FROM api_keys WHERE tenant_id = %s AND revoked_at IS NULL",
-                             (tenant_id,)).fetchone()
+    count_row = conn.execute(
+        "SELECT count(*) AS active FROM api_keys WHERE tenant_id = %s AND revoked_at IS NULL", (tenant_id,)
+    ).fetchone()
     active = int(count_row["active"]) if count_row else 0
     if active >= limit:
-        raise Conflict(f"this tenant has {active} active API keys, the limit is {limit}"
-                       " (ENGRAM_MAX_ACTIVE_KEYS_PER_TENANT): revoke one (DELETE /v1/keys/{id}) first",
-                       {"limit": limit, "active": active})
+        raise Conflict(
+            f"this tenant has {active} active API keys, the limit is {limit}"
+            " (ENGRAM_MAX_ACTIVE_KEYS_PER_TENANT): revoke one (DELETE /v1/keys/{id}) first",
+            {"limit": limit, "active": active},
+        )
     api_key, prefix = _new_key()
     row = conn.execute(
-        "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes) VALUES (%s, %s, %s, %s, %s)"
-        " RETURNING id",
+        "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes) VALUES (%s, %s, %s, %s, %s) RETURNING id",
         (tenant_id, name, prefix, hash_key(api_key), list(checked)),
     ).fetchone()
     assert row is not None

@@ -45,8 +45,9 @@ def tenant_stats() -> dict[str, Any]:
     return tenancy.tenant_stats(who.tenant_id)
 
 
-@router.get("/v1/usage", tags=["admin"],
-            summary="This tenant's LLM calls and tokens by day, component and model (admin scope)")
+@router.get(
+    "/v1/usage", tags=["admin"], summary="This tenant's LLM calls and tokens by day, component and model (admin scope)"
+)
 def tenant_usage(
     since: Annotated[Timestamp | None, Query(description="Calls at or after (ISO 8601); default: 30 days ago")] = None,
 ) -> UsageReport:
@@ -54,16 +55,25 @@ def tenant_usage(
     return tenancy.tenant_usage(who.tenant_id, since)
 
 
-@router.post("/v1/namespaces/<namespace>/purge", tags=["admin"],
-             summary="Hard-delete every memory, conversation, message and chunk in a namespace (admin scope)")
+@router.post(
+    "/v1/namespaces/<namespace>/purge",
+    tags=["admin"],
+    summary="Hard-delete every memory, conversation, message and chunk in a namespace (admin scope)",
+)
 def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) -> PurgeResult:
     who = principal(router, "admin")
     return tenancy.purge_namespace(who.tenant_id, namespace)
 
 
-@router.post("/v1/keys", tags=["admin"], summary="Issue an API key for this tenant (admin scope); shown once",
-             responses={201: {"description": "Issued"},
-                        409: {"description": "The tenant has as many active keys as it may (details.limit)"}})
+@router.post(
+    "/v1/keys",
+    tags=["admin"],
+    summary="Issue an API key for this tenant (admin scope); shown once",
+    responses={
+        201: {"description": "Issued"},
+        409: {"description": "The tenant has as many active keys as it may (details.limit)"},
+    },
+)
 def create_key(body: KeyCreate) -> Response[IssuedApiKey]:
     who = principal(router, "admin")
     return json_response(tenancy.create_tenant_key(who.tenant_id, body), 201)

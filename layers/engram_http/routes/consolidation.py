@@ -20,9 +20,15 @@ router = Router()
 ActionCursorQuery = Annotated[str | None, Query(pattern=r"^[0-9]{1,10}$", description="actions.next_cursor")]
 
 
-@router.post("/v1/consolidate", tags=["consolidation"], summary="Start a consolidation run (or a dry run's plan)",
-             responses={202: {"description": "Queued: poll GET /v1/consolidation-runs/{run_id}"},
-                        409: {"description": "An applied run of this namespace is still queued or running"}})
+@router.post(
+    "/v1/consolidate",
+    tags=["consolidation"],
+    summary="Start a consolidation run (or a dry run's plan)",
+    responses={
+        202: {"description": "Queued: poll GET /v1/consolidation-runs/{run_id}"},
+        409: {"description": "An applied run of this namespace is still queued or running"},
+    },
+)
 def consolidate(body: ConsolidateRequest) -> Response[Run]:
     who = principal(router, "write")
     return json_response(consolidation.consolidate_request(who.tenant_id, body), 202)
@@ -38,8 +44,11 @@ def list_runs(
     return consolidation.list_runs(who.tenant_id, namespace=namespace, cursor=cursor, limit=limit)
 
 
-@router.get("/v1/consolidation-runs/<run_id>", tags=["consolidation"],
-            summary="A run: status, counts per step, LLM calls and tokens, and its actions (paginated)")
+@router.get(
+    "/v1/consolidation-runs/<run_id>",
+    tags=["consolidation"],
+    summary="A run: status, counts per step, LLM calls and tokens, and its actions (paginated)",
+)
 def get_run(
     run_id: UUID,
     cursor: ActionCursorQuery = None,
@@ -49,9 +58,12 @@ def get_run(
     return consolidation.get_run_with_actions(who.tenant_id, run_id, cursor=cursor, limit=limit)
 
 
-@router.post("/v1/consolidation-runs/<run_id>/undo", tags=["consolidation"],
-             summary="Put back everything the run changed",
-             responses={409: {"description": "Memories changed since the run (named), or a later run exists"}})
+@router.post(
+    "/v1/consolidation-runs/<run_id>/undo",
+    tags=["consolidation"],
+    summary="Put back everything the run changed",
+    responses={409: {"description": "Memories changed since the run (named), or a later run exists"}},
+)
 def undo_run(run_id: UUID) -> Run:
     who = principal(router, "write")
     return consolidation.undo_run(who.tenant_id, run_id)

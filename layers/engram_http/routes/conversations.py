@@ -27,8 +27,12 @@ router = Router()
 MAX_SEQ = 2**31 - 1  # messages.seq is a PostgreSQL integer
 
 
-@router.post("/v1/conversations", tags=["conversations"], summary="Start a conversation",
-             responses={201: {"description": "Created"}})
+@router.post(
+    "/v1/conversations",
+    tags=["conversations"],
+    summary="Start a conversation",
+    responses={201: {"description": "Created"}},
+)
 def create_conversation(body: ConversationCreate) -> Response[Conversation]:
     who = principal(router, "write")
     return json_response(conversations.create_conversation(who.tenant_id, body), 201)
@@ -43,8 +47,9 @@ def list_conversations(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> ConversationPage:
     who = principal(router, "read")
-    return conversations.list_conversations(who.tenant_id, namespace=namespace, tags=tag, agent_id=agent_id,
-                                            cursor=cursor, limit=limit)
+    return conversations.list_conversations(
+        who.tenant_id, namespace=namespace, tags=tag, agent_id=agent_id, cursor=cursor, limit=limit
+    )
 
 
 @router.get("/v1/conversations/<conversation_id>", tags=["conversations"], summary="Get one conversation")
@@ -53,27 +58,39 @@ def get_conversation(conversation_id: UUID) -> Conversation:
     return conversations.get_conversation(who.tenant_id, conversation_id)
 
 
-@router.delete("/v1/conversations/<conversation_id>", tags=["conversations"],
-               summary="Delete a conversation, its messages and chunks (hard delete)")
+@router.delete(
+    "/v1/conversations/<conversation_id>",
+    tags=["conversations"],
+    summary="Delete a conversation, its messages and chunks (hard delete)",
+)
 def delete_conversation(conversation_id: UUID) -> DeletedConversation:
     who = principal(router, "write")
     return conversations.delete_conversation(who.tenant_id, conversation_id)
 
 
-@router.post("/v1/conversations/<conversation_id>/messages", tags=["conversations"],
-             summary="Append up to 200 messages atomically, numbered in order",
-             responses={201: {"description": "Appended"},
-                        200: {"description": "Retry of an idempotency key: the first answer, nothing written"},
-                        409: {"description": "The idempotency key was used for a different set of messages"}})
-def append_messages(conversation_id: UUID, body: MessagesAppend,
-                    idempotency_key: IdempotencyKeyHeader = None) -> Response[AppendResult]:
+@router.post(
+    "/v1/conversations/<conversation_id>/messages",
+    tags=["conversations"],
+    summary="Append up to 200 messages atomically, numbered in order",
+    responses={
+        201: {"description": "Appended"},
+        200: {"description": "Retry of an idempotency key: the first answer, nothing written"},
+        409: {"description": "The idempotency key was used for a different set of messages"},
+    },
+)
+def append_messages(
+    conversation_id: UUID, body: MessagesAppend, idempotency_key: IdempotencyKeyHeader = None
+) -> Response[AppendResult]:
     who = principal(router, "write")
     result = conversations.append_messages(who.tenant_id, conversation_id, body, idempotency_key)
     return json_response(result, 200 if result.replayed else 201)
 
 
-@router.get("/v1/conversations/<conversation_id>/messages", tags=["conversations"],
-            summary="Messages in sequence order, from_seq..to_seq inclusive")
+@router.get(
+    "/v1/conversations/<conversation_id>/messages",
+    tags=["conversations"],
+    summary="Messages in sequence order, from_seq..to_seq inclusive",
+)
 def list_messages(
     conversation_id: UUID,
     from_seq: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
@@ -81,6 +98,4 @@ def list_messages(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> MessagePage:
     who = principal(router, "read")
-    return conversations.list_messages(who.tenant_id, conversation_id, from_seq=from_seq, to_seq=to_seq,
-                                       limit=limit)
-
+    return conversations.list_messages(who.tenant_id, conversation_id, from_seq=from_seq, to_seq=to_seq, limit=limit)

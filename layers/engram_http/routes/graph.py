@@ -33,9 +33,16 @@ router = Router()
 RelationsQuery = Annotated[list[Relation] | None, Query(description="Only these relations (repeatable)")]
 
 
-@router.post("/v1/links", tags=["graph"], summary="Link two memories (typed, directed, time-bounded)",
-             responses={201: {"description": "Created"}, 404: {"description": "A memory is missing or not yours"},
-                        409: {"description": "The same link already holds during this validity"}})
+@router.post(
+    "/v1/links",
+    tags=["graph"],
+    summary="Link two memories (typed, directed, time-bounded)",
+    responses={
+        201: {"description": "Created"},
+        404: {"description": "A memory is missing or not yours"},
+        409: {"description": "The same link already holds during this validity"},
+    },
+)
 def create_link(body: LinkCreate) -> Response[Link]:
     who = principal(router, "write")
     return json_response(graph.create_link(who.tenant_id, body), 201)
@@ -57,8 +64,15 @@ def list_links(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> LinkPage:
     who = principal(router, "read")
-    return graph.list_links(who.tenant_id, memory_id=memory_id, relations=relation, direction=direction,
-                            include_ended=include_ended, cursor=cursor, limit=limit)
+    return graph.list_links(
+        who.tenant_id,
+        memory_id=memory_id,
+        relations=relation,
+        direction=direction,
+        include_ended=include_ended,
+        cursor=cursor,
+        limit=limit,
+    )
 
 
 @router.delete("/v1/links/<link_id>", tags=["graph"], summary="End a link now (it stays as history)")
@@ -67,8 +81,11 @@ def delete_link(link_id: UUID) -> Link:
     return graph.delete_link(who.tenant_id, link_id)
 
 
-@router.get("/v1/memories/<memory_id>/links", tags=["graph"],
-            summary="Memories reachable through links, breadth first, each with its path")
+@router.get(
+    "/v1/memories/<memory_id>/links",
+    tags=["graph"],
+    summary="Memories reachable through links, breadth first, each with its path",
+)
 def traverse(
     memory_id: UUID,
     depth: Annotated[int, Query(ge=1, le=MAX_DEPTH, description="Links to follow from the memory")] = 1,
@@ -78,12 +95,16 @@ def traverse(
     limit: Annotated[int, Query(ge=1, le=MAX_NODES, description="At most this many memories")] = 100,
 ) -> Traversal:
     who = principal(router, "read")
-    return graph.traverse(who.tenant_id, memory_id, depth=depth, direction=direction, relations=relation,
-                          as_of=as_of, limit=limit)
+    return graph.traverse(
+        who.tenant_id, memory_id, depth=depth, direction=direction, relations=relation, as_of=as_of, limit=limit
+    )
 
 
-@router.get("/v1/memories/<memory_id>/history", tags=["graph"],
-            summary="Every version of a memory, and what it replaced and what replaced it")
+@router.get(
+    "/v1/memories/<memory_id>/history",
+    tags=["graph"],
+    summary="Every version of a memory, and what it replaced and what replaced it",
+)
 def history(memory_id: UUID) -> MemoryHistory:
     who = principal(router, "read")
     return graph.history(who.tenant_id, memory_id)

@@ -26,8 +26,12 @@ from engram_http.resolver import json_response
 router = Router()
 
 
-@router.post("/v1/memories", tags=["memories"], summary="Store one memory",
-             responses={201: {"description": "Created"}, 200: {"description": "Duplicate: existing memory"}})
+@router.post(
+    "/v1/memories",
+    tags=["memories"],
+    summary="Store one memory",
+    responses={201: {"description": "Created"}, 200: {"description": "Duplicate: existing memory"}},
+)
 def create_memory(body: MemoryCreate) -> Response[MemoryWritten]:
     who = principal(router, "write")
     written = memories.create_memory(who.tenant_id, body)
@@ -52,8 +56,17 @@ def list_memories(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> MemoryPage:
     who = principal(router, "read")
-    return memories.list_memories(who.tenant_id, namespace=namespace, tags=tag, kind=kind, layer=layer,
-                                  since=since, until=until, cursor=cursor, limit=limit)
+    return memories.list_memories(
+        who.tenant_id,
+        namespace=namespace,
+        tags=tag,
+        kind=kind,
+        layer=layer,
+        since=since,
+        until=until,
+        cursor=cursor,
+        limit=limit,
+    )
 
 
 @router.get("/v1/trash", tags=["memories"], summary="Deleted memories that can still be restored")
@@ -72,10 +85,15 @@ def get_memory(memory_id: UUID) -> Memory:
     return memories.get_memory(who.tenant_id, memory_id)
 
 
-@router.patch("/v1/memories/<memory_id>", tags=["memories"],
-              summary="Change fields; new content is re-chunked and re-embedded",
-              responses={200: {"description": "Changed"},
-                         409: {"description": "Another active memory in the namespace has this content"}})
+@router.patch(
+    "/v1/memories/<memory_id>",
+    tags=["memories"],
+    summary="Change fields; new content is re-chunked and re-embedded",
+    responses={
+        200: {"description": "Changed"},
+        409: {"description": "Another active memory in the namespace has this content"},
+    },
+)
 def patch_memory(memory_id: UUID, body: MemoryPatch) -> Memory:
     who = principal(router, "write")
     return memories.patch_memory(who.tenant_id, memory_id, body)
@@ -87,9 +105,12 @@ def delete_memory(memory_id: UUID) -> Memory:
     return memories.delete_memory(who.tenant_id, memory_id)
 
 
-@router.post("/v1/memories/<memory_id>/restore", tags=["memories"], summary="Bring a memory back from the trash",
-             responses={200: {"description": "Restored"},
-                        409: {"description": "An identical active memory exists meanwhile"}})
+@router.post(
+    "/v1/memories/<memory_id>/restore",
+    tags=["memories"],
+    summary="Bring a memory back from the trash",
+    responses={200: {"description": "Restored"}, 409: {"description": "An identical active memory exists meanwhile"}},
+)
 def restore_memory(memory_id: UUID) -> Memory:
     who = principal(router, "write")
     return memories.restore_memory(who.tenant_id, memory_id)

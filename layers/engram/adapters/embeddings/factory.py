@@ -20,8 +20,9 @@ def embedder_from_env() -> Embedder:
     if s.embedder == "bedrock":
         from engram.adapters.embeddings.bedrock import BedrockTitanEmbedder
 
-        return BedrockTitanEmbedder(s.embed_dim, model=s.embed_model, region=s.aws_region,
-                                    endpoint_url=s.bedrock_endpoint_url)
+        return BedrockTitanEmbedder(
+            s.embed_dim, model=s.embed_model, region=s.aws_region, endpoint_url=s.bedrock_endpoint_url
+        )
     from engram.adapters.embeddings.local import LocalEmbedder
 
     return LocalEmbedder()

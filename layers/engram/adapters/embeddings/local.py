@@ -290,8 +290,9 @@ def build_graph(
 class _GraphBuilder:
     """The nodes and initializers of the graph `build_graph` lays out, and the blocks it repeats."""
 
-    def __init__(self, w: ref.WeightDict, smoothing: dict[str, np.ndarray], outliers: dict[str, np.ndarray],
-                 expose_sites: bool) -> None:
+    def __init__(
+        self, w: ref.WeightDict, smoothing: dict[str, np.ndarray], outliers: dict[str, np.ndarray], expose_sites: bool
+    ) -> None:
         import numpy as np
 
         from engram.adapters.embeddings import minilm_reference as ref
