@@ -678,11 +678,14 @@ def main() -> None:
                 corpus = build_corpus(n, args.seed)
                 kind = args.vectors if args.vectors != "auto" else ("real" if n <= 20_000 else "synthetic")
                 t0 = time.perf_counter()
-                vecs = (
-                    real_vectors([m.content for m in corpus.memories])
-                    if kind == "real"
-                    else synthetic_vectors(corpus, 384, args.seed)
-                )
+                cache = Path(tempfile.gettempdir()) / f"engram-bench-consolidation-{n}-{args.seed}-{model_id}.npy"
+                if kind == "real" and cache.exists():  # the texts are deterministic: embed them once
+                    vecs = np.load(cache)
+                elif kind == "real":
+                    vecs = real_vectors([m.content for m in corpus.memories])
+                    np.save(cache, vecs)
+                else:
+                    vecs = synthetic_vectors(corpus, 384, args.seed)
                 print(
                     f"\n{n:,} memories: {len(corpus.duplicates)} duplicate pairs, {len(corpus.updates)} updates,"
                     f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s"
