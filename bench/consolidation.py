@@ -557,8 +557,10 @@ def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budge
     false_merges = f.merges - corpus.duplicates
     if false_merges:
         as_update = false_merges & updates
-        print(f"false merges: {len(false_merges)}, of which {len(as_update)} were update pairs merged as duplicates"
-              " (the older text survives)")
+        print(
+            f"false merges: {len(false_merges)}, of which {len(as_update)} were update pairs merged as duplicates"
+            " (the older text survives)"
+        )
     print(f"LLM calls: {f.llm_calls} ({f.llm_calls / n * 1000:.1f} per 1k memories)")
     print(f"worker invocations at a {budget:.0f} s budget: {f.invocations} ({f.continuations} continuations)")
 
