@@ -145,3 +145,14 @@ def test_reconcile_and_gate_answers() -> None:
         merging.parse_reconcile('{"decision": "delete"}', "a", "b", 100)
     assert merging.parse_gate('```json\n{"decision": "approve", "category": "lesson"}\n```')[0]
     assert not merging.parse_gate('{"decision": "reject"}')[0]
+
+
+def test_near_exact_only_adds_words_a_substitution_goes_to_the_llm() -> None:
+    then, later = NOW - timedelta(hours=3), NOW
+    swapped = similarity.classify_pair("Ana prefers green tea in the morning and no meetings before 9:00",
+                                       "Ana prefers espresso in the morning and no meetings before 9:00",
+                                       then, later, 0.95, T)
+    assert swapped.cls == "merge_candidate"  # maybe an update: only an LLM may merge it
+    added = similarity.classify_pair("Ana prefers green tea in the morning",
+                                     "Note: Ana prefers green tea in the morning", then, later, 0.95, T)
+    assert added.cls == "near_exact" and "every word" in added.reason

@@ -43,7 +43,7 @@ from engram.consolidation.merging import (
     parse_reconcile,
     reconcile_prompt,
 )
-from engram.consolidation.similarity import PairVerdict, SimilarityThresholds, classify_pair
+from engram.consolidation.similarity import PairVerdict, SimilarityThresholds, classify_pair, tokens
 from engram.core.errors import EngramError
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, write_links
@@ -352,12 +352,22 @@ def _undecided(ctx: StepContext) -> bool:
     return refusal is not None or not ctx.apply
 
 
+def _fuller(pair: list[Row]) -> Row:
+    """A near-exact pair's survivor: the memory whose text holds every word of the other (it takes
+    the higher layer with the merged fields), else the usual choice."""
+    a, b = pair
+    ta, tb = tokens(a["content"]), tokens(b["content"])
+    if ta != tb and (ta >= tb or tb >= ta):
+        return a if ta > tb else b
+    return choose_survivor(pair)
+
+
 def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
     pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.dedupe_cosine, ("exact", "near_exact", "merge_candidate"))
     for a, b, verdict in pairs:
         details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4)}
         if verdict.cls in ("exact", "near_exact"):
-            survivor = choose_survivor([a, b])
+            survivor = _fuller([a, b])
             other = b if survivor is a else a
             _absorb(ctx, "dedupe", "merge", survivor, other, f"{verdict.cls} duplicate: {verdict.reason}", details,
                     content=None, relations=("supersedes", "derived_from"))

@@ -70,10 +70,13 @@ def classify_pair(text_a: str, text_b: str, created_a: datetime, created_b: date
     if normalized(text_a) == normalized(text_b):
         return PairVerdict("exact", cosine, jac, "same text after normalising case and whitespace")
     same_specifics = specifics(text_a) == specifics(text_b)
-    if cosine >= t.dedupe_cosine and jac >= t.near_exact_jaccard and same_specifics:
+    # Near-exact: one text only adds words to the other (a substitution may be an update: "prefers
+    # tea" -> "prefers coffee"), so keeping the fuller text loses nothing.
+    contained = ta <= tb or tb <= ta
+    if cosine >= t.dedupe_cosine and jac >= t.near_exact_jaccard and same_specifics and contained:
         return PairVerdict("near_exact", cosine, jac,
                            f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= "
-                           f"{t.near_exact_jaccard}, same numbers and ids")
+                           f"{t.near_exact_jaccard}, one text holds every word of the other")
     if cosine >= t.dedupe_cosine and jac >= t.merge_jaccard and same_specifics:
         return PairVerdict("merge_candidate", cosine, jac,
                            f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= {t.merge_jaccard}")

@@ -110,8 +110,9 @@ class Settings(BaseSettings):
     consolidation_dedupe_cosine: float = Field(default=0.85, ge=0, le=1, description="Near-duplicate candidates")
     consolidation_near_exact_jaccard: float = Field(
         default=0.7, ge=0, le=1,
-        description="Token Jaccard at which near-duplicates (same numbers and ids) merge without an LLM; 0.7 merged "
-                    "12 of 20 labelled duplicates and none of 36 updates or related pairs "
+        description="Token Jaccard at which near-duplicates (same numbers and ids, one text holding every word of "
+                    "the other) merge without an LLM; 0.7 merged 11 of 20 labelled duplicates and none of 36 updates "
+                    "or related pairs "
                     "(bench/consolidation_thresholds.py)")
     consolidation_merge_jaccard: float = Field(
         default=0.5, ge=0, le=1, description="Token Jaccard LLM merge candidates need too")
