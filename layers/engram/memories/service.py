@@ -33,10 +33,10 @@ from engram.memories.models import (
     MemoryPatch,
     MemoryWritten,
 )
-from engram.memories.store import MEMORY_COLUMNS, chunk_memory, memory_chunks, read_memory, upsert_memory
+from engram.memories.store import MEMORY_COLUMNS, memory_chunks, read_memory, replace_chunks, upsert_memory
 
-# read_memory and write_memory(s) are part of this service: other capabilities (documents, consolidation)
-# read and write memories inside their own transaction.
+# read_memory, write_memory(s) and rechunk_memory are part of this service: other capabilities
+# (documents, consolidation) read and write memories inside their own transaction.
 __all__ = [
     "check_content_size",
     "create_batch",
@@ -46,6 +46,7 @@ __all__ = [
     "list_memories",
     "patch_memory",
     "read_memory",
+    "rechunk_memory",
     "restore_memory",
     "write_memories",
     "write_memory",
@@ -95,6 +96,13 @@ def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequenc
 def write_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> MemoryWrite:
     """One memory: see write_memories."""
     return write_memories(conn, tenant_id, [new])[0]
+
+
+def rechunk_memory(conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str) -> list[UUID]:
+    """New content for a memory already updated in the caller's transaction (a PATCH, a consolidation
+    merge): its chunks are replaced, vectors pending. `memory` holds id, namespace, kind, tags, source
+    and created_at; the caller enqueues the returned ids after its commit."""
+    return replace_chunks(conn, tenant_id, memory, text)
 
 
 def _new_memory(req: MemoryCreate) -> NewMemory:
@@ -192,8 +200,7 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
             raise NotFound(f"memory {memory_id} not found")
         record_activity(conn, [row["namespace"]])
         if "content" in changes:
-            conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
-            chunk_ids = chunk_memory(conn, tenant_id, row, changes["content"])
+            chunk_ids = rechunk_memory(conn, tenant_id, row, changes["content"])
         elif changes.keys() & {"kind", "tags", "source"}:
             conn.execute(
                 "UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",

@@ -69,8 +69,9 @@ def memory_chunks(memory: dict[str, Any], text: str, mode: str = "document") -> 
     return [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in chunk(text, mode)]
 
 
-def chunk_memory(
+def replace_chunks(
     conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str, mode: str = "document"
 ) -> list[UUID]:
-    """Chunk `text` and store the chunks of the memory `memory`."""
+    """The memory's chunks become those of `text` (new ones, vectors pending)."""
+    conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory["id"],))
     return insert_chunks(conn, tenant_id, ChunkOwner.of_memory(memory), memory_chunks(memory, text, mode))
