@@ -12,7 +12,8 @@ def test_layer_requirements_leave_out_the_sdk_the_runtime_has():
     requirements = build_assets.layer_requirements()
     names = {r.split(">")[0].split("=")[0].split("[")[0].strip().lower() for r in requirements}
     assert "boto3" not in names
-    assert {"pydantic", "psycopg", "pgvector", "aws-lambda-powertools", "numpy"} <= names
+    assert {"pydantic", "psycopg", "aws-lambda-powertools", "numpy"} <= names
+    assert "pgvector" not in names  # vectors travel as text literals: nothing imports the package
     # the local embedder is not shipped to the cloud by default
     assert not names & {"onnxruntime", "tokenizers", "torch"}
 
