@@ -47,7 +47,8 @@ PROFILES: dict[str, FunctionProfile] = {
     "documents": FunctionProfile(
         embed_send=True, uploads_write=True, bedrock_llm=True, description="documents and query-document"
     ),
-    "topics": FunctionProfile(bedrock_llm=True, description="topic tree, resume and prime"),
+    # Prime embeds the task (recall); topic names may use the LLM when ENGRAM_LLM_LEVEL allows.
+    "topics": FunctionProfile(bedrock_embed=True, bedrock_llm=True, description="topic tree, resume and prime"),
     "document_ingest": FunctionProfile(
         timeout_s=300,
         embed_send=True,

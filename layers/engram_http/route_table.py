@@ -55,6 +55,9 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/consolidation-runs", "consolidation"),
     Route("GET", "/v1/consolidation-runs/{run_id}", "consolidation"),
     Route("POST", "/v1/consolidation-runs/{run_id}/undo", "consolidation"),
+    Route("GET", "/v1/topics", "topics"),
+    Route("POST", "/v1/topics/lookup", "topics"),
+    Route("GET", "/v1/topics/{topic_id}", "topics"),
 )
 
 def http_functions() -> list[str]:

@@ -49,6 +49,7 @@ from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, write_links
 from engram.indexing.chunking import chunk
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
+from engram.topics.service import rebuild_tree
 
 logger = Logger()
 
@@ -475,7 +476,25 @@ def drop_decayed(ctx: StepContext, cursor: Row | None) -> Row | None:
     return _next(rows, ctx.batch_size)
 
 
+# --- the topic tree ------------------------------------------------------------------------------
+
+def topics(ctx: StepContext, cursor: Row | None) -> Row | None:
+    """Rebuild the namespace's topic tree from what the run left (engram.topics). One batch: the tree
+    is published with the run's checkpoint, whole and named, or not at all. A plan builds nothing."""
+    if not ctx.apply:
+        return None
+    built = rebuild_tree(ctx.conn, ctx.tenant_id, ctx.namespace, ask=ctx.ask, run_id=ctx.run_id)
+    if built.skipped:
+        ctx.skipped = built.skipped
+        return None
+    ctx.act("topics", "topic_tree", [], f"topic tree rebuilt: {built.leaves} leaves over {built.memories} memories",
+            details={"memories": built.memories, "leaves": built.leaves, "topics": built.topics,
+                     "kept_ids": built.kept_ids, "new_ids": built.new_ids, "llm_named": built.llm_named,
+                     "seconds": built.seconds})
+    return None
+
+
 STEP_FUNCTIONS: dict[str, StepFn] = {
     "decay": decay, "promote": promote, "gate": gate, "demote": demote, "dedupe": dedupe, "reconcile": reconcile,
-    "buffer_cap": buffer_cap, "drop_decayed": drop_decayed,
+    "buffer_cap": buffer_cap, "drop_decayed": drop_decayed, "topics": topics,
 }

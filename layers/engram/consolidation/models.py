@@ -11,14 +11,15 @@ from pydantic import BaseModel, Field
 
 from engram.core.models import Namespace, Strict
 
-StepName = Literal["decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed"]
+StepName = Literal["decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed",
+                   "topics"]
 RunStatus = Literal["queued", "running", "done", "failed", "undone"]
 
 
 class ConsolidateRequest(Strict):
     namespace: Namespace = "default"
     dry_run: bool = Field(default=False, description="Plan only: list every action with its reason; change nothing")
-    steps: list[StepName] | None = Field(default=None, min_length=1, max_length=8,
+    steps: list[StepName] | None = Field(default=None, min_length=1, max_length=9,
                                          description="Steps to run, in the cycle's order (default: all)")
 
 

@@ -69,7 +69,7 @@ from engram.graph.service import remove_links
 logger = Logger()
 
 STEPS: tuple[str, ...] = (
-    "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed",
+    "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "topics",
 )
 Trigger = Literal["api", "schedule", "cli"]
 Row = dict[str, Any]

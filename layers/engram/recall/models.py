@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from engram.core.models import Layer, Namespace, Strict, Tags, Timestamp, UuidField
 
@@ -14,6 +14,10 @@ RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
 # The graph's relations (engram.graph): a unit test keeps the two lists equal.
 LinkRelation = Literal["supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts",
                        "derived_from", "part_of"]
+
+
+# Topic ids as engram.topics gives them (t12): a capability does not import another's models.
+TopicId = Annotated[str, StringConstraints(pattern=r"^t[1-9][0-9]{0,17}$")]
 
 
 class RecallExpand(Strict):
@@ -33,6 +37,8 @@ class RecallRequest(Strict):
         default=None, description="Memory kinds and/or 'conversation' (conversation windows); default all")
     conversation_id: UuidField | None = Field(default=None, description="Only windows of this conversation")
     layers: list[Layer] | None = None
+    topics: list[TopicId] | None = Field(
+        default=None, max_length=20, description="Only memories of these topics (GET /v1/topics), nodes included")
     source: str | None = Field(default=None, max_length=200)
     since: Timestamp | None = None
     until: Timestamp | None = None

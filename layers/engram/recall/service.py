@@ -35,6 +35,7 @@ from engram.recall.models import (
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.store import candidate_sql, chunk_vectors, recall_filters, scan_settings_and_pending_sql
+from engram.topics import service as topic_service
 
 logger = Logger()
 
@@ -48,6 +49,8 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     qvec = _embed_query(req, embedder, degraded)
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
+        if req.topics:
+            params["topic_memories"] = topic_service.memory_ids_in_topics(conn, req.topics)
         dimension = _vector_space(conn, qvec, embedder, params, degraded)
         rows = _candidates(conn, req, where, params, dimension, degraded)
         ranked = _rank(rows, req, now)

@@ -33,6 +33,8 @@ def recall_filters(req: RecallRequest) -> tuple[sql.Composable, dict[str, Any]]:
     if req.source:
         clauses.append("c.source = %(source)s")
         params["source"] = req.source
+    if req.topics:  # the topics' memories: engram.topics looks them up inside the recall's transaction
+        clauses.append("c.memory_id = ANY(%(topic_memories)s)")
     if req.since:
         clauses.append("c.occurred_at >= %(since)s")
         params["since"] = req.since

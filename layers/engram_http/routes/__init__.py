@@ -3,7 +3,7 @@
 
 def all_routers() -> list:
     """Every router, for the OpenAPI document and the route-table check."""
-    from engram_http.routes import admin, consolidation, conversations, documents, graph, memories, recall
+    from engram_http.routes import admin, consolidation, conversations, documents, graph, memories, recall, topics
 
     return [admin.router, memories.router, recall.router, conversations.router, documents.router,
-            graph.router, consolidation.router]
+            graph.router, consolidation.router, topics.router]

@@ -1,0 +1,337 @@
+"""The SQL of topics: memory vectors in, the published tree out, lookups. Functions take the caller's
+connection (a tenant transaction) and open none."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from psycopg import sql
+from psycopg.rows import DictRow
+
+Conn = psycopg.Connection[DictRow]
+
+MEMBER_TEXT_CHARS = 600
+
+
+@dataclass
+class MemoryVectors:
+    ids: list[UUID]
+    texts: list[str]
+    vectors: npt.NDArray[np.float32]  # one row per memory, not yet normalised
+
+
+def _live(alias: str) -> sql.Composable:
+    return sql.SQL("{m}.status = 'active' AND ({m}.valid_to IS NULL OR {m}.valid_to > now())").format(
+        m=sql.Identifier(alias)
+    )
+
+
+def memory_vectors(conn: Conn, namespace: str, model_id: str, dimension: int) -> MemoryVectors:
+    """Each live memory of the namespace with at least one vector of the space: the mean of its
+    chunks' vectors (pgvector's avg), and the start of its content (for names)."""
+    d = sql.Literal(int(dimension))
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT m.id, left(m.content, {chars}) AS text, avg(c.embedding::vector({d}))::text AS v"
+            " FROM memories m JOIN chunks c ON c.memory_id = m.id"
+            " WHERE m.namespace = %s AND {live} AND c.embedding_dim = {d} AND c.model_id = %s"
+            " GROUP BY m.id ORDER BY m.id"
+        ).format(chars=sql.Literal(MEMBER_TEXT_CHARS), d=d, live=_live("m")),
+        (namespace, model_id),
+    ).fetchall()
+    if not rows:
+        return MemoryVectors([], [], np.zeros((0, int(dimension)), dtype=np.float32))
+    # One C-level parse of all vectors: parsing 100k x 1024 floats one by one in Python takes minutes.
+    flat = np.fromstring(",".join(r["v"][1:-1] for r in rows), sep=",", dtype=np.float32)
+    return MemoryVectors([r["id"] for r in rows], [r["text"] for r in rows], flat.reshape(len(rows), -1))
+
+
+def previous_topics(conn: Conn, namespace: str) -> list[DictRow]:
+    """The published topics of the namespace: id, parent, leaf or not, name, how named, created_at."""
+    return conn.execute(
+        "SELECT id, parent_id, is_leaf, name, named_by, keywords, created_at FROM topics WHERE namespace = %s",
+        (namespace,),
+    ).fetchall()
+
+
+def previous_leaf_members(conn: Conn, namespace: str) -> dict[str, set[UUID]]:
+    rows = conn.execute(
+        "SELECT tm.topic_id, tm.memory_id FROM topic_members tm JOIN topics t"
+        " ON t.tenant_id = tm.tenant_id AND t.id = tm.topic_id WHERE t.namespace = %s",
+        (namespace,),
+    ).fetchall()
+    out: dict[str, set[UUID]] = {}
+    for r in rows:
+        out.setdefault(r["topic_id"], set()).add(r["memory_id"])
+    return out
+
+
+def allocate_topic_ids(conn: Conn, tenant_id: UUID, count: int) -> list[str]:
+    """`count` new ids of the tenant (t1, t2, ...): the counter row is locked until commit, so two
+    rebuilds never hand out one number twice."""
+    if count <= 0:
+        return []
+    row = conn.execute(
+        "INSERT INTO topic_counters AS tc (tenant_id, next_no) VALUES (%s, 1 + %s)"
+        " ON CONFLICT (tenant_id) DO UPDATE SET next_no = tc.next_no + %s RETURNING next_no - %s AS first",
+        (tenant_id, count, count, count),
+    ).fetchone()
+    assert row is not None
+    return [f"t{row['first'] + i}" for i in range(count)]
+
+
+@dataclass
+class TopicRow:
+    id: str
+    parent_id: str | None
+    depth: int
+    is_leaf: bool
+    name: str
+    keywords: list[str]
+    named_by: str
+    member_count: int
+    centroid: str  # pgvector text form
+    created_at: datetime | None
+
+
+def publish_tree(
+    conn: Conn,
+    tenant_id: UUID,
+    namespace: str,
+    topics: Sequence[TopicRow],
+    members: Sequence[tuple[str, UUID, float]],
+    *,
+    model_id: str,
+    dimension: int,
+    memories: int,
+    run_id: UUID | None,
+) -> None:
+    """Replace the namespace's tree in the caller's transaction: readers see the old tree until commit."""
+    conn.execute("DELETE FROM topics WHERE namespace = %s", (namespace,))  # members go with their topics
+    # COPY is refused under row-level security: the topics (a few hundred) in one pipelined batch,
+    # the members (up to every memory) in one statement over arrays.
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO topics (tenant_id, id, namespace, parent_id, depth, is_leaf, name, keywords, named_by,"
+            " member_count, centroid, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::halfvec,"
+            " COALESCE(%s, now()))",
+            [
+                (
+                    tenant_id,
+                    t.id,
+                    namespace,
+                    t.parent_id,
+                    t.depth,
+                    t.is_leaf,
+                    t.name,
+                    t.keywords,
+                    t.named_by,
+                    t.member_count,
+                    t.centroid,
+                    t.created_at,
+                )
+                for t in topics
+            ],
+        )
+    if members:
+        conn.execute(
+            "INSERT INTO topic_members (tenant_id, topic_id, memory_id, similarity)"
+            " SELECT %s, * FROM unnest(%s::text[], %s::uuid[], %s::real[])",
+            (tenant_id, [m[0] for m in members], [m[1] for m in members], [m[2] for m in members]),
+        )
+    conn.execute(
+        "INSERT INTO topic_trees (tenant_id, namespace, model_id, dimension, memories, leaves, run_id)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tenant_id, namespace) DO UPDATE SET"
+        " version = topic_trees.version + 1, model_id = EXCLUDED.model_id, dimension = EXCLUDED.dimension,"
+        " memories = EXCLUDED.memories, leaves = EXCLUDED.leaves, run_id = EXCLUDED.run_id, built_at = now()",
+        (tenant_id, namespace, model_id, dimension, memories, sum(1 for t in topics if t.is_leaf), run_id),
+    )
+
+
+def tree_info(conn: Conn, namespace: str) -> DictRow | None:
+    return conn.execute(
+        "SELECT namespace, version, model_id, memories, leaves, built_at FROM topic_trees WHERE namespace = %s",
+        (namespace,),
+    ).fetchone()
+
+
+_TOPIC_COLUMNS = sql.SQL(
+    "t.id, t.namespace, t.parent_id, t.depth, t.is_leaf, t.name, t.keywords, t.named_by,"
+    " t.member_count, t.created_at, t.updated_at"
+)
+
+
+def topics_of_namespace(conn: Conn, namespace: str, max_depth: int | None) -> list[DictRow]:
+    return conn.execute(
+        sql.SQL(
+            "SELECT {cols} FROM topics t WHERE t.namespace = %s"
+            " AND (%s::int IS NULL OR t.depth <= %s::int)"
+            " ORDER BY t.depth, t.member_count DESC, t.id"
+        ).format(cols=_TOPIC_COLUMNS),
+        (namespace, max_depth, max_depth),
+    ).fetchall()
+
+
+def topics_by_id(conn: Conn, ids: Sequence[str]) -> list[DictRow]:
+    return conn.execute(
+        sql.SQL("SELECT {cols} FROM topics t WHERE t.id = ANY(%s)").format(cols=_TOPIC_COLUMNS), (list(ids),)
+    ).fetchall()
+
+
+def children_of(conn: Conn, ids: Sequence[str]) -> list[DictRow]:
+    return conn.execute(
+        sql.SQL("SELECT {cols} FROM topics t WHERE t.parent_id = ANY(%s) ORDER BY t.member_count DESC, t.id").format(
+            cols=_TOPIC_COLUMNS
+        ),
+        (list(ids),),
+    ).fetchall()
+
+
+def leaf_index(conn: Conn, namespaces: Sequence[str]) -> list[DictRow]:
+    """Every leaf of these namespaces, largest first (resume's topic index)."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT {cols} FROM topics t WHERE t.namespace = ANY(%s) AND t.is_leaf ORDER BY t.member_count DESC, t.id"
+        ).format(cols=_TOPIC_COLUMNS),
+        (list(namespaces),),
+    ).fetchall()
+
+
+_LEAVES_UNDER = sql.SQL(
+    "WITH RECURSIVE sub AS (SELECT id, id AS root, is_leaf FROM topics WHERE id = ANY(%(ids)s)"
+    " UNION ALL SELECT t.id, sub.root, t.is_leaf FROM topics t JOIN sub ON t.parent_id = sub.id)"
+)
+
+
+def samples(conn: Conn, topic_ids: Sequence[str], per_topic: int, chars: int) -> dict[str, list[str]]:
+    """A few member texts per topic (the most important of its leaves' members), cut to `chars`."""
+    if not topic_ids:
+        return {}
+    rows = conn.execute(
+        sql.SQL(
+            "{sub} SELECT root, text FROM (SELECT sub.root, left(m.content, %(chars)s) AS text,"
+            " row_number() OVER (PARTITION BY sub.root ORDER BY m.importance DESC, m.created_at DESC, m.id) AS n"
+            " FROM sub JOIN topic_members tm ON tm.topic_id = sub.id JOIN memories m ON m.id = tm.memory_id"
+            " WHERE sub.is_leaf AND m.status = 'active') s WHERE n <= %(per)s ORDER BY root, n"
+        ).format(sub=_LEAVES_UNDER),
+        {"ids": list(topic_ids), "chars": chars, "per": per_topic},
+    ).fetchall()
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(r["root"], []).append(r["text"])
+    return out
+
+
+def member_page(conn: Conn, topic_id: str, order: str, offset: int, limit: int, chars: int) -> list[DictRow]:
+    """Members of a topic (its leaves' members), `limit + 1` rows from `offset`."""
+    order_by = {
+        "importance": sql.SQL("m.importance DESC, m.created_at DESC, m.id"),
+        "newest": sql.SQL("m.created_at DESC, m.id"),
+    }[order]
+    return conn.execute(
+        sql.SQL(
+            "{sub} SELECT m.id, m.namespace, m.kind, m.layer, m.tags, m.importance, m.created_at,"
+            " left(m.content, %(chars)s) AS summary, length(m.content) > %(chars)s AS truncated, tm.topic_id,"
+            " tm.similarity FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
+            " JOIN memories m ON m.id = tm.memory_id WHERE sub.is_leaf AND {live}"
+            " ORDER BY {order_by} OFFSET %(offset)s LIMIT %(limit)s"
+        ).format(sub=_LEAVES_UNDER, live=_live("m"), order_by=order_by),
+        {"ids": [topic_id], "chars": chars, "offset": offset, "limit": limit + 1},
+    ).fetchall()
+
+
+def memory_ids_under(conn: Conn, topic_ids: Sequence[str]) -> list[UUID]:
+    """Memories of these topics (leaves' members, nodes through their leaves)."""
+    rows = conn.execute(
+        sql.SQL(
+            "{sub} SELECT DISTINCT tm.memory_id FROM sub JOIN topic_members tm"
+            " ON tm.topic_id = sub.id WHERE sub.is_leaf"
+        ).format(sub=_LEAVES_UNDER),
+        {"ids": list(topic_ids)},
+    ).fetchall()
+    return [r["memory_id"] for r in rows]
+
+
+def leaves_of_memories(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, tuple[str, str]]:
+    """memory id -> (leaf id, leaf name)."""
+    rows = conn.execute(
+        "SELECT tm.memory_id, t.id, t.name FROM topic_members tm JOIN topics t"
+        " ON t.tenant_id = tm.tenant_id AND t.id = tm.topic_id WHERE tm.memory_id = ANY(%s)",
+        (list(memory_ids),),
+    ).fetchall()
+    return {r["memory_id"]: (r["id"], r["name"]) for r in rows}
+
+
+def mean_vectors(conn: Conn, memory_ids: Sequence[UUID], model_id: str, dimension: int) -> dict[UUID, list[float]]:
+    """Each memory's mean chunk vector in the space (those with one)."""
+    d = sql.Literal(int(dimension))
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT c.memory_id, avg(c.embedding::vector({d}))::text AS v FROM chunks c"
+            " WHERE c.memory_id = ANY(%s) AND c.embedding_dim = {d} AND c.model_id = %s GROUP BY c.memory_id"
+        ).format(d=d),
+        (list(memory_ids), model_id),
+    ).fetchall()
+    return {r["memory_id"]: [float(x) for x in r["v"][1:-1].split(",")] for r in rows}
+
+
+def assign_new_members(
+    conn: Conn, chunk_ids: Sequence[UUID], model_id: str, dimension: int, threshold: float
+) -> list[DictRow]:
+    """Memories of these chunks that have a vector and no leaf yet join the nearest leaf of their
+    namespace's tree when its centroid is within `threshold` cosine: one statement. Returns the
+    memories left without a leaf (namespace, id, vector) for singleton leaves."""
+    d = sql.Literal(int(dimension))
+    return conn.execute(
+        sql.SQL(
+            "WITH mem AS (SELECT c.memory_id AS id, m.namespace, avg(c.embedding::vector({d})) AS v"
+            "  FROM chunks c JOIN memories m ON m.id = c.memory_id"
+            "  WHERE c.memory_id IN (SELECT memory_id FROM chunks WHERE id = ANY(%(chunks)s))"
+            "  AND c.embedding_dim = {d} AND c.model_id = %(model)s AND m.status = 'active'"
+            "  AND NOT EXISTS (SELECT 1 FROM topic_members tm WHERE tm.memory_id = m.id)"
+            "  AND EXISTS (SELECT 1 FROM topic_trees tt WHERE tt.namespace = m.namespace AND tt.model_id = %(model)s)"
+            "  GROUP BY c.memory_id, m.namespace),"
+            " best AS (SELECT mem.id, mem.namespace, mem.v, b.topic_id, b.sim FROM mem LEFT JOIN LATERAL"
+            "  (SELECT t.id AS topic_id, 1 - (t.centroid <=> mem.v::halfvec) AS sim FROM topics t"
+            "   WHERE t.namespace = mem.namespace AND t.is_leaf ORDER BY t.centroid <=> mem.v::halfvec LIMIT 1) b"
+            "  ON true),"
+            " joined AS (INSERT INTO topic_members (tenant_id, topic_id, memory_id, similarity)"
+            "  SELECT engram_current_tenant(), topic_id, id, sim FROM best WHERE sim >= %(threshold)s"
+            "  ON CONFLICT DO NOTHING RETURNING topic_id),"
+            " counted AS (UPDATE topics t SET member_count = t.member_count + j.n, updated_at = now()"
+            "  FROM (SELECT topic_id, count(*) AS n FROM joined GROUP BY topic_id) j WHERE t.id = j.topic_id"
+            "  RETURNING t.id)"
+            " SELECT id, namespace, v::text AS v FROM best WHERE topic_id IS NULL OR sim < %(threshold)s"
+        ).format(d=d),
+        {"chunks": list(chunk_ids), "model": model_id, "threshold": threshold},
+    ).fetchall()
+
+
+def add_singleton_leaves(
+    conn: Conn, tenant_id: UUID, leaves: Sequence[tuple[str, str, UUID, str, str, list[str]]]
+) -> None:
+    """(topic id, namespace, memory id, vector text, name, keywords): a new top-level leaf each."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO topics (tenant_id, id, namespace, parent_id, depth, is_leaf, name, keywords, named_by,"
+            " member_count, centroid) VALUES (%s, %s, %s, NULL, 0, true, %s, %s, 'keywords', 1, %s::halfvec)",
+            [(tenant_id, tid, ns, name, kw, v) for tid, ns, _m, v, name, kw in leaves],
+        )
+        cur.executemany(
+            "INSERT INTO topic_members (tenant_id, topic_id, memory_id, similarity)"
+            " VALUES (%s, %s, %s, 1) ON CONFLICT DO NOTHING",
+            [(tenant_id, tid, m) for tid, _ns, m, _v, _n, _k in leaves],
+        )
+
+
+def texts_of(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, str]:
+    rows = conn.execute(
+        "SELECT id, left(content, %s) AS text FROM memories WHERE id = ANY(%s)", (MEMBER_TEXT_CHARS, list(memory_ids))
+    ).fetchall()
+    return {r["id"]: r["text"] for r in rows}

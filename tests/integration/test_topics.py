@@ -1,0 +1,190 @@
+"""The topic tree through the HTTP API on a real PostgreSQL: memories on clearly different subjects,
+a consolidation run, then the tree, lookups, a topic, recall by topic, and tenant isolation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+NS = "kb"
+SUBJECTS: dict[str, list[str]] = {
+    "sourdough": [
+        "Feed the sourdough starter with equal parts flour and water every morning.",
+        "Sourdough bread needs a long cold proof in the fridge overnight for a sour crumb.",
+        "Bake the sourdough loaf in a preheated dutch oven at 250C with the lid on.",
+        "A sourdough starter that smells of acetone is hungry and needs feeding.",
+        "Score the sourdough dough with a razor blade before it goes into the oven.",
+        "Whole wheat flour makes the sourdough starter more active than white flour.",
+    ],
+    "kubernetes": [
+        "The payments pods run on the Kubernetes cluster prod-eu with three replicas.",
+        "Kubernetes liveness probes restart a pod when its health endpoint fails.",
+        "Use kubectl rollout undo to roll back a bad Kubernetes deployment.",
+        "Kubernetes namespaces separate the staging and production workloads.",
+        "The Kubernetes horizontal pod autoscaler scales on CPU above 70 percent.",
+        "Helm charts template the Kubernetes manifests of every service.",
+    ],
+    "birds": [
+        "The robin sings at dawn from the top of the garden hedge.",
+        "Blue tits nest in the wooden bird box on the oak tree every spring.",
+        "Goldfinches come to the nyjer seed feeder in winter.",
+        "A sparrowhawk hunts the small birds around the garden feeders.",
+        "Swallows arrive from Africa in April and nest under the barn roof.",
+        "The woodpecker drums on the dead branch of the old birch tree.",
+    ],
+}
+
+
+def _owner(stack: Any) -> psycopg.Connection:
+    return psycopg.connect(stack.dsn, autocommit=True)
+
+
+def _write(api: Any, namespace: str = NS) -> dict[str, str]:
+    subject_of = {}
+    for subject, texts in SUBJECTS.items():
+        for text in texts:
+            reply = api.post("/v1/memories", {"namespace": namespace, "content": text})
+            assert reply.status == 201, reply.body
+            subject_of[reply.body["memory"]["id"]] = subject
+    return subject_of
+
+
+def _consolidate(api: Any, drain_consolidation: Callable[[], Any], namespace: str = NS) -> dict[str, Any]:
+    reply = api.post("/v1/consolidate", {"namespace": namespace, "steps": ["topics"]})
+    assert reply.status == 202, reply.body
+    drain_consolidation()
+    run = api.get(f"/v1/consolidation-runs/{reply.body['id']}")
+    assert run.body["status"] == "done", run.body
+    return run.body
+
+
+def _leaves(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for n in nodes:
+        out += [n] if n["is_leaf"] else _leaves(n["children"])
+    return out
+
+
+def _members(api: Any, ids: list[str]) -> dict[str, set[str]]:
+    reply = api.post("/v1/topics/lookup", {"ids": ids, "limit": 100})
+    assert reply.status == 200, reply.body
+    return {t["id"]: {m["memory_id"] for m in t["memories"]} for t in reply.body["topics"]}
+
+
+def test_consolidation_builds_a_tree_that_separates_subjects_named_by_keywords(api, drain, drain_consolidation):
+    subject_of = _write(api)
+    drain()
+    assert api.get(f"/v1/topics?namespace={NS}").body["topics"] == []  # no tree before the first run
+    run = _consolidate(api, drain_consolidation)
+    (action,) = [a for a in run["actions"]["items"] if a["step"] == "topics"]
+    assert action["details"]["memories"] == 18
+
+    tree = api.get(f"/v1/topics?namespace={NS}")
+    assert tree.status == 200, tree.body
+    assert tree.body["memories"] == 18 and tree.body["built_at"]
+    leaves = _leaves(tree.body["topics"])
+    members = _members(api, [leaf["id"] for leaf in leaves])
+    assert sum(len(m) for m in members.values()) == 18
+    for leaf in leaves:  # every leaf holds one subject only
+        subjects = {subject_of[m] for m in members[leaf["id"]]}
+        assert len(subjects) == 1, (leaf["name"], subjects)
+        assert 2 <= len(leaf["keywords"]) <= 4 and leaf["named_by"] == "keywords"
+        assert leaf["samples"]
+    names = " ".join(leaf["name"] for leaf in leaves)
+    assert "sourdough" in names and "kubernetes" in names
+
+    # A topic by id: its path, children and members.
+    first = leaves[0]
+    one = api.get(f"/v1/topics/{first['id']}")
+    assert one.status == 200, one.body
+    assert one.body["path"][-1] == first["id"]
+    assert {m["memory_id"] for m in one.body["memories"]["memories"]} == members[first["id"]]
+
+    # Recall inside a topic only.
+    kube = next(leaf for leaf in leaves if "kubernetes" in leaf["name"])
+    found = api.post(
+        "/v1/recall", {"query": "how do I roll back", "namespace": NS, "topics": [kube["id"]], "touch": False}
+    )
+    assert found.status == 200, found.body
+    assert found.body["results"]
+    assert {r["memory_id"] for r in found.body["results"]} <= members[kube["id"]]
+
+
+def test_ids_are_kept_across_rebuilds_and_unknown_ids_are_reported(api, drain, drain_consolidation):
+    _write(api)
+    drain()
+    _consolidate(api, drain_consolidation)
+    tree = api.get(f"/v1/topics?namespace={NS}").body
+    before = {leaf["id"]: leaf["member_count"] for leaf in _leaves(tree["topics"])}
+    api.post("/v1/memories", {"namespace": NS, "content": "Kubernetes secrets hold the database password."})
+    drain()
+    _consolidate(api, drain_consolidation)
+    after = {leaf["id"] for leaf in _leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])}
+    assert len(set(before) & after) >= len(before) - 1
+    reply = api.post("/v1/topics/lookup", {"ids": ["t999999", *sorted(after)], "limit": 1})
+    assert reply.body["missing"] == ["t999999"]
+    assert all(len(t["memories"]) == 1 for t in reply.body["topics"])
+    assert any(t["next_offset"] == 1 for t in reply.body["topics"])
+    assert api.get("/v1/topics/t999999").status == 404
+
+
+def test_bad_requests_name_the_field(api):
+    for body, field in (
+        ({"ids": []}, "ids"),
+        ({"ids": ["x1"]}, "ids"),
+        ({"ids": ["t1"], "limit": 0}, "limit"),
+        ({"ids": ["t1"], "extra": 1}, "extra"),
+    ):
+        reply = api.post("/v1/topics/lookup", body)
+        assert reply.status == 422, reply.body
+        assert field in str(reply.body["error"]), reply.body
+    assert api.get("/v1/topics/nope").status in (404, 422)
+    assert api.get("/v1/topics?depth=-1").status == 422
+
+
+def test_tenant_b_sees_none_of_a_topics(api, drain, drain_consolidation, make_tenant, api_for, stack):
+    _write(api)
+    drain()
+    _consolidate(api, drain_consolidation)
+    ids = [leaf["id"] for leaf in _leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])]
+    other = api_for(make_tenant("tenant-b").key)
+    assert other.get(f"/v1/topics?namespace={NS}").body["topics"] == []
+    assert other.post("/v1/topics/lookup", {"ids": ids}).body == {"topics": [], "missing": ids}
+    assert other.get(f"/v1/topics/{ids[0]}").status == 404
+    with _owner(stack) as conn:  # the rows exist: row-level security hides them
+        assert conn.execute("SELECT count(*) FROM topics WHERE id = %s", (ids[0],)).fetchone()[0] >= 1
+
+
+def test_new_memories_join_the_nearest_leaf_when_their_vectors_land(api, drain, drain_consolidation, tenant):
+    from engram.topics.service import assign_new_memories
+
+    _write(api)
+    drain()
+    _consolidate(api, drain_consolidation)
+    reply = api.post("/v1/memories", {"namespace": NS, "content": "Sourdough starter needs rye flour to wake up."})
+    far = api.post("/v1/memories", {"namespace": NS, "content": "Quarterly VAT returns are due on the 7th."})
+    drain()
+    with psycopg.connect(api_stack_dsn(), autocommit=True) as conn:
+        chunk_ids = [
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM chunks WHERE memory_id = ANY(%s)",
+                ([reply.body["memory"]["id"], far.body["memory"]["id"]],),
+            )
+        ]
+    assign_new_memories(UUID(tenant.id), chunk_ids)
+    leaves = _leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])
+    members = _members(api, [leaf["id"] for leaf in leaves])
+    home = next(t for t, m in members.items() if reply.body["memory"]["id"] in m)
+    assert "sourdough" in next(leaf["name"] for leaf in leaves if leaf["id"] == home)
+    alone = next(t for t, m in members.items() if far.body["memory"]["id"] in m)
+    assert members[alone] == {far.body["memory"]["id"]}
+
+
+def api_stack_dsn() -> str:
+    from engram.core.config import settings
+
+    return str(settings().database_url)
