@@ -1,0 +1,224 @@
+"""Long-conversation recall: evidence found within 2,000 / 4,000 / 8,000 returned characters, per question type.
+
+Two-person chats of 300-700 turns over months (bench/longconv_data.py) are ingested through the
+real API (API Gateway stand-in, authorizer and route Lambdas, one conversation per session with
+POST /v1/conversations and /messages, the SQS embed pipeline, embedded Postgres), then every
+labelled question is asked with POST /v1/recall (limit 100, budget_chars 8000, no since/until).
+
+    .venv/bin/python bench/longconv_recall.py                       # today's defaults, both splits
+    .venv/bin/python bench/longconv_recall.py --splits heldout --configs defaults,keyword,vector
+
+A turn counts as found within N characters when its whole line lies in the first N characters of
+the results (chunk texts concatenated in rank order), so longer chunks are not free. `--configs`
+picks rows of CONFIGS (settings, ranking constants or request fields changed for that row only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from longconv_data import Conversation, conversations
+
+BUDGETS = (2000, 4000, 8000)
+QTYPES = ("single", "multi", "temporal", "inference")
+
+
+@dataclass
+class Config:
+    """One row of the table: what differs from the defaults while its questions are asked."""
+
+    env: dict[str, str] = field(default_factory=dict)  # ENGRAM_* settings
+    ranking: dict[str, float] = field(default_factory=dict)  # engram.recall.ranking constants
+    request: dict[str, Any] = field(default_factory=dict)  # extra POST /v1/recall fields
+
+
+CONFIGS: dict[str, Config] = {
+    "defaults": Config(),
+    "keyword": Config(request={"mode": "keyword"}),
+    "vector": Config(request={"mode": "vector"}),
+    "rrf": Config(env={"ENGRAM_RECALL_FUSION": "rrf"}),
+    "diversify": Config(request={"diversify": True}),
+    "no-recency": Config(ranking={"W_RECENCY": 0.0}),
+    "kw-0.5": Config(ranking={"W_KEYWORD": 0.5}),
+    "kw-0.2": Config(ranking={"W_KEYWORD": 0.2}),
+    "kw-0.5-no-recency": Config(ranking={"W_KEYWORD": 0.5, "W_RECENCY": 0.0}),
+    "vec-0.7-no-recency": Config(ranking={"W_VECTOR": 0.7, "W_KEYWORD": 0.3, "W_RECENCY": 0.0}),
+    "rrf-k20": Config(env={"ENGRAM_RECALL_FUSION": "rrf"}, ranking={"RRF_K": 20}),
+    "mmr-0.85": Config(request={"diversify": True}, ranking={"MMR_LAMBDA": 0.85}),
+}
+
+
+def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    from engram_local import gateway
+
+    resp = gateway.handle(
+        method,
+        path,
+        {"authorization": f"Bearer {key}", "content-type": "application/json"},
+        b"" if body is None else json.dumps(body, default=str).encode(),
+    )
+    return resp.status, json.loads(resp.body)
+
+
+def ingest(key: str, conv: Conversation, namespace: str) -> list[str]:
+    """One API conversation per session, all of it in one append; returns the conversation ids."""
+    ids = []
+    for n, session in enumerate(conv.sessions):
+        status, out = call(key, "POST", "/v1/conversations", {"title": f"session {n + 1}", "namespace": namespace})
+        assert status == 201, out
+        msgs = [
+            {
+                "role": t.role,
+                "content": t.content,
+                "created_at": t.created_at.isoformat() + "+00:00",
+                "metadata": {"speaker": t.speaker},
+            }
+            for t in session
+        ]
+        status, appended = call(key, "POST", f"/v1/conversations/{out['id']}/messages", {"messages": msgs})
+        assert status == 201, appended
+        ids.append(out["id"])
+    return ids
+
+
+def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -> dict[int, float]:
+    """Fraction of evidence turns (conversation id, seq) -> content whose line ends within each budget of
+    the result texts concatenated in rank order (either response form: full or compact)."""
+    ends: dict[tuple[str, int], int] = {}
+    offset = 0
+    for hit in results:
+        part = hit.get("chunk", hit)  # full form: hit.chunk; compact form: the hit itself
+        text, lo, hi = part["text"], part.get("seq_from"), part.get("seq_to")
+        conv = hit.get("conversation_id") or hit.get("id")
+        for seq in range(lo or 0, (hi or -1) + 1):
+            content = evidence.get((conv, seq))
+            if content is not None and (conv, seq) not in ends and content in text:
+                ends[(conv, seq)] = offset + text.find(content) + len(content)
+        offset += len(text)
+    return {b: sum(1 for e in ends.values() if e <= b) / len(evidence) for b in BUDGETS}
+
+
+@contextmanager
+def applied(config: Config) -> Iterator[None]:
+    from engram.recall import ranking
+    from engram_local.stack import LocalStack
+
+    saved_env = {k: os.environ.get(k) for k in config.env}
+    saved_ranking = {k: getattr(ranking, k) for k in config.ranking}
+    os.environ.update(config.env)
+    for k, v in config.ranking.items():
+        setattr(ranking, k, v)
+    LocalStack.refresh_settings()
+    try:
+        yield
+    finally:
+        for k, old in saved_env.items():
+            if old is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = old
+        for k, v in saved_ranking.items():
+            setattr(ranking, k, v)
+        LocalStack.refresh_settings()
+
+
+Scores = dict[str, list[dict[int, float]]]  # question type (and "all") -> per-question scores
+
+
+def ask_all(
+    key: str, convs: list[Conversation], conv_ids: list[list[str]], config: Config, namespace: Callable[[int], str]
+) -> tuple[Scores, float]:
+    scores: Scores = defaultdict(list)
+    started = time.perf_counter()
+    n = 0
+    with applied(config):
+        for i, conv in enumerate(convs):
+            for q in conv.questions:
+                body = {
+                    "query": q.text,
+                    "namespace": namespace(i),
+                    "limit": 100,
+                    "budget_chars": max(BUDGETS),
+                    "touch": False,
+                    **config.request,
+                }
+                status, out = call(key, "POST", "/v1/recall", body)
+                assert status == 200, out
+                evidence = {(conv_ids[i][sess], seq): conv.sessions[sess][seq - 1].content for sess, seq in q.evidence}
+                s = score(out["results"], evidence)
+                scores[q.qtype].append(s)
+                scores["all"].append(s)
+                n += 1
+    return scores, (time.perf_counter() - started) / max(n, 1)
+
+
+def row(split: str, label: str, scores: Scores, per_query_s: float) -> str:
+    def mean(qtype: str, budget: int) -> float:
+        return sum(s[budget] for s in scores[qtype]) / len(scores[qtype])
+
+    cells = [f"{mean('all', b):.3f}" for b in BUDGETS]
+    cells += [f"{mean(t, max(BUDGETS)):.2f}" for t in QTYPES if scores.get(t)]
+    return f"| {split} | {label} | " + " | ".join(cells) + f" | {per_query_s * 1000:.0f} |"
+
+
+HEADER = (
+    "| split | config | ev@2k | ev@4k | ev@8k | "
+    + " | ".join(f"{t} @8k" for t in QTYPES)
+    + " | ms/query |\n|---|---|---|---|---|"
+    + "---|" * len(QTYPES)
+    + "---|"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--splits", default="train,heldout")
+    parser.add_argument("--configs", default="defaults,keyword,vector")
+    parser.add_argument("--conversations", type=int, default=3, help="per split")
+    args = parser.parse_args()
+    from engram.ops.operations import create_tenant_with_key
+    from engram_local.stack import LocalStack
+
+    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-"))
+    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False).start()
+    rows: list[str] = []
+    try:
+        key = create_tenant_with_key("bench-longconv", ["read", "write"], dsn=stack.dsn)["api_key"]
+        for split in args.splits.split(","):
+            convs = conversations(split, args.conversations)
+            started = time.perf_counter()
+            conv_ids = [ingest(key, c, f"{split}{i}") for i, c in enumerate(convs)]
+            stack.embed_poller.drain()
+            turns = sum(c.turns for c in convs)
+            print(
+                f"# {split}: {len(convs)} conversations, {turns} turns, "
+                f"{sum(len(c.questions) for c in convs)} questions; ingest + embed "
+                f"{time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+            )
+            for label in args.configs.split(","):
+                scores, per_query = ask_all(key, convs, conv_ids, CONFIGS[label], lambda i, split=split: f"{split}{i}")
+                rows.append(row(split, label, scores, per_query))
+                print(rows[-1], file=sys.stderr)
+    finally:
+        stack.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(HEADER)
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
