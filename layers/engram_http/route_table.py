@@ -58,6 +58,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/topics", "topics"),
     Route("POST", "/v1/topics/lookup", "topics"),
     Route("GET", "/v1/topics/{topic_id}", "topics"),
+    Route("GET", "/v1/resume", "topics"),
+    Route("POST", "/v1/prime", "topics"),
 )
 
 def http_functions() -> list[str]:

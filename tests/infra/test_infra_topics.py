@@ -6,7 +6,13 @@ from __future__ import annotations
 from engram_http.route_table import ROUTES
 from infra.functions import function_name
 
-TOPIC_ROUTES = {"GET /v1/topics", "POST /v1/topics/lookup", "GET /v1/topics/{topic_id}"}
+TOPIC_ROUTES = {
+    "GET /v1/topics",
+    "POST /v1/topics/lookup",
+    "GET /v1/topics/{topic_id}",
+    "GET /v1/resume",
+    "POST /v1/prime",
+}
 
 
 def _as_list(value):

@@ -3,7 +3,17 @@
 
 def all_routers() -> list:
     """Every router, for the OpenAPI document and the route-table check."""
-    from engram_http.routes import admin, consolidation, conversations, documents, graph, memories, recall, topics
+    from engram_http.routes import (
+        admin,
+        consolidation,
+        conversations,
+        documents,
+        graph,
+        memories,
+        priming,
+        recall,
+        topics,
+    )
 
     return [admin.router, memories.router, recall.router, conversations.router, documents.router,
-            graph.router, consolidation.router, topics.router]
+            graph.router, consolidation.router, topics.router, priming.router]

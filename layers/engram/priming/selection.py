@@ -1,0 +1,84 @@
+"""Choosing and fitting: maximal marginal relevance over memory vectors with a same-topic penalty
+(prime), and the text of resume's sections within their shares of a hard budget. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+PRIME_LAMBDA = 0.6  # relevance against novelty: lower spreads further from the task's centre
+SAME_TOPIC_SIMILARITY = 0.75  # two memories of one leaf count as this similar at least
+RELEVANCE_FLOOR = 0.5  # of the best option's relevance: below it a memory is filler, not a side of the task
+CORE_BONUS = 0.15  # seed 001's layer bias, on recall's score
+# Resume's shares of budget_chars, in order; what a section leaves goes to the next ones.
+RESUME_SHARES: tuple[tuple[str, float], ...] = (("core", 0.5), ("recent", 0.25), ("topics", 0.15), ("triggers", 0.10))
+MIN_USEFUL_CHARS = 120  # a cut shorter than this is noise: stop instead
+
+
+@dataclass
+class Option:
+    key: Any
+    relevance: float
+    vector: Sequence[float] | None
+    topic: str | None
+
+
+def _cos(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=False))
+
+
+def mmr(options: Sequence[Option], limit: int, lam: float = PRIME_LAMBDA) -> list[Option]:
+    """Greedy MMR: each pick maximises lam * relevance - (1 - lam) * (its similarity to the closest
+    pick), relevance scaled so the best option is 1. Same leaf topic counts as near-duplicate. Options
+    under RELEVANCE_FLOOR are left out: diversity must not bring in what the task is not about."""
+    if not options:
+        return []
+    top = max(o.relevance for o in options) or 1.0
+    pool = [o for o in options if o.relevance >= RELEVANCE_FLOOR * top]
+    chosen: list[Option] = []
+    while pool and len(chosen) < limit:
+
+        def gain(o: Option) -> float:
+            closest = 0.0
+            for c in chosen:
+                sim = _cos(o.vector, c.vector) if o.vector is not None and c.vector is not None else 0.0
+                if o.topic is not None and o.topic == c.topic:
+                    sim = max(sim, SAME_TOPIC_SIMILARITY)
+                closest = max(closest, sim)
+            return lam * (o.relevance / top) - (1 - lam) * closest
+
+        best = max(pool, key=gain)
+        chosen.append(best)
+        pool.remove(best)
+    return chosen
+
+
+T = TypeVar("T")
+
+
+def fit_lines(
+    items: Sequence[T], render: Callable[[T], str], room: int, *, cut: bool
+) -> tuple[list[tuple[T, str]], int]:
+    """Rendered items, in order, while they fit in `room` characters (a newline after each). With
+    `cut`, the first item that does not fit is cut to the room left (when that is worth reading) and
+    the rest are omitted; without, items that do not fit are skipped and smaller later ones may fit.
+    Returns the kept (item, line) pairs and how many were omitted."""
+    kept: list[tuple[T, str]] = []
+    used = 0
+    omitted = 0
+    for i, item in enumerate(items):
+        line = render(item)
+        if used + len(line) + 1 <= room:
+            kept.append((item, line))
+            used += len(line) + 1
+            continue
+        if cut:
+            left = room - used - 1
+            if left >= MIN_USEFUL_CHARS:
+                kept.append((item, line[: left - 3] + "..."))
+                used = room
+            omitted += len(items) - i - (1 if left >= MIN_USEFUL_CHARS else 0)
+            break
+        omitted += 1
+    return kept, omitted

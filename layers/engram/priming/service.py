@@ -1,0 +1,206 @@
+"""Resume (a briefing at session start) and prime (what to know before a task).
+
+- ``resume(tenant_id, namespace, budget_chars, recent_hours)``: seed 001's four sections (Core by
+  weight, in full; Recent non-core changes; the Topics leaf index; Triggers from `trigger:*` tags),
+  the namespace merged with `default`, each section within its share of a hard budget. Touches nothing.
+- ``prime(tenant_id, req, embedder)``: seed 003's mem_prime: recall's candidates for the task, core
+  memories weighted up, then maximal marginal relevance (memory vectors, a same-topic penalty) so
+  the results cover the task's different sides, within budget_chars. Touches nothing either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from engram.adapters.embeddings.base import Embedder
+from engram.core.db import tenant_transaction
+from engram.priming import store
+from engram.priming.models import (
+    PrimedMemory,
+    PrimeRequest,
+    PrimeResponse,
+    PrimeTopic,
+    ResumeMemory,
+    ResumeResponse,
+    ResumeSection,
+    ResumeTopic,
+    ResumeTrigger,
+)
+from engram.priming.selection import CORE_BONUS, MIN_USEFUL_CHARS, RESUME_SHARES, Option, fit_lines, mmr
+from engram.recall import service as recall_service
+from engram.topics import service as topic_service
+
+RECENT_LINE_CHARS = 300
+SECTION_ROWS = 200  # rows read per section: more never fit a briefing
+
+
+def merged_namespaces(namespace: str) -> list[str]:
+    """A project namespace reads with `default` (who the user is, lessons that hold everywhere)."""
+    return [namespace] if namespace == "default" else [namespace, "default"]
+
+
+def _clip(text: str, chars: int) -> tuple[str, bool]:
+    flat = " ".join(text.split())
+    return (flat, False) if len(flat) <= chars else (flat[: chars - 3] + "...", True)
+
+
+def resume(
+    tenant_id: UUID, namespace: str = "default", budget_chars: int = 6000, recent_hours: int = 24
+) -> ResumeResponse:
+    namespaces = merged_namespaces(namespace)
+    since = datetime.now(UTC) - timedelta(hours=recent_hours)
+    with tenant_transaction(tenant_id) as conn:
+        core_rows = store.core_by_weight(conn, namespaces, SECTION_ROWS)
+        recent_rows = store.recent_changes(conn, namespaces, since, SECTION_ROWS)
+        leaves = topic_service.leaf_index(conn, namespaces)[:SECTION_ROWS]
+        trigger_rows = store.triggers(conn, namespaces, SECTION_ROWS)
+
+    core = [
+        ResumeMemory(
+            memory_id=r["id"],
+            namespace=r["namespace"],
+            kind=r["kind"],
+            layer=r["layer"],
+            importance=r["importance"],
+            updated_at=r["updated_at"],
+            text=r["content"],
+            truncated=False,
+        )
+        for r in core_rows
+    ]
+    recent = []
+    for r in recent_rows:
+        text, cut = _clip(r["content"], RECENT_LINE_CHARS)
+        recent.append(
+            ResumeMemory(
+                memory_id=r["id"],
+                namespace=r["namespace"],
+                kind=r["kind"],
+                layer=r["layer"],
+                importance=r["importance"],
+                updated_at=r["updated_at"],
+                text=text,
+                truncated=cut or r["length"] > len(r["content"]),
+            )
+        )
+    topics = [ResumeTopic(id=t.id, name=t.name, member_count=t.member_count, namespace=namespace) for t in leaves]
+    triggers = [
+        ResumeTrigger(trigger=r["tag"].removeprefix("trigger:"), access_count=r["access_count"], memories=r["memories"])
+        for r in trigger_rows
+    ]
+
+    headers = {
+        "core": f"=== Core ({len(core)}) ===",
+        "recent": f"=== Recent ({recent_hours}h) ===",
+        "topics": f"=== Topics ({len(topics)}) ===",
+        "triggers": "=== Triggers ===",
+    }
+    renderers: dict[str, tuple[Sequence[Any], Callable[[Any], str], bool]] = {
+        "core": (core, lambda m: m.text, False),
+        "recent": (recent, lambda m: f"- [{m.updated_at:%Y-%m-%d %H:%M}] {m.text}", True),
+        "topics": (topics, lambda t: f'{t.id}: "{t.name}" [{t.member_count}]', False),
+        "triggers": (triggers, lambda t: f"- {t.trigger}", False),
+    }
+    blocks: list[str] = []
+    kept: dict[str, list[Any]] = {}
+    sections: dict[str, ResumeSection] = {}
+    carry = 0
+    for name, share in RESUME_SHARES:
+        room = int(budget_chars * share) + carry
+        items, render, cut = renderers[name]
+        header = headers[name]
+        # The header, its newline and the blank line between sections come out of the section's room.
+        fitted, omitted = fit_lines(items, render, room - len(header) - 2, cut=cut) if items else ([], 0)
+        if fitted:
+            block = header + "\n" + "\n".join(line for _item, line in fitted)
+            blocks.append(block)
+            used = len(block) + 1
+        else:
+            used = 0
+        kept[name] = [item for item, _line in fitted]
+        if name == "recent" and fitted and fitted[-1][1] != render(fitted[-1][0]):  # the last one was cut
+            last, line = fitted[-1]
+            kept[name][-1] = last.model_copy(update={"text": line.split("] ", 1)[1], "truncated": True})
+        sections[name] = ResumeSection(budget_chars=room, used_chars=used, omitted=omitted)
+        carry = max(room - used, 0)
+    text = "\n\n".join(blocks)[:budget_chars]
+    return ResumeResponse(
+        namespaces=namespaces,
+        budget_chars=budget_chars,
+        used_chars=len(text),
+        recent_hours=recent_hours,
+        core=kept["core"],
+        recent=kept["recent"],
+        topics=kept["topics"],
+        triggers=kept["triggers"],
+        sections=sections,
+        text=text,
+    )
+
+
+def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> PrimeResponse:
+    namespaces = merged_namespaces(req.namespace)
+    found = recall_service.recall(
+        tenant_id,
+        recall_service.RecallRequest(
+            query=req.task[:4000],
+            namespaces=namespaces,
+            kinds=["semantic", "episodic", "procedural"],
+            limit=min(100, max(40, req.limit * 4)),
+            touch=False,
+        ),
+        embedder,
+    )
+    hits = [h for h in found.results if isinstance(h, recall_service.RecallHit) and h.memory_id is not None]
+    ids = [h.memory_id for h in hits if h.memory_id is not None]
+    with tenant_transaction(tenant_id) as conn:
+        vectors = topic_service.memory_vectors(conn, ids)
+        leaves = topic_service.leaves_of_memories(conn, ids)
+    options = [
+        Option(
+            key=h,
+            relevance=h.score + (CORE_BONUS if h.layer == "core" else 0.0),
+            vector=vectors.get(h.memory_id) if h.memory_id else None,
+            topic=leaves[h.memory_id][0] if h.memory_id in leaves else None,
+        )
+        for h in hits
+    ]
+    results: list[PrimedMemory] = []
+    topics: dict[str, PrimeTopic] = {}
+    used = 0
+    for o in mmr(options, req.limit):
+        h = o.key
+        room = req.budget_chars - used
+        if room < MIN_USEFUL_CHARS and results:
+            break
+        text, cut = (h.chunk.text, False) if len(h.chunk.text) <= room else (h.chunk.text[:room], True)
+        used += len(text)
+        leaf = leaves.get(h.memory_id)
+        topic = PrimeTopic(id=leaf[0], name=leaf[1]) if leaf else None
+        if topic:
+            topics.setdefault(topic.id, topic)
+        results.append(
+            PrimedMemory(
+                memory_id=h.memory_id,
+                namespace=h.namespace,
+                kind=h.kind,
+                layer=h.layer,
+                importance=h.importance,
+                tags=h.tags,
+                created_at=h.created_at,
+                score=round(o.relevance, 6),
+                text=text,
+                truncated=cut or h.chunk.truncated,
+                topic=topic,
+            )
+        )
+    return PrimeResponse(
+        results=results,
+        topics=list(topics.values()),
+        budget_chars=req.budget_chars,
+        used_chars=used,
+        degraded=found.degraded,
+    )

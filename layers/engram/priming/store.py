@@ -1,0 +1,56 @@
+"""The SQL of resume: core memories by weight, recent changes, trigger tags. Functions take the
+caller's connection and open no transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import DictRow
+
+Conn = psycopg.Connection[DictRow]
+
+_LIVE = sql.SQL("m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())")
+
+
+def core_by_weight(conn: Conn, namespaces: Sequence[str], limit: int) -> list[DictRow]:
+    """Core memories, heaviest first: seed 001's memory_weight (importance, a procedural bias up and
+    an episodic one down, a little for being recalled and restated)."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, m.content,"
+            " m.importance + CASE m.kind WHEN 'procedural' THEN 0.15 WHEN 'episodic' THEN -0.1 ELSE 0 END"
+            " + 0.05 * ln(1 + m.access_count) + 0.1 * ln(1 + m.repetition_count) AS weight"
+            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer = 'core' AND {live}"
+            " ORDER BY weight DESC, m.updated_at DESC, m.id LIMIT %s"
+        ).format(live=_LIVE),
+        (list(namespaces), limit),
+    ).fetchall()
+
+
+def recent_changes(conn: Conn, namespaces: Sequence[str], since: datetime, limit: int) -> list[DictRow]:
+    """Non-core memories written or changed since `since`, newest first."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, left(m.content, 2000) AS content,"
+            " length(m.content) AS length"
+            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer <> 'core' AND m.updated_at >= %s AND {live}"
+            " ORDER BY m.updated_at DESC, m.id LIMIT %s"
+        ).format(live=_LIVE),
+        (list(namespaces), since, limit),
+    ).fetchall()
+
+
+def triggers(conn: Conn, namespaces: Sequence[str], limit: int) -> list[DictRow]:
+    """`trigger:*` tags of live memories, most recalled first."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT t.tag, sum(m.access_count)::bigint AS access_count, count(*) AS memories"
+            " FROM memories m CROSS JOIN LATERAL unnest(m.tags) AS t(tag)"
+            " WHERE m.namespace = ANY(%s) AND t.tag LIKE 'trigger:%%' AND {live}"
+            " GROUP BY t.tag ORDER BY sum(m.access_count) DESC, t.tag LIMIT %s"
+        ).format(live=_LIVE),
+        (list(namespaces), limit),
+    ).fetchall()
