@@ -490,3 +490,24 @@ def test_undo_is_refused_when_an_evicted_memory_has_a_new_twin(api, tenant, stac
     refused = api.post(f"/v1/consolidation-runs/{run_id}/undo")
     assert refused.status == 409 and gone["memory"]["id"] in refused.body["error"]["message"]
     assert api.get(f"/v1/consolidation-runs/{run_id}").body["status"] == "done"  # nothing was undone
+
+
+def test_a_batch_ends_after_its_llm_calls_and_the_next_one_goes_on(api, tenant, stack, fake_claude, monkeypatch):
+    from engram.consolidation import cycle
+
+    monkeypatch.setattr(cycle, "LLM_CALLS_PER_BATCH", 1)
+    ids = []
+    for n in range(3):
+        reply = api.post("/v1/memories", {"namespace": NS, "content": f"Lesson {n}: pin every base image digest.",
+                                          "importance": 0.8})
+        ids.append(reply.body["memory"]["id"])
+    with _owner(stack) as conn:
+        conn.execute("UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])", (ids,))
+    run_id = _start(api, steps=["gate"])
+    batches = 0
+    while (progress := _run(stack, tenant.id, run_id, budget=0)).status == "continue":
+        batches += 1
+    assert progress.status == "done" and batches == 3  # one LLM call per batch
+    acts = _actions(api, run_id)
+    assert sorted(a["memory_ids"][0] for a in acts) == sorted(ids) and {a["action"] for a in acts} == {"gate_approve"}
+    assert len(fake_claude.requests) == 3

@@ -47,8 +47,7 @@ from engram.consolidation.similarity import PairVerdict, SimilarityThresholds, c
 from engram.core.errors import EngramError
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, write_links
-from engram.indexing.chunking import chunk
-from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
+from engram.memories.service import rechunk_memory
 from engram.topics.service import rebuild_tree
 
 logger = Logger()
@@ -210,11 +209,12 @@ def promote(ctx: StepContext, cursor: Row | None) -> Row | None:
 
 
 def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
-    # Each candidate may cost an LLM call: small batches keep the time budget honest.
-    limit = ctx.batch_size if ctx.llm.unavailable else min(ctx.batch_size, 20)
-    rows = store.live_memories(ctx.conn, ctx.namespace, layer="working", after=_after(cursor), limit=limit,
+    rows = store.live_memories(ctx.conn, ctx.namespace, layer="working", after=_after(cursor), limit=ctx.batch_size,
                                lock=ctx.apply)
+    scan = _Scan([m["id"] for m in rows], ctx.batch_size)
     for m in rows:
+        if scan.enough(ctx, m["id"]):
+            break
         why = gate_candidacy(m, ctx.epoch, ctx.now, ctx.rules)
         if not why:
             continue
@@ -243,7 +243,7 @@ def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
                 store.update_memory(ctx.conn, m["id"], {"gate_rejections": count, "gate_retry_epoch": retry})
             ctx.act("gate", "gate_reject", [m["id"]], f"{why}; {verdict}; {note}",
                     details={"rejections": count, "retry_epoch": retry}, before={"memories": [m["image"]]})
-    return _next(rows, limit)
+    return scan.cursor()
 
 
 def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
@@ -257,14 +257,6 @@ def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
 
 
 # --- near-duplicates and reconcile -------------------------------------------------------------
-
-def _rechunk(ctx: StepContext, m: Row) -> list[UUID]:
-    """New content for a memory (already written): its chunks are rewritten, vectors pending."""
-    store.delete_chunks(ctx.conn, m["id"])
-    pieces = chunk(m["content"])
-    return insert_chunks(ctx.conn, ctx.tenant_id, ChunkOwner.of_memory(m),
-                         [NewChunk(p.position, p.char_start, p.text, m["created_at"]) for p in pieces])
-
 
 def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row, reason: str, details: Row, *,
             content: str | None, relations: Sequence[str]) -> None:
@@ -284,7 +276,7 @@ def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row,
                 if "content" in changes:
                     before["chunks"] = {str(survivor["id"]): store.chunk_images(ctx.conn, survivor["id"])}
                     store.update_memory(ctx.conn, survivor["id"], {**changes, "version": survivor["version"] + 1})
-                    new_chunks = _rechunk(ctx, {**survivor, **changes})
+                    new_chunks = rechunk_memory(ctx.conn, ctx.tenant_id, {**survivor, **changes}, content or "")
                 elif changes:
                     store.update_memory(ctx.conn, survivor["id"], changes)
                 written = write_links(ctx.conn, ctx.tenant_id, [
@@ -306,21 +298,50 @@ def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row,
             before=before, links=links)
 
 
+# A batch is one transaction: once it has made this many LLM calls it ends at the next memory
+# boundary, so locks stay short and the worker's time budget is checked often.
+LLM_CALLS_PER_BATCH = 20
+
+
+class _Scan:
+    """Where a batch of scanned memories ends: after all of them, or earlier, between two scanned
+    memories, once the batch made LLM_CALLS_PER_BATCH calls (the rest is the next batch's)."""
+
+    def __init__(self, ids: Sequence[UUID], limit: int) -> None:
+        self.ids, self.limit = list(ids), limit
+        self.current: UUID | None = None
+        self.stopped_after: UUID | None = None
+
+    def enough(self, ctx: StepContext, scanned: UUID) -> bool:
+        """Called before the work of `scanned`; True: stop here (after the memory before it)."""
+        if scanned != self.current:
+            if self.current is not None and ctx.llm.calls >= LLM_CALLS_PER_BATCH:
+                self.stopped_after = self.current
+                return True
+            self.current = scanned
+        return False
+
+    def cursor(self) -> Row | None:
+        if self.stopped_after is not None:
+            return {"after": str(self.stopped_after)}
+        return _next(self.ids, self.limit)
+
+
 def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
-           wanted: tuple[str, ...]) -> tuple[Iterator[tuple[Row, Row, PairVerdict]], Row | None]:
+           wanted: tuple[str, ...]) -> tuple[Iterator[tuple[UUID, Row, Row, PairVerdict]], _Scan]:
     """The pairs of this batch that fall in `wanted` classes, with both rows (live, locked when
     applying): neighbours and rows come in one query each, the text check runs here, and only the
     pairs that matter cost another look at the database (handled by this run already?)."""
     if ctx.space is None:
         ctx.skipped = "no embedding space yet: nothing to compare"
-        return iter(()), None
-    limit = ctx.batch_size if ctx.llm.unavailable else min(ctx.batch_size, 50)
+        return iter(()), _Scan([], 1)
+    limit = ctx.batch_size
     ids = store.scan_candidates(ctx.conn, ctx.namespace, _after(cursor), ctx.since, limit)
     pairs = store.neighbours(ctx.conn, ctx.namespace, ids, ctx.space["model_id"], ctx.space["dimension"],
                              ctx.neighbours, min_cosine)
     rows = store.memories_by_id(ctx.conn, list({i for p in pairs for i in (p["a"], p["b"])}), lock=ctx.apply)
 
-    def classified() -> Iterator[tuple[Row, Row, PairVerdict]]:
+    def classified() -> Iterator[tuple[UUID, Row, Row, PairVerdict]]:
         for pair in pairs:
             a_id, b_id = pair["a"], pair["b"]
             key = frozenset((a_id, b_id))
@@ -339,9 +360,9 @@ def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
             verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"],
                                     float(pair["cosine"]), ctx.thresholds)
             if verdict.cls in wanted and not store.pair_seen_in_run(ctx.conn, ctx.run_id, a_id, b_id):
-                yield a, b, verdict
+                yield a_id, a, b, verdict
 
-    return classified(), _next(ids, limit)
+    return classified(), _Scan(ids, limit)
 
 
 def _undecided(ctx: StepContext) -> bool:
@@ -364,8 +385,10 @@ def _fuller(pair: list[Row]) -> Row:
 
 
 def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
-    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.dedupe_cosine, ("exact", "near_exact", "merge_candidate"))
-    for a, b, verdict in pairs:
+    pairs, scan = _pairs(ctx, cursor, ctx.thresholds.dedupe_cosine, ("exact", "near_exact", "merge_candidate"))
+    for scanned, a, b, verdict in pairs:
+        if scan.enough(ctx, scanned):
+            break
         details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4)}
         if verdict.cls in ("exact", "near_exact"):
             survivor = _fuller([a, b])
@@ -395,12 +418,17 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
                 continue
             _absorb(ctx, "dedupe", "merge", survivor, other, f"llm merge: {verdict.reason}", details,
                     content=merged, relations=("supersedes", "derived_from"))
-    return nxt
+    return scan.cursor()
 
 
 def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
-    pairs, nxt = _pairs(ctx, cursor, ctx.thresholds.reconcile_min_cosine, ("reconcile_candidate",))
-    for a, b, verdict in pairs:
+    if ctx.apply and ctx.llm.unavailable:
+        ctx.skipped = ctx.llm.unavailable  # only an LLM decides here: a plan still lists the candidates
+        return None
+    pairs, scan = _pairs(ctx, cursor, ctx.thresholds.reconcile_min_cosine, ("reconcile_candidate",))
+    for scanned, a, b, verdict in pairs:
+        if scan.enough(ctx, scanned):
+            break
         older, newer = sorted((a, b), key=lambda m: (m["created_at"], str(m["id"])))
         details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4),
                    "older": str(older["id"]), "newer": str(newer["id"])}
@@ -439,7 +467,7 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
                     details=details, links=links)
         else:
             store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "reconcile", "keep_both", ctx.run_id)
-    return nxt
+    return scan.cursor()
 
 
 # --- buffer cap and decayed memories -----------------------------------------------------------
