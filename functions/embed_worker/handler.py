@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, Json, ValidationError
 
 from engram.adapters.embeddings.factory import embedder_from_env
 from engram.indexing.vectors import embed_chunks
+from engram.topics.service import assign_new_memories
 
 logger = Logger()
 
@@ -48,10 +49,24 @@ def embed_ahead(event: dict[str, Any]) -> None:
             embed_chunks(tenant_id, chunk_ids, embedder_from_env())
         except Exception as exc:  # retried per record below
             logger.warning("batch embedding failed; settling record by record", extra={"error": str(exc)})
+            continue
+        place_in_topics(tenant_id, chunk_ids)
+
+
+def place_in_topics(tenant_id: UUID, chunk_ids: list[UUID]) -> None:
+    """New memories join their namespace's topic tree (nearest leaf, else a leaf of their own). Best
+    effort: the next consolidation rebuilds the tree with them anyway, so a failure only logs."""
+    try:
+        assign_new_memories(tenant_id, chunk_ids)
+    except Exception as exc:
+        logger.warning("topic assignment failed; the next rebuild places them", extra={"error": str(exc)})
 
 
 def embed_record(record: EmbedJobRecord) -> int:
-    return embed_chunks(record.body.tenant_id, record.body.chunk_ids, embedder_from_env())
+    written = embed_chunks(record.body.tenant_id, record.body.chunk_ids, embedder_from_env())
+    if written:
+        place_in_topics(record.body.tenant_id, record.body.chunk_ids)
+    return written
 
 
 @logger.inject_lambda_context(clear_state=True)

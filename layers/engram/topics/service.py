@@ -248,8 +248,8 @@ def rebuild(tenant_id: UUID, namespace: str, *, use_llm: bool = True) -> Rebuild
 def assign_new_memories(tenant_id: UUID | str, chunk_ids: Sequence[UUID]) -> int:
     """Memories whose vectors just landed join the nearest leaf of their namespace's tree (cosine >=
     the assign threshold) in one statement; the others each become a new top-level leaf named by
-    their own words. Namespaces without a tree wait for their first rebuild. Returns how many joined
-    or started a leaf."""
+    their own words. Namespaces without a tree wait for their first rebuild. Returns how many started
+    a leaf of their own."""
     if not chunk_ids:
         return 0
     tid = UUID(str(tenant_id))
@@ -268,12 +268,7 @@ def assign_new_memories(tenant_id: UUID | str, chunk_ids: Sequence[UUID]) -> int
                 v = normalise(np.array([[float(x) for x in r["v"][1:-1].split(",")]]))[0]
                 singles.append((new_id, r["namespace"], r["id"], vector_literal(v.tolist()), keyword_label(kw), kw))
             store.add_singleton_leaves(conn, tid, singles)
-        joined = conn.execute(
-            "SELECT count(*) AS n FROM topic_members WHERE memory_id IN"
-            " (SELECT memory_id FROM chunks WHERE id = ANY(%s))",
-            (list(chunk_ids),),
-        ).fetchone()
-    return int(joined["n"]) if joined else 0
+    return len(left)
 
 
 # --- reading --------------------------------------------------------------------------------------
