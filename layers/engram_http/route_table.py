@@ -62,5 +62,6 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/prime", "topics"),
 )
 
+
 def http_functions() -> list[str]:
     return sorted({r.function for r in ROUTES})

@@ -498,8 +498,9 @@ def test_a_batch_ends_after_its_llm_calls_and_the_next_one_goes_on(api, tenant, 
     monkeypatch.setattr(cycle, "LLM_CALLS_PER_BATCH", 1)
     ids = []
     for n in range(3):
-        reply = api.post("/v1/memories", {"namespace": NS, "content": f"Lesson {n}: pin every base image digest.",
-                                          "importance": 0.8})
+        reply = api.post(
+            "/v1/memories", {"namespace": NS, "content": f"Lesson {n}: pin every base image digest.", "importance": 0.8}
+        )
         ids.append(reply.body["memory"]["id"])
     with _owner(stack) as conn:
         conn.execute("UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])", (ids,))

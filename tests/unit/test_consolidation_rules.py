@@ -13,15 +13,33 @@ from engram.core.config import Settings
 
 RULES = lifecycle.LifecycleRules.from_settings(Settings())
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
-T = similarity.SimilarityThresholds(dedupe_cosine=0.85, near_exact_jaccard=0.85, merge_jaccard=0.5,
-                                    reconcile_min_cosine=0.55, reconcile_max_cosine=1.0, reconcile_min_gap_s=3600)
+T = similarity.SimilarityThresholds(
+    dedupe_cosine=0.85,
+    near_exact_jaccard=0.85,
+    merge_jaccard=0.5,
+    reconcile_min_cosine=0.55,
+    reconcile_max_cosine=1.0,
+    reconcile_min_gap_s=3600,
+)
 
 
 def mem(**kw: Any) -> dict[str, Any]:
-    base = {"id": uuid4(), "kind": "semantic", "layer": "buffer", "content": "x", "importance": 0.5, "tags": [],
-            "source": None, "access_count": 0, "repetition_count": 0, "last_accessed": None,
-            "created_at": NOW - timedelta(days=1), "layer_epoch": None, "gate_rejections": 0,
-            "gate_retry_epoch": None}
+    base = {
+        "id": uuid4(),
+        "kind": "semantic",
+        "layer": "buffer",
+        "content": "x",
+        "importance": 0.5,
+        "tags": [],
+        "source": None,
+        "access_count": 0,
+        "repetition_count": 0,
+        "last_accessed": None,
+        "created_at": NOW - timedelta(days=1),
+        "layer_epoch": None,
+        "gate_rejections": 0,
+        "gate_retry_epoch": None,
+    }
     return {**base, **kw}
 
 
@@ -90,40 +108,72 @@ def test_eviction_takes_lowest_weight_first() -> None:
 
 def test_pair_classes() -> None:
     then, later = NOW - timedelta(hours=3), NOW
-    assert similarity.classify_pair("The API key rotates monthly.", "the api key  rotates monthly", then, later,
-                                    0.99, T).cls == "exact"
-    near = similarity.classify_pair("Deploys run on Fridays at 10:00 from the main branch",
-                                    "Deploys run on Fridays at 10:00 from the main branch!!", then, later, 0.98, T)
+    assert (
+        similarity.classify_pair(
+            "The API key rotates monthly.", "the api key  rotates monthly", then, later, 0.99, T
+        ).cls
+        == "exact"
+    )
+    near = similarity.classify_pair(
+        "Deploys run on Fridays at 10:00 from the main branch",
+        "Deploys run on Fridays at 10:00 from the main branch!!",
+        then,
+        later,
+        0.98,
+        T,
+    )
     assert near.cls == "exact"
-    near = similarity.classify_pair("Backups of the orders database run nightly at 02:00 UTC to S3",
-                                    "Backups of the orders database run nightly at 02:00 UTC to S3 glacier",
-                                    then, later, 0.97, T)
+    near = similarity.classify_pair(
+        "Backups of the orders database run nightly at 02:00 UTC to S3",
+        "Backups of the orders database run nightly at 02:00 UTC to S3 glacier",
+        then,
+        later,
+        0.97,
+        T,
+    )
     assert near.cls == "near_exact"
-    port = similarity.classify_pair("Postgres listens on port 5432", "Postgres listens on port 5433", then, later,
-                                    0.97, T)
+    port = similarity.classify_pair(
+        "Postgres listens on port 5432", "Postgres listens on port 5433", then, later, 0.97, T
+    )
     assert port.cls != "near_exact" and port.cls != "merge_candidate"
     assert port.cls == "reconcile_candidate"  # a changed number three hours later: maybe an update
-    same_time = similarity.classify_pair("Postgres listens on port 5432", "Postgres listens on port 5433", NOW, NOW,
-                                         0.97, T)
+    same_time = similarity.classify_pair(
+        "Postgres listens on port 5432", "Postgres listens on port 5433", NOW, NOW, 0.97, T
+    )
     assert same_time.cls is None
     assert similarity.classify_pair("a b c d", "e f g h", then, later, 0.3, T).cls is None
 
 
 def test_specifics_and_tokens() -> None:
     assert similarity.specifics("Call +1-555-0100 on 2026-03-01 about ticket ENG-42") == {
-        "1-555-0100", "2026-03-01", "eng-42"}
+        "1-555-0100",
+        "2026-03-01",
+        "eng-42",
+    }
     assert similarity.jaccard(set(), set()) == 1.0
 
 
 def test_survivor_and_merged_fields() -> None:
-    a = mem(layer="buffer", importance=0.9, access_count=2, repetition_count=1, tags=["x", "y"],
-            last_accessed=NOW - timedelta(hours=1))
+    a = mem(
+        layer="buffer",
+        importance=0.9,
+        access_count=2,
+        repetition_count=1,
+        tags=["x", "y"],
+        last_accessed=NOW - timedelta(hours=1),
+    )
     b = mem(layer="working", importance=0.4, access_count=3, repetition_count=0, tags=["y", "z"], last_accessed=NOW)
     survivor = merging.choose_survivor([a, b])
     assert survivor is b  # the higher layer wins
     fields = merging.merged_fields(b, [a])
-    assert fields == {"importance": 0.9, "access_count": 5, "repetition_count": 1, "tags": ["y", "z", "x"],
-                      "layer": "working", "last_accessed": NOW}
+    assert fields == {
+        "importance": 0.9,
+        "access_count": 5,
+        "repetition_count": 1,
+        "tags": ["y", "z", "x"],
+        "layer": "working",
+        "last_accessed": NOW,
+    }
 
 
 def test_merge_answers_must_keep_every_specific() -> None:
@@ -149,10 +199,16 @@ def test_reconcile_and_gate_answers() -> None:
 
 def test_near_exact_only_adds_words_a_substitution_goes_to_the_llm() -> None:
     then, later = NOW - timedelta(hours=3), NOW
-    swapped = similarity.classify_pair("Ana prefers green tea in the morning and no meetings before 9:00",
-                                       "Ana prefers espresso in the morning and no meetings before 9:00",
-                                       then, later, 0.95, T)
+    swapped = similarity.classify_pair(
+        "Ana prefers green tea in the morning and no meetings before 9:00",
+        "Ana prefers espresso in the morning and no meetings before 9:00",
+        then,
+        later,
+        0.95,
+        T,
+    )
     assert swapped.cls == "merge_candidate"  # maybe an update: only an LLM may merge it
-    added = similarity.classify_pair("Ana prefers green tea in the morning",
-                                     "Note: Ana prefers green tea in the morning", then, later, 0.95, T)
+    added = similarity.classify_pair(
+        "Ana prefers green tea in the morning", "Note: Ana prefers green tea in the morning", then, later, 0.95, T
+    )
     assert added.cls == "near_exact" and "every word" in added.reason

@@ -123,13 +123,30 @@ class StepContext:
     consumed: set[UUID] = field(default_factory=set)  # superseded in this batch
     changed: set[UUID] = field(default_factory=set)  # survivors changed in this batch (rows to read again)
 
-    def act(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, *,
-            details: Row | None = None, before: Row | None = None, links: Sequence[UUID] = (),
-            applied: bool | None = None) -> None:
-        self.actions.append({"step": step, "action": action, "memory_ids": list(memory_ids), "reason": reason,
-                             "details": details or {}, "applied": self.apply if applied is None else applied,
-                             "before_image": before if (applied if applied is not None else self.apply) else None,
-                             "links_created": list(links)})
+    def act(
+        self,
+        step: str,
+        action: str,
+        memory_ids: Sequence[UUID],
+        reason: str,
+        *,
+        details: Row | None = None,
+        before: Row | None = None,
+        links: Sequence[UUID] = (),
+        applied: bool | None = None,
+    ) -> None:
+        self.actions.append(
+            {
+                "step": step,
+                "action": action,
+                "memory_ids": list(memory_ids),
+                "reason": reason,
+                "details": details or {},
+                "applied": self.apply if applied is None else applied,
+                "before_image": before if (applied if applied is not None else self.apply) else None,
+                "links_created": list(links),
+            }
+        )
 
     def candidate(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, details: Row) -> None:
         """An LLM-dependent action not decided (dry run, LLM off, cap reached): listed in plans only."""
@@ -169,6 +186,7 @@ def _next(rows: Sequence[Row] | Sequence[UUID], limit: int) -> Row | None:
 
 # --- decay, promotion, gate, demotion -----------------------------------------------------------
 
+
 def decay(ctx: StepContext, cursor: Row | None) -> Row | None:
     limit = ctx.batch_size * 10  # one small UPDATE per batch: rows are cheap here
     rows = store.decay_images(ctx.conn, ctx.namespace, _after(cursor), limit)
@@ -183,24 +201,32 @@ def decay(ctx: StepContext, cursor: Row | None) -> Row | None:
         if ctx.apply:
             store.apply_decay(ctx.conn, updates)
         by_kind = {k: ctx.rules.decay[k] for k in sorted({r["kind"] for r in rows})}
-        ctx.act("decay", "decay", [u[0] for u in updates], f"epoch {ctx.epoch}: importance x factor by kind",
-                details={"memories": len(updates), "factors": by_kind, "floor": ctx.rules.floor},
-                before={"decay": images})
+        ctx.act(
+            "decay",
+            "decay",
+            [u[0] for u in updates],
+            f"epoch {ctx.epoch}: importance x factor by kind",
+            details={"memories": len(updates), "factors": by_kind, "floor": ctx.rules.floor},
+            before={"decay": images},
+        )
     return _next(rows, limit)
 
 
-def _set_layer(ctx: StepContext, m: Row, step: str, action: str, layer: str, reason: str,
-               extra: Row | None = None) -> None:
+def _set_layer(
+    ctx: StepContext, m: Row, step: str, action: str, layer: str, reason: str, extra: Row | None = None
+) -> None:
     changes: Row = {"layer": layer, "layer_epoch": ctx.epoch, **(extra or {})}
     if ctx.apply:
         store.update_memory(ctx.conn, m["id"], changes)
-    ctx.act(step, action, [m["id"]], reason, details={"from": m["layer"], "to": layer},
-            before={"memories": [m["image"]]})
+    ctx.act(
+        step, action, [m["id"]], reason, details={"from": m["layer"], "to": layer}, before={"memories": [m["image"]]}
+    )
 
 
 def promote(ctx: StepContext, cursor: Row | None) -> Row | None:
-    rows = store.live_memories(ctx.conn, ctx.namespace, layer="buffer", after=_after(cursor), limit=ctx.batch_size,
-                               lock=ctx.apply)
+    rows = store.live_memories(
+        ctx.conn, ctx.namespace, layer="buffer", after=_after(cursor), limit=ctx.batch_size, lock=ctx.apply
+    )
     for m in rows:
         reason = promotion_reason(m, ctx.epoch, ctx.rules)
         if reason:
@@ -209,8 +235,9 @@ def promote(ctx: StepContext, cursor: Row | None) -> Row | None:
 
 
 def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
-    rows = store.live_memories(ctx.conn, ctx.namespace, layer="working", after=_after(cursor), limit=ctx.batch_size,
-                               lock=ctx.apply)
+    rows = store.live_memories(
+        ctx.conn, ctx.namespace, layer="working", after=_after(cursor), limit=ctx.batch_size, lock=ctx.apply
+    )
     scan = _Scan([m["id"] for m in rows], ctx.batch_size)
     for m in rows:
         if scan.enough(ctx, m["id"]):
@@ -241,14 +268,21 @@ def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
             count, retry, note = gate_rejection(m["gate_rejections"], ctx.epoch, ctx.rules)
             if ctx.apply:
                 store.update_memory(ctx.conn, m["id"], {"gate_rejections": count, "gate_retry_epoch": retry})
-            ctx.act("gate", "gate_reject", [m["id"]], f"{why}; {verdict}; {note}",
-                    details={"rejections": count, "retry_epoch": retry}, before={"memories": [m["image"]]})
+            ctx.act(
+                "gate",
+                "gate_reject",
+                [m["id"]],
+                f"{why}; {verdict}; {note}",
+                details={"rejections": count, "retry_epoch": retry},
+                before={"memories": [m["image"]]},
+            )
     return scan.cursor()
 
 
 def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
-    rows = store.live_memories(ctx.conn, ctx.namespace, layer="core", after=_after(cursor), limit=ctx.batch_size,
-                               lock=ctx.apply)
+    rows = store.live_memories(
+        ctx.conn, ctx.namespace, layer="core", after=_after(cursor), limit=ctx.batch_size, lock=ctx.apply
+    )
     for m in rows:
         reason = demotion_reason(m)
         if reason:
@@ -258,8 +292,19 @@ def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
 
 # --- near-duplicates and reconcile -------------------------------------------------------------
 
-def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row, reason: str, details: Row, *,
-            content: str | None, relations: Sequence[str]) -> None:
+
+def _absorb(
+    ctx: StepContext,
+    step: str,
+    action: str,
+    survivor: Row,
+    other: Row,
+    reason: str,
+    details: Row,
+    *,
+    content: str | None,
+    relations: Sequence[str],
+) -> None:
     """`survivor` takes the other's counts, importance and tags (and new content, if given); the other is
     superseded through the graph (its valid_to set), never deleted."""
     fields = merged_fields(survivor, [other])
@@ -279,10 +324,21 @@ def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row,
                     new_chunks = rechunk_memory(ctx.conn, ctx.tenant_id, {**survivor, **changes}, content or "")
                 elif changes:
                     store.update_memory(ctx.conn, survivor["id"], changes)
-                written = write_links(ctx.conn, ctx.tenant_id, [
-                    LinkCreate(from_id=survivor["id"], to_id=other["id"], relation=rel,  # type: ignore[arg-type]
-                               metadata={"reason": reason[:200]}) for rel in relations],
-                    created_by="consolidation", run_id=ctx.run_id)
+                written = write_links(
+                    ctx.conn,
+                    ctx.tenant_id,
+                    [
+                        LinkCreate(
+                            from_id=survivor["id"],
+                            to_id=other["id"],
+                            relation=rel,  # type: ignore[arg-type]
+                            metadata={"reason": reason[:200]},
+                        )
+                        for rel in relations
+                    ],
+                    created_by="consolidation",
+                    run_id=ctx.run_id,
+                )
                 links = [link.id for link in written]
         except (psycopg.errors.UniqueViolation, EngramError) as exc:
             # Another active memory already has the merged text, or a link of this pair exists.
@@ -291,11 +347,21 @@ def _absorb(ctx: StepContext, step: str, action: str, survivor: Row, other: Row,
         ctx.chunk_ids += new_chunks
         ctx.consumed.add(other["id"])
         ctx.changed.add(survivor["id"])
-    ctx.act(step, action, ids, reason, details={**details, "survivor": str(survivor["id"]),
-                                                "superseded": str(other["id"]),
-                                                "changes": sorted(k for k in changes if k != "content_hash"),
-                                                "links": list(relations)},
-            before=before, links=links)
+    ctx.act(
+        step,
+        action,
+        ids,
+        reason,
+        details={
+            **details,
+            "survivor": str(survivor["id"]),
+            "superseded": str(other["id"]),
+            "changes": sorted(k for k in changes if k != "content_hash"),
+            "links": list(relations),
+        },
+        before=before,
+        links=links,
+    )
 
 
 # A batch is one transaction: once it has made this many LLM calls it ends at the next memory
@@ -327,8 +393,9 @@ class _Scan:
         return _next(self.ids, self.limit)
 
 
-def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
-           wanted: tuple[str, ...]) -> tuple[Iterator[tuple[UUID, Row, Row, PairVerdict]], _Scan]:
+def _pairs(
+    ctx: StepContext, cursor: Row | None, min_cosine: float, wanted: tuple[str, ...]
+) -> tuple[Iterator[tuple[UUID, Row, Row, PairVerdict]], _Scan]:
     """The pairs of this batch that fall in `wanted` classes, with both rows (live, locked when
     applying): neighbours and rows come in one query each, the text check runs here, and only the
     pairs that matter cost another look at the database (handled by this run already?)."""
@@ -337,8 +404,9 @@ def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
         return iter(()), _Scan([], 1)
     limit = ctx.batch_size
     ids = store.scan_candidates(ctx.conn, ctx.namespace, _after(cursor), ctx.since, limit)
-    pairs = store.neighbours(ctx.conn, ctx.namespace, ids, ctx.space["model_id"], ctx.space["dimension"],
-                             ctx.neighbours, min_cosine)
+    pairs = store.neighbours(
+        ctx.conn, ctx.namespace, ids, ctx.space["model_id"], ctx.space["dimension"], ctx.neighbours, min_cosine
+    )
     rows = store.memories_by_id(ctx.conn, list({i for p in pairs for i in (p["a"], p["b"])}), lock=ctx.apply)
 
     def classified() -> Iterator[tuple[UUID, Row, Row, PairVerdict]]:
@@ -357,8 +425,9 @@ def _pairs(ctx: StepContext, cursor: Row | None, min_cosine: float,
             gap = abs((a["created_at"] - b["created_at"]).total_seconds())
             if wanted == ("reconcile_candidate",) and gap < ctx.thresholds.reconcile_min_gap_s:
                 continue  # written together: not an update of one by the other
-            verdict = classify_pair(a["content"], b["content"], a["created_at"], b["created_at"],
-                                    float(pair["cosine"]), ctx.thresholds)
+            verdict = classify_pair(
+                a["content"], b["content"], a["created_at"], b["created_at"], float(pair["cosine"]), ctx.thresholds
+            )
             if verdict.cls in wanted and not store.pair_seen_in_run(ctx.conn, ctx.run_id, a_id, b_id):
                 yield a_id, a, b, verdict
 
@@ -393,8 +462,17 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
         if verdict.cls in ("exact", "near_exact"):
             survivor = _fuller([a, b])
             other = b if survivor is a else a
-            _absorb(ctx, "dedupe", "merge", survivor, other, f"{verdict.cls} duplicate: {verdict.reason}", details,
-                    content=None, relations=("supersedes", "derived_from"))
+            _absorb(
+                ctx,
+                "dedupe",
+                "merge",
+                survivor,
+                other,
+                f"{verdict.cls} duplicate: {verdict.reason}",
+                details,
+                content=None,
+                relations=("supersedes", "derived_from"),
+            )
         elif verdict.cls == "merge_candidate":
             if store.fresh_verdict(ctx.conn, a["id"], b["id"], "merge"):
                 continue
@@ -416,8 +494,17 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
             if merged is None:
                 store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "merge", "keep_separate", ctx.run_id)
                 continue
-            _absorb(ctx, "dedupe", "merge", survivor, other, f"llm merge: {verdict.reason}", details,
-                    content=merged, relations=("supersedes", "derived_from"))
+            _absorb(
+                ctx,
+                "dedupe",
+                "merge",
+                survivor,
+                other,
+                f"llm merge: {verdict.reason}",
+                details,
+                content=merged,
+                relations=("supersedes", "derived_from"),
+            )
     return scan.cursor()
 
 
@@ -430,16 +517,26 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
         if scan.enough(ctx, scanned):
             break
         older, newer = sorted((a, b), key=lambda m: (m["created_at"], str(m["id"])))
-        details = {"cosine": round(verdict.cosine, 4), "jaccard": round(verdict.jaccard, 4),
-                   "older": str(older["id"]), "newer": str(newer["id"])}
+        details = {
+            "cosine": round(verdict.cosine, 4),
+            "jaccard": round(verdict.jaccard, 4),
+            "older": str(older["id"]),
+            "newer": str(newer["id"]),
+        }
         if store.fresh_verdict(ctx.conn, a["id"], b["id"], "reconcile"):
             continue
         if _undecided(ctx):
-            ctx.candidate("reconcile", "reconcile", [newer["id"], older["id"]],
-                          f"same topic, newer information? {verdict.reason}", details)
+            ctx.candidate(
+                "reconcile",
+                "reconcile",
+                [newer["id"], older["id"]],
+                f"same topic, newer information? {verdict.reason}",
+                details,
+            )
             continue
-        answer = ctx.ask("consolidation_reconcile", RECONCILE_SYSTEM,
-                         reconcile_prompt(older["content"], newer["content"]))
+        answer = ctx.ask(
+            "consolidation_reconcile", RECONCILE_SYSTEM, reconcile_prompt(older["content"], newer["content"])
+        )
         if answer is None:
             ctx.candidates += 1
             continue
@@ -450,27 +547,62 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
             logger.warning("unusable reconcile answer", extra={"error": str(exc)})
             continue
         if decided.decision == "update":
-            _absorb(ctx, "reconcile", "supersede", newer, older, f"llm: update, the newer memory replaces the older;"
-                    f" {verdict.reason}", details, content=None, relations=("supersedes",))
+            _absorb(
+                ctx,
+                "reconcile",
+                "supersede",
+                newer,
+                older,
+                f"llm: update, the newer memory replaces the older; {verdict.reason}",
+                details,
+                content=None,
+                relations=("supersedes",),
+            )
         elif decided.decision == "absorb":
-            _absorb(ctx, "reconcile", "merge", newer, older, f"llm: absorb, one memory holds both; {verdict.reason}",
-                    details, content=decided.content, relations=("supersedes", "derived_from"))
+            _absorb(
+                ctx,
+                "reconcile",
+                "merge",
+                newer,
+                older,
+                f"llm: absorb, one memory holds both; {verdict.reason}",
+                details,
+                content=decided.content,
+                relations=("supersedes", "derived_from"),
+            )
         elif decided.decision == "contradiction":
             links: list[UUID] = []
             with ctx.conn.transaction():
-                written = write_links(ctx.conn, ctx.tenant_id, [LinkCreate(
-                    from_id=newer["id"], to_id=older["id"], relation="contradicts",
-                    metadata={"run_id": str(ctx.run_id)})], created_by="consolidation", run_id=ctx.run_id)
+                written = write_links(
+                    ctx.conn,
+                    ctx.tenant_id,
+                    [
+                        LinkCreate(
+                            from_id=newer["id"],
+                            to_id=older["id"],
+                            relation="contradicts",
+                            metadata={"run_id": str(ctx.run_id)},
+                        )
+                    ],
+                    created_by="consolidation",
+                    run_id=ctx.run_id,
+                )
                 links = [link.id for link in written]
-            ctx.act("reconcile", "contradicts", [newer["id"], older["id"]],
-                    f"llm: they disagree and it cannot tell which holds; both kept, linked; {verdict.reason}",
-                    details=details, links=links)
+            ctx.act(
+                "reconcile",
+                "contradicts",
+                [newer["id"], older["id"]],
+                f"llm: they disagree and it cannot tell which holds; both kept, linked; {verdict.reason}",
+                details=details,
+                links=links,
+            )
         else:
             store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "reconcile", "keep_both", ctx.run_id)
     return scan.cursor()
 
 
 # --- buffer cap and decayed memories -----------------------------------------------------------
+
 
 def buffer_cap(ctx: StepContext, cursor: Row | None) -> Row | None:
     buffer = store.buffer_weights(ctx.conn, ctx.namespace)
@@ -484,27 +616,46 @@ def buffer_cap(ctx: StepContext, cursor: Row | None) -> Row | None:
     if ctx.apply:
         store.trash_memories(ctx.conn, [m["id"] for m in evicted])
     for m in evicted:
-        ctx.act("buffer_cap", "evict", [m["id"]],
-                f"evicted: buffer holds {len(buffer)} > cap {ctx.rules.buffer_cap}; lowest weight",
-                details={"importance": float(m["importance"])}, before={"memories": [images[m["id"]]["image"]]})
+        ctx.act(
+            "buffer_cap",
+            "evict",
+            [m["id"]],
+            f"evicted: buffer holds {len(buffer)} > cap {ctx.rules.buffer_cap}; lowest weight",
+            details={"importance": float(m["importance"])},
+            before={"memories": [images[m["id"]]["image"]]},
+        )
     return {"round": (cursor or {}).get("round", 0) + 1} if ctx.apply and len(doomed) > len(batch) else None
 
 
 def drop_decayed(ctx: StepContext, cursor: Row | None) -> Row | None:
     from psycopg import sql
 
-    rows = store.live_memories(ctx.conn, ctx.namespace, layer="buffer", after=_after(cursor), limit=ctx.batch_size,
-                               lock=ctx.apply, extra=sql.SQL("m.importance <= %s"), extra_params=[ctx.rules.drop_below])
+    rows = store.live_memories(
+        ctx.conn,
+        ctx.namespace,
+        layer="buffer",
+        after=_after(cursor),
+        limit=ctx.batch_size,
+        lock=ctx.apply,
+        extra=sql.SQL("m.importance <= %s"),
+        extra_params=[ctx.rules.drop_below],
+    )
     if ctx.apply and rows:
         store.trash_memories(ctx.conn, [m["id"] for m in rows])
     for m in rows:
-        ctx.act("drop_decayed", "drop_decayed", [m["id"]],
-                f"decayed: importance {float(m['importance']):.4f} <= {ctx.rules.drop_below}",
-                details={"importance": float(m["importance"])}, before={"memories": [m["image"]]})
+        ctx.act(
+            "drop_decayed",
+            "drop_decayed",
+            [m["id"]],
+            f"decayed: importance {float(m['importance']):.4f} <= {ctx.rules.drop_below}",
+            details={"importance": float(m["importance"])},
+            before={"memories": [m["image"]]},
+        )
     return _next(rows, ctx.batch_size)
 
 
 # --- the topic tree ------------------------------------------------------------------------------
+
 
 def topics(ctx: StepContext, cursor: Row | None) -> Row | None:
     """Rebuild the namespace's topic tree from what the run left (engram.topics). One batch: the tree
@@ -515,14 +666,32 @@ def topics(ctx: StepContext, cursor: Row | None) -> Row | None:
     if built.skipped:
         ctx.skipped = built.skipped
         return None
-    ctx.act("topics", "topic_tree", [], f"topic tree rebuilt: {built.leaves} leaves over {built.memories} memories",
-            details={"memories": built.memories, "leaves": built.leaves, "topics": built.topics,
-                     "kept_ids": built.kept_ids, "new_ids": built.new_ids, "llm_named": built.llm_named,
-                     "seconds": built.seconds})
+    ctx.act(
+        "topics",
+        "topic_tree",
+        [],
+        f"topic tree rebuilt: {built.leaves} leaves over {built.memories} memories",
+        details={
+            "memories": built.memories,
+            "leaves": built.leaves,
+            "topics": built.topics,
+            "kept_ids": built.kept_ids,
+            "new_ids": built.new_ids,
+            "llm_named": built.llm_named,
+            "seconds": built.seconds,
+        },
+    )
     return None
 
 
 STEP_FUNCTIONS: dict[str, StepFn] = {
-    "decay": decay, "promote": promote, "gate": gate, "demote": demote, "dedupe": dedupe, "reconcile": reconcile,
-    "buffer_cap": buffer_cap, "drop_decayed": drop_decayed, "topics": topics,
+    "decay": decay,
+    "promote": promote,
+    "gate": gate,
+    "demote": demote,
+    "dedupe": dedupe,
+    "reconcile": reconcile,
+    "buffer_cap": buffer_cap,
+    "drop_decayed": drop_decayed,
+    "topics": topics,
 }

@@ -11,16 +11,16 @@ from pydantic import BaseModel, Field
 
 from engram.core.models import Namespace, Strict
 
-StepName = Literal["decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed",
-                   "topics"]
+StepName = Literal["decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "topics"]
 RunStatus = Literal["queued", "running", "done", "failed", "undone"]
 
 
 class ConsolidateRequest(Strict):
     namespace: Namespace = "default"
     dry_run: bool = Field(default=False, description="Plan only: list every action with its reason; change nothing")
-    steps: list[StepName] | None = Field(default=None, min_length=1, max_length=9,
-                                         description="Steps to run, in the cycle's order (default: all)")
+    steps: list[StepName] | None = Field(
+        default=None, min_length=1, max_length=9, description="Steps to run, in the cycle's order (default: all)"
+    )
 
 
 class StepCounts(BaseModel):
@@ -59,8 +59,10 @@ class RunPage(BaseModel):
 class Action(BaseModel):
     seq: int
     step: str
-    action: str = Field(description="decay, promote, gate_approve, gate_reject, demote, merge, supersede, "
-                                    "contradicts, evict, drop_decayed, or *_candidate in plans")
+    action: str = Field(
+        description="decay, promote, gate_approve, gate_reject, demote, merge, supersede, "
+        "contradicts, evict, drop_decayed, or *_candidate in plans"
+    )
     memory_ids: list[UUID]
     reason: str
     details: dict[str, Any]

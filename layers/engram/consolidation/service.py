@@ -69,13 +69,22 @@ from engram.graph.service import remove_links
 logger = Logger()
 
 STEPS: tuple[str, ...] = (
-    "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "topics",
+    "decay",
+    "promote",
+    "gate",
+    "demote",
+    "dedupe",
+    "reconcile",
+    "buffer_cap",
+    "drop_decayed",
+    "topics",
 )
 Trigger = Literal["api", "schedule", "cli"]
 Row = dict[str, Any]
 
 
 # --- starting a run -----------------------------------------------------------------------------
+
 
 def _steps(steps: Sequence[str] | None) -> list[str]:
     if not steps:
@@ -86,8 +95,15 @@ def _steps(steps: Sequence[str] | None) -> list[str]:
     return [s for s in STEPS if s in steps]  # always in the cycle's order
 
 
-def start_run(conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str, *, dry_run: bool,
-              steps: Sequence[str] | None, trigger: Trigger) -> UUID:
+def start_run(
+    conn: psycopg.Connection[Any],
+    tenant_id: UUID,
+    namespace: str,
+    *,
+    dry_run: bool,
+    steps: Sequence[str] | None,
+    trigger: Trigger,
+) -> UUID:
     """A queued run, inside the caller's tenant transaction (the caller commits, then enqueues)."""
     return store.insert_run(conn, tenant_id, namespace, dry_run, _steps(steps), trigger)
 
@@ -99,8 +115,10 @@ def consolidate_request(tenant_id: UUID, req: ConsolidateRequest) -> Run:
         if not req.dry_run:
             open_ = store.open_run(conn, req.namespace)
             if open_:
-                raise Conflict(f"run {open_['id']} of namespace {req.namespace!r} is {open_['status']}; "
-                               "wait for it to finish", {"run_id": str(open_["id"])})
+                raise Conflict(
+                    f"run {open_['id']} of namespace {req.namespace!r} is {open_['status']}; wait for it to finish",
+                    {"run_id": str(open_["id"])},
+                )
         run_id = start_run(conn, tenant_id, req.namespace, dry_run=req.dry_run, steps=req.steps, trigger="api")
         run = store.read_run(conn, run_id)
     # Not sent (no queue, SQS down): the run stays queued and the dispatcher sends it again.
@@ -110,6 +128,7 @@ def consolidate_request(tenant_id: UUID, req: ConsolidateRequest) -> Run:
 
 
 # --- running ------------------------------------------------------------------------------------
+
 
 @contextmanager
 def _run_connection(dsn: str | None) -> Iterator[psycopg.Connection[Any]]:
@@ -129,30 +148,54 @@ def _begin(conn: psycopg.Connection[Any], tenant_id: UUID) -> None:
 
 def _similarity_defaults(s: Settings) -> SimilarityThresholds:
     return SimilarityThresholds(
-        dedupe_cosine=s.consolidation_dedupe_cosine, near_exact_jaccard=s.consolidation_near_exact_jaccard,
-        merge_jaccard=s.consolidation_merge_jaccard, reconcile_min_cosine=s.consolidation_reconcile_min_cosine,
+        dedupe_cosine=s.consolidation_dedupe_cosine,
+        near_exact_jaccard=s.consolidation_near_exact_jaccard,
+        merge_jaccard=s.consolidation_merge_jaccard,
+        reconcile_min_cosine=s.consolidation_reconcile_min_cosine,
         reconcile_max_cosine=s.consolidation_reconcile_max_cosine,
-        reconcile_min_gap_s=s.consolidation_reconcile_min_gap_s)
+        reconcile_min_gap_s=s.consolidation_reconcile_min_gap_s,
+    )
 
 
-def _context(conn: psycopg.Connection[Any], tenant_id: UUID, run: Row, epoch: int,
-             since: datetime | None) -> cycle.StepContext:
+def _context(
+    conn: psycopg.Connection[Any], tenant_id: UUID, run: Row, epoch: int, since: datetime | None
+) -> cycle.StepContext:
     s = settings()
     space = store.space_thresholds(conn)
     day_calls, day_tokens = store.llm_usage_today(conn)
     budget = cycle.LlmBudget(
-        unavailable=llm.llm_unavailable(), run_calls=run["llm_calls"],
-        run_tokens=run["llm_input_tokens"] + run["llm_output_tokens"], max_run_calls=s.consolidation_llm_run_calls,
-        max_run_tokens=s.consolidation_llm_run_tokens, day_calls=day_calls, day_tokens=day_tokens,
-        max_day_calls=s.consolidation_llm_daily_calls, max_day_tokens=s.consolidation_llm_daily_tokens,
-        capped=run["llm_capped"])
+        unavailable=llm.llm_unavailable(),
+        run_calls=run["llm_calls"],
+        run_tokens=run["llm_input_tokens"] + run["llm_output_tokens"],
+        max_run_calls=s.consolidation_llm_run_calls,
+        max_run_tokens=s.consolidation_llm_run_tokens,
+        day_calls=day_calls,
+        day_tokens=day_tokens,
+        max_day_calls=s.consolidation_llm_daily_calls,
+        max_day_tokens=s.consolidation_llm_daily_tokens,
+        capped=run["llm_capped"],
+    )
     return cycle.StepContext(
-        conn=conn, tenant_id=tenant_id, run_id=run["id"], namespace=run["namespace"], apply=not run["dry_run"],
-        epoch=epoch, since=since, now=datetime.now(UTC), rules=LifecycleRules.from_settings(s),
-        thresholds=thresholds_for(_similarity_defaults(s), space["model_id"] if space else None,
-                                  space["consolidation_thresholds"] if space else None),
-        space=space, llm=budget, batch_size=s.consolidation_batch_size, neighbours=s.consolidation_neighbours,
-        max_chars=s.max_memory_chars)
+        conn=conn,
+        tenant_id=tenant_id,
+        run_id=run["id"],
+        namespace=run["namespace"],
+        apply=not run["dry_run"],
+        epoch=epoch,
+        since=since,
+        now=datetime.now(UTC),
+        rules=LifecycleRules.from_settings(s),
+        thresholds=thresholds_for(
+            _similarity_defaults(s),
+            space["model_id"] if space else None,
+            space["consolidation_thresholds"] if space else None,
+        ),
+        space=space,
+        llm=budget,
+        batch_size=s.consolidation_batch_size,
+        neighbours=s.consolidation_neighbours,
+        max_chars=s.max_memory_chars,
+    )
 
 
 def _batch(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID) -> tuple[RunProgress | None, list[UUID]]:
@@ -204,9 +247,13 @@ def _batch(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID) -> tupl
         mine["skipped"] = ctx.skipped or mine["skipped"]
         store.insert_actions(conn, tenant_id, run_id, run["next_action_seq"], ctx.actions)
         changes.update(
-            step_counts=counts, next_action_seq=run["next_action_seq"] + len(ctx.actions),
-            llm_calls=run["llm_calls"] + ctx.llm.calls, llm_input_tokens=run["llm_input_tokens"] + ctx.llm.input_tokens,
-            llm_output_tokens=run["llm_output_tokens"] + ctx.llm.output_tokens, llm_capped=ctx.llm.capped)
+            step_counts=counts,
+            next_action_seq=run["next_action_seq"] + len(ctx.actions),
+            llm_calls=run["llm_calls"] + ctx.llm.calls,
+            llm_input_tokens=run["llm_input_tokens"] + ctx.llm.input_tokens,
+            llm_output_tokens=run["llm_output_tokens"] + ctx.llm.output_tokens,
+            llm_capped=ctx.llm.capped,
+        )
         if step_cursor is None:
             changes.update(step_index=run["step_index"] + 1, step_cursor={"since": cursor.get("since")})
         else:
@@ -230,8 +277,9 @@ def run_cycle(dsn: str | None, tenant_id: UUID, run_id: UUID, *, time_budget_s: 
                 error = f"{type(exc).__name__}: {exc}"[:1000]
                 with conn.transaction():
                     _begin(conn, tenant_id)
-                    store.update_run(conn, run_id, {"status": "failed", "error": error,
-                                                    "finished_at": datetime.now(UTC)})
+                    store.update_run(
+                        conn, run_id, {"status": "failed", "error": error, "finished_at": datetime.now(UTC)}
+                    )
                 return RunProgress("failed", run_id, batches=batches, error=error)
             enqueue_embedding(tenant_id, chunk_ids)
             if final is not None:
@@ -250,16 +298,28 @@ def run_cycle(dsn: str | None, tenant_id: UUID, run_id: UUID, *, time_budget_s: 
 
 # --- reading ------------------------------------------------------------------------------------
 
+
 def _run_model(row: Row) -> Run:
     counts = row["step_counts"] or {}
     return Run(
-        id=row["id"], namespace=row["namespace"], status=row["status"], dry_run=row["dry_run"],
-        trigger=row["trigger"], steps=row["steps"],
+        id=row["id"],
+        namespace=row["namespace"],
+        status=row["status"],
+        dry_run=row["dry_run"],
+        trigger=row["trigger"],
+        steps=row["steps"],
         step_counts=[StepCounts(step=s, **counts[s]) for s in row["steps"] if s in counts],
-        epoch=row["epoch"], llm_calls=row["llm_calls"], llm_input_tokens=row["llm_input_tokens"],
-        llm_output_tokens=row["llm_output_tokens"], llm_capped=row["llm_capped"], error=row["error"],
-        created_at=row["created_at"], started_at=row["started_at"], finished_at=row["finished_at"],
-        undone_at=row["undone_at"])
+        epoch=row["epoch"],
+        llm_calls=row["llm_calls"],
+        llm_input_tokens=row["llm_input_tokens"],
+        llm_output_tokens=row["llm_output_tokens"],
+        llm_capped=row["llm_capped"],
+        error=row["error"],
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        undone_at=row["undone_at"],
+    )
 
 
 def _read(conn: psycopg.Connection[Any], run_id: UUID, lock: bool = False) -> Row:
@@ -302,8 +362,9 @@ def _actions(conn: psycopg.Connection[Any], run_id: UUID, cursor: str | None, li
             raise InvalidField("cursor", "is not a cursor this API returned") from exc
     rows = store.list_actions(conn, run_id, after, limit + 1)
     page = rows[:limit]
-    return ActionPage(items=[Action.model_validate(r) for r in page],
-                      next_cursor=str(page[-1]["seq"]) if len(rows) > limit else None)
+    return ActionPage(
+        items=[Action.model_validate(r) for r in page], next_cursor=str(page[-1]["seq"]) if len(rows) > limit else None
+    )
 
 
 def list_actions(tenant_id: UUID, run_id: UUID, cursor: str | None = None, limit: int = 100) -> ActionPage:
@@ -313,6 +374,7 @@ def list_actions(tenant_id: UUID, run_id: UUID, cursor: str | None = None, limit
 
 
 # --- undo ---------------------------------------------------------------------------------------
+
 
 def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
     """Put back exactly what the run changed: rows from their before-images, links it wrote removed,
@@ -328,13 +390,17 @@ def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
             raise Conflict(f"run {run_id} is {run['status']}: undo it once it has finished")
         later = store.later_applied_run(conn, run)
         if later:
-            raise Conflict(f"run {later['id']} ran after this one in namespace {run['namespace']!r}: undo it first",
-                           {"later_run_id": str(later["id"])})
+            raise Conflict(
+                f"run {later['id']} ran after this one in namespace {run['namespace']!r}: undo it first",
+                {"later_run_id": str(later["id"])},
+            )
         changed = store.changed_since_run(conn, run_id)
         if changed:
             shown = ", ".join(map(str, changed[:20])) + (" ..." if len(changed) > 20 else "")
-            raise Conflict(f"{len(changed)} memories changed since the run: {shown}",
-                           {"changed_memories": [str(i) for i in changed]})
+            raise Conflict(
+                f"{len(changed)} memories changed since the run: {shown}",
+                {"changed_memories": [str(i) for i in changed]},
+            )
         for action in reversed(store.applied_actions(conn, run_id)):
             image = action["before_image"] or {}
             if action["links_created"]:

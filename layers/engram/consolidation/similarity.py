@@ -62,8 +62,9 @@ class PairVerdict:
     reason: str
 
 
-def classify_pair(text_a: str, text_b: str, created_a: datetime, created_b: datetime, cosine: float,
-                  t: SimilarityThresholds) -> PairVerdict:
+def classify_pair(
+    text_a: str, text_b: str, created_a: datetime, created_b: datetime, cosine: float, t: SimilarityThresholds
+) -> PairVerdict:
     """What consolidation may do with two memories, from their texts, ages and cosine similarity."""
     ta, tb = tokens(text_a), tokens(text_b)
     jac = jaccard(ta, tb)
@@ -74,17 +75,28 @@ def classify_pair(text_a: str, text_b: str, created_a: datetime, created_b: date
     # tea" -> "prefers coffee"), so keeping the fuller text loses nothing.
     contained = ta <= tb or tb <= ta
     if cosine >= t.dedupe_cosine and jac >= t.near_exact_jaccard and same_specifics and contained:
-        return PairVerdict("near_exact", cosine, jac,
-                           f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= "
-                           f"{t.near_exact_jaccard}, one text holds every word of the other")
+        return PairVerdict(
+            "near_exact",
+            cosine,
+            jac,
+            f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= "
+            f"{t.near_exact_jaccard}, one text holds every word of the other",
+        )
     if cosine >= t.dedupe_cosine and jac >= t.merge_jaccard and same_specifics:
-        return PairVerdict("merge_candidate", cosine, jac,
-                           f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= {t.merge_jaccard}")
+        return PairVerdict(
+            "merge_candidate",
+            cosine,
+            jac,
+            f"cosine {cosine:.3f} >= {t.dedupe_cosine}, token Jaccard {jac:.3f} >= {t.merge_jaccard}",
+        )
     gap = abs((created_a - created_b).total_seconds())
     if t.reconcile_min_cosine <= cosine <= t.reconcile_max_cosine and gap >= t.reconcile_min_gap_s:
-        return PairVerdict("reconcile_candidate", cosine, jac,
-                           f"cosine {cosine:.3f} in [{t.reconcile_min_cosine}, {t.reconcile_max_cosine}], "
-                           f"newer by {gap / 3600:.1f} h")
+        return PairVerdict(
+            "reconcile_candidate",
+            cosine,
+            jac,
+            f"cosine {cosine:.3f} in [{t.reconcile_min_cosine}, {t.reconcile_max_cosine}], newer by {gap / 3600:.1f} h",
+        )
     why = "different numbers or ids" if not same_specifics and cosine >= t.dedupe_cosine else "not similar enough"
     return PairVerdict(None, cosine, jac, why)
 
@@ -97,8 +109,9 @@ CALIBRATED: dict[str, dict[str, float]] = {
 }
 
 
-def thresholds_for(defaults: SimilarityThresholds, model_id: str | None,
-                   stored: dict[str, float] | None) -> SimilarityThresholds:
+def thresholds_for(
+    defaults: SimilarityThresholds, model_id: str | None, stored: dict[str, float] | None
+) -> SimilarityThresholds:
     """The defaults, then the calibrated values of the model, then what its space row says."""
     values = {**defaults.__dict__, **CALIBRATED.get(model_id or "", {}), **(stored or {})}
     return SimilarityThresholds(**{k: type(getattr(defaults, k))(values[k]) for k in defaults.__dict__})

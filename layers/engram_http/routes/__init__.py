@@ -15,5 +15,14 @@ def all_routers() -> list:
         topics,
     )
 
-    return [admin.router, memories.router, recall.router, conversations.router, documents.router,
-            graph.router, consolidation.router, topics.router, priming.router]
+    return [
+        admin.router,
+        memories.router,
+        recall.router,
+        conversations.router,
+        documents.router,
+        graph.router,
+        consolidation.router,
+        topics.router,
+        priming.router,
+    ]
