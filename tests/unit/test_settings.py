@@ -54,3 +54,30 @@ def test_the_check_finds_a_read() -> None:
     code = "import os\nx = os.environ.get('A')\ny = os.environ['B']\nz = 'C' in os.environ\nw = os.getenv('D')"
     assert _environment_reads(ast.parse(code)) == [2, 3, 4, 5]
     assert not _environment_reads(ast.parse("import os\nos.environ['A'] = '1'\nos.environ.pop('A', None)"))
+
+
+def _environment_writes(tree: ast.AST) -> set[str]:
+    """Constant names the code sets: os.environ["X"] = ..., os.environ.setdefault("X", ...)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and ast.unparse(node.value) in ENVIRON:
+            key = node.slice
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "os.environ.setdefault" and node.args:
+            key = node.args[0]
+        else:
+            continue
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            names.add(key.value)
+    return names
+
+
+def test_every_variable_the_code_sets_for_itself_is_a_setting() -> None:
+    """The local stack sets ENGRAM_* (and Powertools') variables for the code it runs; AWS_* are boto3's."""
+    known = environment_variables()
+    written = set()
+    for folder in ("layers", "functions"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            written |= _environment_writes(ast.parse(path.read_text(), str(path)))
+    ours = {name for name in written if not name.startswith("AWS_")}
+    assert "ENGRAM_EMBED_QUEUE_URL" in ours
+    assert not ours - set(known), f"add these to engram.core.config.Settings: {sorted(ours - set(known))}"
