@@ -146,6 +146,13 @@ class Settings(BaseSettings):
     recall_fusion: Literal["weighted", "rrf"] = Field(
         default="weighted", description="`weighted` score fusion, or reciprocal rank fusion `rrf` (k = 60)")
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")
+    hnsw_max_scan_tuples: int = Field(
+        default=20_000, ge=1, le=10_000_000,
+        description="Rows an iterative HNSW scan may visit before it stops (hnsw.max_scan_tuples)")
+    recall_exact_scan_max_rows: int = Field(
+        default=3_000, ge=0, le=1_000_000,
+        description="Vector search scans exactly (every row's distance) when the tenant/namespace rows a recall "
+                    "filter leaves are at most this many, the HNSW index otherwise; 0: always HNSW")
 
     # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
     # engram.documents.prepare.HARD_MAX_BYTES and is not a setting.

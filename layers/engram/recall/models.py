@@ -56,6 +56,9 @@ class RecallRequest(Strict):
         default=None, description="What was valid at this instant: valid_from (or creation) <= as_of < valid_to")
     expand: RecallExpand | None = Field(
         default=None, description="Attach each result's linked memories (summaries, inside budget_chars)")
+    format: Literal["full", "compact"] = Field(
+        default="full", description="full: every field, conversation results with their original messages; "
+                                    "compact: each result's text once with its id, score, namespace and time")
 
     @model_validator(mode="after")
     def _one_time_view(self) -> RecallRequest:
@@ -134,8 +137,26 @@ class RecallHit(BaseModel):
     linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
 
 
+class CompactHit(BaseModel):
+    """A result in the compact form: the evidence once (a conversation window's turns are the lines of
+    its text, so its messages are not repeated), with what identifies and ranks it."""
+
+    type: Literal["memory", "conversation"]
+    id: UUID = Field(description="The memory id; for a conversation window, the conversation id")
+    text: str
+    score: float
+    namespace: str
+    created_at: datetime
+    seq_from: int | None = Field(default=None, description="Conversation windows: first message seq")
+    seq_to: int | None = Field(default=None, description="Conversation windows: last message seq")
+    truncated: bool = Field(default=False, description="Cut to fit budget_chars")
+    explain: ScoreParts | None = None
+    conflicts: list[GraphNeighbour] | None = Field(default=None, description="Only when there are some")
+    linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
+
+
 class RecallResponse(BaseModel):
-    results: list[RecallHit]
+    results: list[RecallHit | CompactHit] = Field(description="RecallHit with format full, CompactHit with compact")
     degraded: list[str] = Field(description="Parts of the search that were unavailable, if any")
     budget_chars: int | None = None
     used_chars: int = 0

@@ -24,6 +24,7 @@ from engram.core.db import tenant_transaction
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall.models import (
+    CompactHit,
     GraphNeighbour,
     RecalledChunk,
     RecalledMessage,
@@ -34,7 +35,14 @@ from engram.recall.models import (
 )
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
-from engram.recall.store import candidate_sql, chunk_vectors, recall_filters, scan_settings_and_pending_sql
+from engram.recall.store import (
+    candidate_sql,
+    chunk_vectors,
+    recall_filters,
+    scan_settings_and_pending_sql,
+    scope_filter,
+    vector_sql,
+)
 from engram.topics import service as topic_service
 
 logger = Logger()
@@ -60,9 +68,21 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
         if req.min_score is not None:
             ranked = [c for c in ranked if c.fused >= req.min_score]
         hits, used = _shape(ranked[: req.limit], req)
-        _attach_messages(conn, hits)
+        if req.format == "full":
+            _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now)
-    return RecallResponse(results=hits, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
+    results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [_compact(h) for h in hits]
+    return RecallResponse(results=results, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
+
+
+def _compact(h: RecallHit) -> CompactHit:
+    """The compact form of a result: its text once, and what names and ranks it."""
+    ident = h.memory_id if h.memory_id is not None else h.conversation_id
+    assert ident is not None  # chunks_one_owner: a chunk has a memory or a conversation
+    return CompactHit(type=h.type, id=ident, text=h.chunk.text, score=h.score, namespace=h.namespace,
+                      created_at=h.created_at, seq_from=h.chunk.seq_from, seq_to=h.chunk.seq_to,
+                      truncated=h.chunk.truncated, explain=h.explain, conflicts=h.conflicts or None,
+                      linked=h.linked)
 
 
 def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[str]) -> str | None:
@@ -99,12 +119,41 @@ def _candidates(conn: psycopg.Connection[DictRow], req: RecallRequest, where: sq
     use_keyword = req.mode != "vector" or dimension is None
     if req.mode == "vector" and dimension is None:
         degraded.append("keyword_fallback")
-    params["ef_search"] = str(int(settings().hnsw_ef_search))
-    pending = conn.execute(scan_settings_and_pending_sql(where), params).fetchone()
-    if pending and pending["n"]:
-        degraded.append(f"vectors_pending: {pending['n']}{'+' if pending['n'] >= 1000 else ''} chunks")
-    rows = conn.execute(candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None), params).fetchall()
+    exact = _scan_settings(conn, req, where, params, dimension, degraded)
+    rows = conn.execute(candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None, exact=exact),
+                        params).fetchall()
     return [r for r in rows if r["layer"] in req.layers] if req.layers else rows
+
+
+def _scan_settings(conn: psycopg.Connection[DictRow], req: RecallRequest, where: sql.Composable,
+                   params: dict[str, Any], dimension: int | None, degraded: list[str]) -> sql.Composable | None:
+    """Set the HNSW scan settings, note pending vectors, and choose the vector strategy: the exact
+    scan's scope condition, or None for the HNSW scan.
+
+    The shared HNSW graph serves a query well when the rows it may return are a large part of it;
+    for a small tenant or a narrow namespace the iterative scan walks everyone else's rows and still
+    misses some. So the rows the filter leaves are counted (bounded, index-only) in the same round trip,
+    and when they are few every one of them is scored exactly.
+    """
+    params["ef_search"] = str(int(settings().hnsw_ef_search))
+    params["max_scan_tuples"] = str(int(settings().hnsw_max_scan_tuples))
+    max_rows = settings().recall_exact_scan_max_rows
+    params["exact_max_rows"] = max_rows
+    scope = scope_filter(req) if dimension and max_rows > 0 else None
+    row = conn.execute(scan_settings_and_pending_sql(where, scope), params).fetchone()
+    if row and row["n"]:
+        degraded.append(f"vectors_pending: {row['n']}{'+' if row['n'] >= 1000 else ''} chunks")
+    return scope if scope is not None and row and row["scope_rows"] <= max_rows else None
+
+
+def vector_candidate_ids(conn: psycopg.Connection[DictRow], req: RecallRequest, qvec: str, model_id: str,
+                         dimension: int, k: int) -> list[UUID]:
+    """The vector candidates recall would take for this request (its filters and strategy), best first:
+    what bench/tenant_scale.py holds against the exact top-k."""
+    where, params = recall_filters(req)
+    params.update(qvec=qvec, model=model_id, k=k)
+    exact = _scan_settings(conn, req, where, params, dimension, [])
+    return [r["id"] for r in conn.execute(vector_sql(where, dimension, exact), params).fetchall()]
 
 
 def _rank(rows: list[DictRow], req: RecallRequest, now: datetime) -> list[Candidate]:

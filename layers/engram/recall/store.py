@@ -53,27 +53,53 @@ def chunk_vectors(conn: psycopg.Connection[DictRow], chunk_ids: list[UUID]) -> d
     return {r["id"]: parse_vector(r["embedding"]) for r in rows}
 
 
-def scan_settings_and_pending_sql(where: sql.Composable) -> sql.Composed:
-    """One round trip: the HNSW scan settings for this transaction and the pending-vector count (n)."""
+def scope_filter(req: RecallRequest) -> sql.Composable:
+    """The part of the filters an index finds rows by (tenant, namespaces, conversation), with
+    recall_filters' parameter names: the rows an exact vector scan reads. `embedding IS NOT NULL`
+    is chunks_scope's predicate (migration 0009): only this condition lets a query use that index."""
+    clauses: list[LiteralString] = ["c.embedding IS NOT NULL"]
+    if req.namespaces or req.namespace:
+        clauses.append("c.namespace = ANY(%(namespaces)s)")
+    if req.conversation_id:
+        clauses.append("c.conversation_id = %(conversation_id)s")
+    return sql.SQL(" AND ").join(map(sql.SQL, clauses))
+
+
+def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable | None = None) -> sql.Composed:
+    """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n) and,
+    with a scope, its rows counted up to %(exact_max_rows)s + 1 (scope_rows; index-only on chunks_scope)."""
+    scope_rows = sql.SQL(
+        ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT %(exact_max_rows)s + 1) s)"
+        " AS scope_rows").format(scope=scope) if scope is not None else sql.SQL("")
     return sql.SQL(
         "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.ef_search', %(ef_search)s, true),"
+        " set_config('hnsw.max_scan_tuples', %(max_scan_tuples)s, true),"
         " (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p)"
-        " AS n"
-    ).format(where=where)
+        " AS n{scope_rows}"
+    ).format(where=where, scope_rows=scope_rows)
+
+
+def vector_sql(where: sql.Composable, dimension: int, exact: sql.Composable | None) -> sql.Composed:
+    """The vector top-k (id, sim). Approximate: the shared HNSW graph, walked iteratively until k rows
+    pass the filter. Exact (`exact`: scope_filter's condition): every row the filter leaves, found
+    through chunks_scope, ordered by its distance; OFFSET 0 keeps the ORDER BY off the HNSW index."""
+    # The dimension is a literal in the query so the planner matches the partial HNSW index of that dimension.
+    d = sql.Literal(int(dimension))
+    distance = sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
+    rows = sql.SQL("FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}").format(
+        d=d, where=where)
+    if exact is not None:
+        return sql.SQL("SELECT id, 1 - dist AS sim FROM (SELECT c.id, {distance} AS dist {rows} AND {scope}"
+                       " OFFSET 0) s ORDER BY dist LIMIT %(k)s").format(distance=distance, rows=rows, scope=exact)
+    return sql.SQL("SELECT c.id, 1 - ({distance}) AS sim {rows} ORDER BY {distance} LIMIT %(k)s").format(
+        distance=distance, rows=rows)
 
 
 def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: bool, *,
-                  as_of: bool = False) -> sql.Composed:
+                  as_of: bool = False, exact: sql.Composable | None = None) -> sql.Composed:
     if dimension:
-        # The dimension is a literal in the query so the planner matches the partial HNSW index of that dimension.
-        d = sql.Literal(int(dimension))
-        distance = sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
-        vec: sql.Composable = sql.SQL(
-            "vec AS MATERIALIZED (SELECT c.id, 1 - ({distance}) AS sim"
-            " FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}"
-            " ORDER BY {distance} LIMIT %(k)s)"
-        ).format(distance=distance, d=d, where=where)
+        vec: sql.Composable = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(where, dimension, exact))
     else:
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
     if use_keyword:

@@ -1,0 +1,121 @@
+"""Vector recall for a small tenant whose rows are a sliver of a table dominated by a big tenant.
+
+The shared HNSW graph is walked iteratively until enough rows pass the tenant filter or the scan
+limit (hnsw.max_scan_tuples) is reached. With the big tenant's rows all nearer the query, the walk
+spends its limit on them; recall must then score the small tenant's few rows exactly. A low scan
+limit stands in for a table of millions of rows, so the test stays small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+from uuid import UUID, uuid4
+
+import numpy as np
+import pytest
+
+DIM = 384
+SMALL_ROWS = 40
+BIG_ROWS = 2500
+
+
+class FixedQuery:
+    """The active space's embedder, answering every query with one chosen vector."""
+
+    dimension = DIM
+
+    def __init__(self, model_id: str, vector: np.ndarray) -> None:
+        self.model_id = model_id
+        self.vector = [float(x) for x in vector]
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.vector for _ in texts]
+
+
+def _load(dsn: str, tenant: str, vectors: np.ndarray, model_id: str) -> list[UUID]:
+    import psycopg
+
+    from engram.indexing.vectors import vector_literal
+
+    ids = [uuid4() for _ in vectors]
+    with psycopg.connect(dsn) as conn:
+        with conn.cursor().copy("COPY memories (id, tenant_id, namespace, content, content_hash) FROM STDIN") as copy:
+            for i, mid in enumerate(ids):
+                copy.write_row((mid, tenant, "kb", f"note {i}", uuid4().bytes))
+        with conn.cursor().copy(
+            "COPY chunks (tenant_id, memory_id, namespace, kind, occurred_at, position, text, embedding,"
+            " embedding_dim, model_id, embedded_at) FROM STDIN"
+        ) as copy:
+            for i, (mid, vec) in enumerate(zip(ids, vectors, strict=True)):
+                copy.write_row(
+                    (
+                        tenant,
+                        mid,
+                        "kb",
+                        "semantic",
+                        "2026-01-01T00:00:00Z",
+                        0,
+                        f"note {i}",
+                        vector_literal(vec),
+                        DIM,
+                        model_id,
+                        "2026-01-01T00:00:00Z",
+                    )
+                )
+        conn.commit()
+    return ids
+
+
+@pytest.fixture
+def crowded(stack: Any, make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """A big tenant's rows all near the query, a small tenant's rows farther away at known distances."""
+    from engram.core.db import owner_connection
+    from engram.indexing.vectors import active_space
+    from engram_local.stack import LocalStack
+
+    with owner_connection(stack.dsn) as owner:
+        space = active_space(owner)
+    assert space is not None and space.dimension == DIM
+    rng = np.random.default_rng(5)
+    query = rng.normal(size=DIM)
+    query /= np.linalg.norm(query)
+
+    def around(cosines: np.ndarray) -> np.ndarray:
+        """Unit vectors at exactly these cosines to the query, in random directions."""
+        noise = rng.normal(size=(len(cosines), DIM))
+        noise -= np.outer(noise @ query, query)
+        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+        return cosines[:, None] * query + np.sqrt(1 - cosines[:, None] ** 2) * noise
+
+    big, small = make_tenant("big"), make_tenant("small")
+    _load(stack.dsn, big.id, around(rng.uniform(0.85, 0.95, BIG_ROWS)), space.model_id)
+    # 0.60, 0.59, ... : well apart, so halfvec rounding cannot swap neighbours.
+    small_ids = _load(stack.dsn, small.id, around(0.6 - 0.01 * np.arange(SMALL_ROWS)), space.model_id)
+    monkeypatch.setenv("ENGRAM_HNSW_MAX_SCAN_TUPLES", "300")  # a table far bigger than this one
+    LocalStack.refresh_settings()
+    yield {"tenant": UUID(small.id), "nearest": small_ids, "embedder": FixedQuery(space.model_id, query)}
+    monkeypatch.undo()
+    LocalStack.refresh_settings()
+
+
+def _top10(crowded: dict[str, Any]) -> list[UUID | None]:
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import recall
+
+    req = RecallRequest(query="anything", namespace="kb", mode="vector", limit=10, touch=False)
+    return [h.memory_id for h in recall(crowded["tenant"], req, crowded["embedder"]).results]
+
+
+def test_small_tenant_gets_its_exact_top_results(crowded: dict[str, Any]) -> None:
+    assert _top10(crowded) == crowded["nearest"][:10]
+
+
+def test_the_shared_graph_alone_misses_them(crowded: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the test above guards against: the HNSW scan always (the strategy before the exact scan)."""
+    from engram_local.stack import LocalStack
+
+    monkeypatch.setenv("ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS", "0")
+    LocalStack.refresh_settings()
+    found = _top10(crowded)
+    assert len(set(found) & set(crowded["nearest"][:10])) < 10
