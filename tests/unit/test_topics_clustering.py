@@ -139,3 +139,12 @@ def test_siblings_never_share_a_name():
 )
 def test_llm_names_are_checked(answer, expected):
     assert parse_names(answer, ["t1", "t2"], {"taken name"}) == expected
+
+
+def test_a_tree_rebuilt_unchanged_keeps_every_id_nodes_included():
+    x, _ = _blobs(12, 10, 0.05)
+    nodes = walk(build_tree(x, TreeParams(max_leaf_size=12, branching=3)))
+    sets = [frozenset(n.members.tolist()) for n, _p, _d in nodes]
+    assert any(not n.is_leaf for n, _p, _d in nodes)
+    old = {f"t{i}": s for i, s in enumerate(sets)}  # a memory is in its leaf and in the nodes above it
+    assert match_ids(sets, old) == list(old)

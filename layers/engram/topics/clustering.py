@@ -286,16 +286,15 @@ def match_ids(new_sets: Sequence[frozenset[Any]], old: Mapping[str, frozenset[An
     """Stable ids: a new topic takes the id of the old topic it shares most members with, when
     the shared members are more than half of both (it kept most of its members and is mostly
     them); each old id goes to one topic at most, largest overlaps first. None: a new id."""
-    by_member: dict[Any, str] = {}
+    by_member: dict[Any, list[str]] = {}  # a memory is in its leaf and in every node above it
     for tid, members in old.items():
         for m in members:
-            by_member[m] = tid
+            by_member.setdefault(m, []).append(tid)
     proposals: list[tuple[int, int, str]] = []
     for i, members in enumerate(new_sets):
         counts: dict[str, int] = {}
         for m in members:
-            owner = by_member.get(m)
-            if owner is not None:
+            for owner in by_member.get(m, ()):
                 counts[owner] = counts.get(owner, 0) + 1
         for owner, shared in counts.items():
             if 2 * shared > len(members) and 2 * shared > len(old[owner]):
