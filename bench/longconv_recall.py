@@ -6,7 +6,7 @@ POST /v1/conversations and /messages, the SQS embed pipeline, embedded Postgres)
 labelled question is asked with POST /v1/recall (limit 100, budget_chars 8000, no since/until).
 
     .venv/bin/python bench/longconv_recall.py                       # today's defaults, both splits
-    .venv/bin/python bench/longconv_recall.py --splits heldout --configs defaults,keyword,vector
+    .venv/bin/python bench/longconv_recall.py --configs defaults,weighted,rrf-k20,rrf-k40,rrf-k60  # fusion
 
 A turn counts as found within N characters when its whole line lies in the first N characters of
 the results (chunk texts concatenated in rank order), so longer chunks are not free. `--configs`
@@ -45,19 +45,23 @@ class Config:
     request: dict[str, Any] = field(default_factory=dict)  # extra POST /v1/recall fields
 
 
+W = {"ENGRAM_RECALL_FUSION": "weighted"}
+RRF = {"ENGRAM_RECALL_FUSION": "rrf"}
 CONFIGS: dict[str, Config] = {
     "defaults": Config(),
     "keyword": Config(request={"mode": "keyword"}),
     "vector": Config(request={"mode": "vector"}),
-    "rrf": Config(env={"ENGRAM_RECALL_FUSION": "rrf"}),
     "diversify": Config(request={"diversify": True}),
-    "no-recency": Config(ranking={"W_RECENCY": 0.0}),
-    "kw-0.5": Config(ranking={"W_KEYWORD": 0.5}),
-    "kw-0.2": Config(ranking={"W_KEYWORD": 0.2}),
-    "kw-0.5-no-recency": Config(ranking={"W_KEYWORD": 0.5, "W_RECENCY": 0.0}),
-    "vec-0.7-no-recency": Config(ranking={"W_VECTOR": 0.7, "W_KEYWORD": 0.3, "W_RECENCY": 0.0}),
-    "rrf-k20": Config(env={"ENGRAM_RECALL_FUSION": "rrf"}, ranking={"RRF_K": 20}),
-    "mmr-0.85": Config(request={"diversify": True}, ranking={"MMR_LAMBDA": 0.85}),
+    # fusion: reciprocal rank fusion (the default, k = 10) and weighted scores
+    "rrf-k10": Config(env=RRF, ranking={"RRF_K": 10}),
+    "rrf-k20": Config(env=RRF, ranking={"RRF_K": 20}),
+    "rrf-k40": Config(env=RRF, ranking={"RRF_K": 40}),
+    "rrf-k60": Config(env=RRF, ranking={"RRF_K": 60}),
+    "weighted": Config(env=W),
+    "weighted-no-recency": Config(env=W, ranking={"W_RECENCY": 0.0}),
+    "weighted-kw-0.5": Config(env=W, ranking={"W_KEYWORD": 0.5}),
+    "weighted-kw-0.2": Config(env=W, ranking={"W_KEYWORD": 0.2}),
+    "weighted-vec-0.7": Config(env=W, ranking={"W_VECTOR": 0.7, "W_KEYWORD": 0.3, "W_RECENCY": 0.0}),
 }
 
 

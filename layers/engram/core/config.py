@@ -144,7 +144,7 @@ class Settings(BaseSettings):
     # Recall.
     recall_candidates: int = Field(default=40, ge=10, le=1000, description="Candidates per retriever, before fusion")
     recall_fusion: Literal["weighted", "rrf"] = Field(
-        default="weighted", description="`weighted` score fusion, or reciprocal rank fusion `rrf` (k = 60)")
+        default="rrf", description="Reciprocal rank fusion `rrf` (k = 10), or `weighted` score fusion")
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")
     hnsw_max_scan_tuples: int = Field(
         default=20_000, ge=1, le=10_000_000,
