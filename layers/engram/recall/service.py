@@ -47,12 +47,14 @@ from engram.topics import service as topic_service
 
 logger = Logger()
 
+
 def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> RecallResponse:
     s = settings()
     degraded: list[str] = []
     where, params = recall_filters(req)
-    params.update(query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired,
-                  as_of=req.as_of)
+    params.update(
+        query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired, as_of=req.as_of
+    )
 
     qvec = _embed_query(req, embedder, degraded)
     now = datetime.now(UTC)
@@ -79,10 +81,20 @@ def _compact(h: RecallHit) -> CompactHit:
     """The compact form of a result: its text once, and what names and ranks it."""
     ident = h.memory_id if h.memory_id is not None else h.conversation_id
     assert ident is not None  # chunks_one_owner: a chunk has a memory or a conversation
-    return CompactHit(type=h.type, id=ident, text=h.chunk.text, score=h.score, namespace=h.namespace,
-                      created_at=h.created_at, seq_from=h.chunk.seq_from, seq_to=h.chunk.seq_to,
-                      truncated=h.chunk.truncated, explain=h.explain, conflicts=h.conflicts or None,
-                      linked=h.linked)
+    return CompactHit(
+        type=h.type,
+        id=ident,
+        text=h.chunk.text,
+        score=h.score,
+        namespace=h.namespace,
+        created_at=h.created_at,
+        seq_from=h.chunk.seq_from,
+        seq_to=h.chunk.seq_to,
+        truncated=h.chunk.truncated,
+        explain=h.explain,
+        conflicts=h.conflicts or None,
+        linked=h.linked,
+    )
 
 
 def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[str]) -> str | None:
@@ -100,8 +112,13 @@ def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[s
         return None
 
 
-def _vector_space(conn: psycopg.Connection[DictRow], qvec: str | None, embedder: Embedder | None,
-                  params: dict[str, Any], degraded: list[str]) -> int | None:
+def _vector_space(
+    conn: psycopg.Connection[DictRow],
+    qvec: str | None,
+    embedder: Embedder | None,
+    params: dict[str, Any],
+    degraded: list[str],
+) -> int | None:
     """The dimension to search when the query vector belongs to the active space, else None."""
     if qvec is None or embedder is None:
         return None
@@ -113,20 +130,33 @@ def _vector_space(conn: psycopg.Connection[DictRow], qvec: str | None, embedder:
     return space.dimension
 
 
-def _candidates(conn: psycopg.Connection[DictRow], req: RecallRequest, where: sql.Composable, params: dict[str, Any],
-                dimension: int | None, degraded: list[str]) -> list[DictRow]:
+def _candidates(
+    conn: psycopg.Connection[DictRow],
+    req: RecallRequest,
+    where: sql.Composable,
+    params: dict[str, Any],
+    dimension: int | None,
+    degraded: list[str],
+) -> list[DictRow]:
     """Vector and keyword candidates in one round trip, after the scan settings and the pending count."""
     use_keyword = req.mode != "vector" or dimension is None
     if req.mode == "vector" and dimension is None:
         degraded.append("keyword_fallback")
     exact = _scan_settings(conn, req, where, params, dimension, degraded)
-    rows = conn.execute(candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None, exact=exact),
-                        params).fetchall()
+    rows = conn.execute(
+        candidate_sql(where, dimension, use_keyword, as_of=req.as_of is not None, exact=exact), params
+    ).fetchall()
     return [r for r in rows if r["layer"] in req.layers] if req.layers else rows
 
 
-def _scan_settings(conn: psycopg.Connection[DictRow], req: RecallRequest, where: sql.Composable,
-                   params: dict[str, Any], dimension: int | None, degraded: list[str]) -> sql.Composable | None:
+def _scan_settings(
+    conn: psycopg.Connection[DictRow],
+    req: RecallRequest,
+    where: sql.Composable,
+    params: dict[str, Any],
+    dimension: int | None,
+    degraded: list[str],
+) -> sql.Composable | None:
     """Set the HNSW scan settings, note pending vectors, and choose the vector strategy: the exact
     scan's scope condition, or None for the HNSW scan.
 
@@ -146,8 +176,9 @@ def _scan_settings(conn: psycopg.Connection[DictRow], req: RecallRequest, where:
     return scope if scope is not None and row and row["scope_rows"] <= max_rows else None
 
 
-def vector_candidate_ids(conn: psycopg.Connection[DictRow], req: RecallRequest, qvec: str, model_id: str,
-                         dimension: int, k: int) -> list[UUID]:
+def vector_candidate_ids(
+    conn: psycopg.Connection[DictRow], req: RecallRequest, qvec: str, model_id: str, dimension: int, k: int
+) -> list[UUID]:
     """The vector candidates recall would take for this request (its filters and strategy), best first:
     what bench/tenant_scale.py holds against the exact top-k."""
     where, params = recall_filters(req)
@@ -159,9 +190,12 @@ def vector_candidate_ids(conn: psycopg.Connection[DictRow], req: RecallRequest, 
 def _rank(rows: list[DictRow], req: RecallRequest, now: datetime) -> list[Candidate]:
     """Fused scores, best first, the best chunk per memory (every conversation window stands alone)."""
     candidates = [
-        Candidate(row=r, vector=None if r["sim"] is None else float(r["sim"]),
-                  keyword=None if r["rank"] is None else float(r["rank"]),
-                  recency=recency_score(r["occurred_at"], now))
+        Candidate(
+            row=r,
+            vector=None if r["sim"] is None else float(r["sim"]),
+            keyword=None if r["rank"] is None else float(r["rank"]),
+            recency=recency_score(r["occurred_at"], now),
+        )
         for r in rows
     ]
     fuse(candidates, settings().recall_fusion)
@@ -187,22 +221,45 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
                 text, truncated = text[:room], True
         used += len(text)
         r = c.row
-        hits.append(RecallHit(
-            type="conversation" if r["conversation_id"] else "memory",
-            memory_id=r["memory_id"], conversation_id=r["conversation_id"], namespace=r["namespace"],
-            kind=r["kind"], layer=r["layer"], tags=r["tags"],
-            importance=r["importance"], source=r["source"], created_at=r["created_at"],
-            chunk=RecalledChunk(id=r["chunk_id"], text=text, position=r["position"], char_start=r["char_start"],
-                                truncated=truncated, seq_from=r["seq_from"], seq_to=r["seq_to"]),
-            score=round(c.fused, 6),
-            explain=ScoreParts(vector=c.vector, keyword=c.keyword, recency=round(c.recency, 6),
-                               importance=float(r["importance"]), fused=c.fused) if req.explain else None,
-        ))
+        hits.append(
+            RecallHit(
+                type="conversation" if r["conversation_id"] else "memory",
+                memory_id=r["memory_id"],
+                conversation_id=r["conversation_id"],
+                namespace=r["namespace"],
+                kind=r["kind"],
+                layer=r["layer"],
+                tags=r["tags"],
+                importance=r["importance"],
+                source=r["source"],
+                created_at=r["created_at"],
+                chunk=RecalledChunk(
+                    id=r["chunk_id"],
+                    text=text,
+                    position=r["position"],
+                    char_start=r["char_start"],
+                    truncated=truncated,
+                    seq_from=r["seq_from"],
+                    seq_to=r["seq_to"],
+                ),
+                score=round(c.fused, 6),
+                explain=ScoreParts(
+                    vector=c.vector,
+                    keyword=c.keyword,
+                    recency=round(c.recency, 6),
+                    importance=float(r["importance"]),
+                    fused=c.fused,
+                )
+                if req.explain
+                else None,
+            )
+        )
     return hits, used
 
 
-def _touch_and_attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int,
-                            at: datetime) -> int:
+def _touch_and_attach_graph(
+    conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int, at: datetime
+) -> int:
     memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
     if not memory_ids:
         return used
@@ -210,27 +267,47 @@ def _touch_and_attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], r
         record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
         if req.touch:
             # Seed 001's activation boost: what keeps being recalled resists consolidation's decay.
-            conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed = now(),"
-                         " importance = LEAST(1, importance + %s) WHERE id = ANY(%s)",
-                         (settings().recall_touch_boost, memory_ids))
+            conn.execute(
+                "UPDATE memories SET access_count = access_count + 1, last_accessed = now(),"
+                " importance = LEAST(1, importance + %s) WHERE id = ANY(%s)",
+                (settings().recall_touch_boost, memory_ids),
+            )
         return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
 
 
-def _attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], memory_ids: list[UUID], req: RecallRequest,
-                  used: int, at: datetime) -> int:
+def _attach_graph(
+    conn: Any,
+    tenant_id: UUID,
+    hits: list[RecallHit],
+    memory_ids: list[UUID],
+    req: RecallRequest,
+    used: int,
+    at: datetime,
+) -> int:
     """Flag every `contradicts` link of the results (always) and, with `expand`, attach what their
     links reach: one query each for all results. Summaries share budget_chars with the results."""
     conflicts = graph.conflicting_memories(conn, tenant_id, memory_ids, at)
-    linked = graph.linked_memories(conn, tenant_id, memory_ids, relations=req.expand.relations,
-                                   depth=req.expand.depth, as_of=at,
-                                   limit_per_memory=req.expand.limit) if req.expand else {}
+    linked = (
+        graph.linked_memories(
+            conn,
+            tenant_id,
+            memory_ids,
+            relations=req.expand.relations,
+            depth=req.expand.depth,
+            as_of=at,
+            limit_per_memory=req.expand.limit,
+        )
+        if req.expand
+        else {}
+    )
     if not conflicts and not linked and not req.expand:
         return used
     for h in hits:
         if h.memory_id is None:
             continue
-        h.conflicts = [_neighbour(c.memory, c.link, [h.memory_id, c.memory.id], 1)
-                       for c in conflicts.get(h.memory_id, [])]
+        h.conflicts = [
+            _neighbour(c.memory, c.link, [h.memory_id, c.memory.id], 1) for c in conflicts.get(h.memory_id, [])
+        ]
         if req.expand:
             h.linked = [_neighbour(n.memory, n.via, n.path, n.depth) for n in linked.get(h.memory_id, [])]
     return fit_neighbours(hits, req.budget_chars, used)
@@ -239,9 +316,19 @@ def _attach_graph(conn: Any, tenant_id: UUID, hits: list[RecallHit], memory_ids:
 def _neighbour(memory: Any, link: Any, path: list[UUID], depth: int) -> GraphNeighbour:
     """A graph memory and the link that reached it (graph.service models) as recall shows them."""
     return GraphNeighbour(
-        memory_id=memory.id, relation=link.relation, direction="out" if link.from_id == path[-2] else "in",
-        depth=depth, path=path, link_id=link.id, strength=link.strength, namespace=memory.namespace,
-        kind=memory.kind, created_at=memory.created_at, summary=memory.summary, truncated=memory.truncated)
+        memory_id=memory.id,
+        relation=link.relation,
+        direction="out" if link.from_id == path[-2] else "in",
+        depth=depth,
+        path=path,
+        link_id=link.id,
+        strength=link.strength,
+        namespace=memory.namespace,
+        kind=memory.kind,
+        created_at=memory.created_at,
+        summary=memory.summary,
+        truncated=memory.truncated,
+    )
 
 
 def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
@@ -252,16 +339,22 @@ def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
     """
     from engram.conversations.service import messages_for_windows
 
-    spans = [(h.conversation_id, h.chunk.seq_from, h.chunk.seq_to) for h in hits
-             if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None]
+    spans = [
+        (h.conversation_id, h.chunk.seq_from, h.chunk.seq_to)
+        for h in hits
+        if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None
+    ]
     if not spans:
         return
     rows = messages_for_windows(conn, spans)
     for h in hits:
         if h.conversation_id is None or h.chunk.seq_from is None or h.chunk.seq_to is None:
             continue
-        found = [rows[(h.conversation_id, q)] for q in range(h.chunk.seq_from, h.chunk.seq_to + 1)
-                 if (h.conversation_id, q) in rows]
+        found = [
+            rows[(h.conversation_id, q)]
+            for q in range(h.chunk.seq_from, h.chunk.seq_to + 1)
+            if (h.conversation_id, q) in rows
+        ]
         if h.chunk.truncated:
             found = [m for m in found if m["content"][:40] in h.chunk.text]
         h.messages = [RecalledMessage.model_validate(m) for m in found]

@@ -68,9 +68,14 @@ def scope_filter(req: RecallRequest) -> sql.Composable:
 def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable | None = None) -> sql.Composed:
     """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n) and,
     with a scope, its rows counted up to %(exact_max_rows)s + 1 (scope_rows; index-only on chunks_scope)."""
-    scope_rows = sql.SQL(
-        ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT %(exact_max_rows)s + 1) s)"
-        " AS scope_rows").format(scope=scope) if scope is not None else sql.SQL("")
+    scope_rows = (
+        sql.SQL(
+            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT %(exact_max_rows)s + 1) s)"
+            " AS scope_rows"
+        ).format(scope=scope)
+        if scope is not None
+        else sql.SQL("")
+    )
     return sql.SQL(
         "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.ef_search', %(ef_search)s, true),"
@@ -88,16 +93,26 @@ def vector_sql(where: sql.Composable, dimension: int, exact: sql.Composable | No
     d = sql.Literal(int(dimension))
     distance = sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
     rows = sql.SQL("FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}").format(
-        d=d, where=where)
+        d=d, where=where
+    )
     if exact is not None:
-        return sql.SQL("SELECT id, 1 - dist AS sim FROM (SELECT c.id, {distance} AS dist {rows} AND {scope}"
-                       " OFFSET 0) s ORDER BY dist LIMIT %(k)s").format(distance=distance, rows=rows, scope=exact)
+        return sql.SQL(
+            "SELECT id, 1 - dist AS sim FROM (SELECT c.id, {distance} AS dist {rows} AND {scope}"
+            " OFFSET 0) s ORDER BY dist LIMIT %(k)s"
+        ).format(distance=distance, rows=rows, scope=exact)
     return sql.SQL("SELECT c.id, 1 - ({distance}) AS sim {rows} ORDER BY {distance} LIMIT %(k)s").format(
-        distance=distance, rows=rows)
+        distance=distance, rows=rows
+    )
 
 
-def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: bool, *,
-                  as_of: bool = False, exact: sql.Composable | None = None) -> sql.Composed:
+def candidate_sql(
+    where: sql.Composable,
+    dimension: int | None,
+    use_keyword: bool,
+    *,
+    as_of: bool = False,
+    exact: sql.Composable | None = None,
+) -> sql.Composed:
     if dimension:
         vec: sql.Composable = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(where, dimension, exact))
     else:
@@ -113,7 +128,8 @@ def candidate_sql(where: sql.Composable, dimension: int | None, use_keyword: boo
     else:
         kw = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
     return sql.SQL("WITH {vec}, {kw}, {rest} {validity}").format(
-        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT if as_of else _VALID_NOW)
+        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT if as_of else _VALID_NOW
+    )
 
 
 _CANDIDATE_ROWS = sql.SQL(
@@ -134,4 +150,5 @@ _VALID_NOW = sql.SQL("AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_
 # a conversation turn counts from when it was said.
 _VALID_AT = sql.SQL(
     "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= %(as_of)s"
-    " AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)")
+    " AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
+)
