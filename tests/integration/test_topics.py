@@ -271,3 +271,14 @@ def _walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for n in nodes:
         out += [n, *_walk(n["children"])]
     return out
+
+
+def test_purging_a_namespace_removes_its_tree(api, drain, drain_consolidation):
+    _write(api)
+    drain()
+    _consolidate(api, drain_consolidation)
+    ids = [leaf["id"] for leaf in _leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])]
+    assert api.post(f"/v1/namespaces/{NS}/purge").status == 200
+    tree = api.get(f"/v1/topics?namespace={NS}").body
+    assert tree["topics"] == [] and tree["built_at"] is None
+    assert api.post("/v1/topics/lookup", {"ids": ids}).body["missing"] == ids

@@ -9,6 +9,7 @@ from uuid import UUID
 from engram.core.db import tenant_transaction
 from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageLine, UsageReport
 from engram.tenancy.store import issue_key, list_keys, llm_usage_by_day, revoke_key
+from engram.topics import service as topic_service
 
 USAGE_DEFAULT_DAYS = 30
 
@@ -70,7 +71,7 @@ def tenant_usage(tenant_id: UUID, since: datetime | None = None) -> UsageReport:
 
 
 def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
-    """Memories (active and trashed), conversations, messages and every chunk of the namespace.
+    """Memories (active and trashed), conversations, messages, every chunk and the topic tree of the namespace.
 
     Chunks, messages and idempotency records go with their owners (ON DELETE CASCADE); stray
     chunks carrying the namespace are deleted too. Row-level security keeps it to this tenant.
@@ -87,5 +88,6 @@ def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
         conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
         conn.execute("DELETE FROM memories WHERE namespace = %s", (namespace,))
         conn.execute("DELETE FROM chunks WHERE namespace = %s", (namespace,))
+        topic_service.forget_namespace(conn, namespace)
     assert counts is not None
     return PurgeResult(namespace=namespace, **counts)

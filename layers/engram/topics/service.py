@@ -378,6 +378,11 @@ def get_topic(tenant_id: UUID, topic_id: str, limit: int = 20) -> TopicDetail:
 # --- for other capabilities, inside their transactions ---------------------------------------------
 
 
+def forget_namespace(conn: store.Conn, namespace: str) -> None:
+    """A purged namespace's tree goes with it (its ids are never given again)."""
+    store.delete_namespace_tree(conn, namespace)
+
+
 def memory_ids_in_topics(conn: store.Conn, topic_ids: Sequence[str]) -> list[UUID]:
     """Memories of these topics (recall's `topics` filter)."""
     return store.memory_ids_under(conn, topic_ids)

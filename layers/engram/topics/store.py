@@ -335,3 +335,8 @@ def texts_of(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, str]:
         "SELECT id, left(content, %s) AS text FROM memories WHERE id = ANY(%s)", (MEMBER_TEXT_CHARS, list(memory_ids))
     ).fetchall()
     return {r["id"]: r["text"] for r in rows}
+
+
+def delete_namespace_tree(conn: Conn, namespace: str) -> None:
+    conn.execute("DELETE FROM topics WHERE namespace = %s", (namespace,))  # members go with their topics
+    conn.execute("DELETE FROM topic_trees WHERE namespace = %s", (namespace,))
