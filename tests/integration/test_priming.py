@@ -18,7 +18,7 @@ MEMORIES: dict[str, list[str]] = {
     ],
     "database": [
         "The main database is PostgreSQL 16 on Aurora; schema migrations are plain SQL files.",
-        "Database schema migrations run before new code is deployed, never after.",
+        "PostgreSQL schema migrations are reviewed by two people before they run.",
         "Long-running PostgreSQL migrations must use CREATE INDEX CONCURRENTLY to avoid table locks.",
         "A PostgreSQL migration that rewrites a large table needs a maintenance window.",
     ],

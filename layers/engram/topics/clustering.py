@@ -138,21 +138,30 @@ def spherical_kmeans(x: Matrix, k: int, rng: np.random.Generator, iterations: in
     return labels
 
 
+def _bisect(x: Matrix, members: Indices, rng: np.random.Generator, p: TreeParams) -> tuple[Indices, Indices, float]:
+    """The best of three 2-means cuts (a single run on a few rows often cuts across the topics):
+    the halves whose centroids are least alike, and that cosine."""
+    best: tuple[Indices, Indices, float] = (members, members[:0], 1.0)
+    for _ in range(3):
+        labels = spherical_kmeans(x[members], 2, rng, p.kmeans_iterations)
+        a, b = members[labels == 0], members[labels == 1]
+        if len(a) and len(b):
+            cos = float(_centroid(x, a) @ _centroid(x, b))
+            if cos < best[2] or not len(best[1]):
+                best = (a, b, cos)
+    return best
+
+
 def _split(x: Matrix, leaves: list[Indices], p: TreeParams, rng: np.random.Generator) -> tuple[list[Indices], bool]:
-    """Each leaf is cut in two by 2-means, and the cut kept when the leaf is oversized or its halves
-    are less alike than min_internal_sim (seed 001's intra-cluster similarity), while the budget lasts."""
+    """Each leaf is cut in two, and the cut kept when the leaf is oversized or its halves are less
+    alike than min_internal_sim (seed 001's intra-cluster similarity), while the budget lasts."""
     out: list[Indices] = []
     changed = False
     room = p.leaf_budget - len(leaves)
     for members in sorted(leaves, key=len, reverse=True):
         if room > 0 and len(members) >= 2:
-            labels = spherical_kmeans(x[members], 2, rng, p.kmeans_iterations)
-            a, b = members[labels == 0], members[labels == 1]
-            if (
-                len(a)
-                and len(b)
-                and (len(members) > p.max_leaf_size or float(_centroid(x, a) @ _centroid(x, b)) < p.min_internal_sim)
-            ):
+            a, b, cos = _bisect(x, members, rng, p)
+            if len(b) and (len(members) > p.max_leaf_size or cos < p.min_internal_sim):
                 out += [a, b]
                 room -= 1
                 changed = True
