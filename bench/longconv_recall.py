@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -98,6 +99,20 @@ def ingest(key: str, conv: Conversation, namespace: str) -> list[str]:
     return ids
 
 
+DATE_LINE = re.compile(r"^\((\w+) (\d\d) (\w+) (\d{4})\)\n")
+ROLE_LABEL = re.compile(r"^\[(?:user|assistant|system|tool) ([^\]]+)\]: ", re.MULTILINE)
+
+
+def short_header(text: str) -> str:
+    """What a turn would cost with a short header: `08 Apr 2025 Dmitri: ...` instead of
+    `(Tuesday 08 April 2025)` + `[assistant Dmitri]: ...` (a what-if on the returned text only)."""
+    text = ROLE_LABEL.sub(lambda m: f"{m[1]}: ", text)
+    return DATE_LINE.sub(lambda m: f"{m[2]} {m[3][:3]} {m[4]} ", text)
+
+
+SHORT_HEADER = False  # --short-header
+
+
 def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -> dict[int, float]:
     """Fraction of evidence turns (conversation id, seq) -> content whose line ends within each budget of
     the result texts concatenated in rank order (either response form: full or compact)."""
@@ -106,6 +121,7 @@ def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -
     for hit in results:
         part = hit.get("chunk", hit)  # full form: hit.chunk; compact form: the hit itself
         text, lo, hi = part["text"], part.get("seq_from"), part.get("seq_to")
+        text = short_header(text) if SHORT_HEADER else text
         conv = hit.get("conversation_id") or hit.get("id")
         for seq in range(lo or 0, (hi or -1) + 1):
             content = evidence.get((conv, seq))
@@ -192,7 +208,14 @@ def main() -> None:
     parser.add_argument("--splits", default="train,heldout")
     parser.add_argument("--configs", default="defaults,keyword,vector")
     parser.add_argument("--conversations", type=int, default=3, help="per split")
+    parser.add_argument(
+        "--short-header",
+        action="store_true",
+        help="score as if each turn's date line and role label were short (same ranking)",
+    )
     args = parser.parse_args()
+    global SHORT_HEADER
+    SHORT_HEADER = args.short_header
     from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
