@@ -25,8 +25,8 @@ test: venv
 	$(PY) -m pytest
 
 # The gate, as CI runs it (.ci/run): lint, formatting, types, the import rule, every test with
-# coverage of layers/ (the run fails below COVERAGE_FLOOR: 88% measured on 2026-11-26, minus a little).
-COVERAGE_FLOOR ?= 85
+# coverage of layers/ (the run fails below COVERAGE_FLOOR: 91.9% measured on 2026-11-26, minus a little).
+COVERAGE_FLOOR ?= 90
 check: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
