@@ -116,13 +116,21 @@ def test_ids_are_kept_across_rebuilds_and_unknown_ids_are_reported(api, drain, d
     _write(api)
     drain()
     _consolidate(api, drain_consolidation)
-    tree = api.get(f"/v1/topics?namespace={NS}").body
-    before = {leaf["id"]: leaf["member_count"] for leaf in _leaves(tree["topics"])}
+
+    def leaf_of() -> dict[str, str]:
+        leaves = _leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])
+        return {m: tid for tid, members in _members(api, [leaf["id"] for leaf in leaves]).items() for m in members}
+
+    before = leaf_of()
+    _consolidate(api, drain_consolidation)  # nothing changed: the same tree, every id kept
+    assert leaf_of() == before
     api.post("/v1/memories", {"namespace": NS, "content": "Kubernetes secrets hold the database password."})
     drain()
     _consolidate(api, drain_consolidation)
-    after = {leaf["id"] for leaf in _leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])}
-    assert len(set(before) & after) >= len(before) - 1
+    now = leaf_of()
+    kept = sum(1 for m, tid in before.items() if now.get(m) == tid)
+    assert kept >= 0.7 * len(before), (kept, before, now)  # small fragments may move; most memories stay
+    after = set(now.values())
     reply = api.post("/v1/topics/lookup", {"ids": ["t999999", *sorted(after)], "limit": 1})
     assert reply.body["missing"] == ["t999999"]
     assert all(len(t["memories"]) == 1 for t in reply.body["topics"])
