@@ -2,9 +2,10 @@
 relevance to the question, cut to a hard budget, and an answer from Claude that cites them.
 
 Sources: Tier 0 (and plain memories) the content; Tier 1 its chunks, stitched back into the body
-by offset; Tier 2 the body in `documents`. Candidate windows come from the filter's matches
-(regex under a complexity and time guard, or substrings), else from where the question's terms
-occur; each is scored BM25-style against the question (the windows are the "documents").
+by offset; Tier 2 the pages of the body that can match (`document_pages`, see `read_pages`), or
+the whole body in `documents`. Candidate windows come from the filter's matches (regex under a
+complexity and time guard, or substrings), else from where the question's terms occur; each is
+scored BM25-style against the question (the windows are the "documents").
 
 Budget (issue #195): 4 UTF-8 bytes per token. Spans are taken best first; the one that does not
 fit is cut at a character boundary to use what is left and marked `truncated` -- never dropped,
@@ -21,6 +22,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID
+
+from psycopg import sql
 
 from engram.adapters import llm
 from engram.core.config import settings
@@ -195,18 +198,32 @@ def _snap(text: str, start: int, end: int, slack: int = 40) -> tuple[int, int]:
     return start, end
 
 
+def idf_of(df: dict[str, int], n_windows: int) -> dict[str, float]:
+    return {t: math.log(1 + (n_windows - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+
+
 def rank_windows(
-    text: str, question: str, anchors: list[tuple[int, int]] | None, window: int, max_spans: int
+    text: str,
+    question: str,
+    anchors: list[tuple[int, int]] | None,
+    window: int,
+    max_spans: int,
+    *,
+    offset: int = 0,
+    shared: tuple[dict[str, list[int]], dict[str, float]] | None = None,
 ) -> list[Candidate]:
-    """Best non-overlapping windows. anchors=None: no filter, windows come from the question's terms."""
-    terms = question_terms(question)
+    """Best non-overlapping windows. anchors=None: no filter, windows come from the question's terms.
+
+    `text` is the body, or (paged Tier 2) the run of it that starts at `offset`, with `shared`
+    giving its hits (positions in `text`) and the idf computed over the whole body's windows.
+    """
     stride = max(1, window // 2)
-    n_windows = max(1, math.ceil(len(text) / stride))
-    hits = term_hits(terms, text, max_hits=max(1_000, n_windows // 2))
-    idf = {}
-    for t, positions in hits.items():
-        df = len({p // stride for p in positions})
-        idf[t] = math.log(1 + (n_windows - df + 0.5) / (df + 0.5))
+    if shared is None:
+        n_windows = max(1, math.ceil(len(text) / stride))
+        hits = term_hits(question_terms(question), text, max_hits=max(1_000, n_windows // 2))
+        idf = idf_of({t: len({p // stride for p in positions}) for t, positions in hits.items()}, n_windows)
+    else:
+        hits, idf = shared
 
     def bm25(start: int, end: int) -> float:
         score = 0.0
@@ -224,10 +241,10 @@ def rank_windows(
             end = min(len(text), max(a_end, start + window))
             candidates.append(Candidate(start, end, 1.0 + bm25(start, end)))
     else:
-        grid = {p // stride for positions in hits.values() for p in positions}
+        grid = {(offset + p) // stride for positions in hits.values() for p in positions}
         every = sorted(p for positions in hits.values() for p in positions)
         for k in sorted(grid | {g - 1 for g in grid if g > 0}):
-            start = k * stride
+            start = max(0, k * stride - offset)
             end = min(len(text), start + window)
             score = bm25(start, end)
             inside = every[bisect.bisect_left(every, start) : bisect.bisect_left(every, end)]
@@ -236,7 +253,7 @@ def rank_windows(
                 start = max(0, min(centre - window // 2, len(text) - window))
                 end = min(len(text), start + window)
             candidates.append(Candidate(start, end, score))
-        if not candidates and text:
+        if not candidates and text and shared is None:
             candidates.append(Candidate(0, min(len(text), window), 0.0))  # nothing matched: the opening
     return best_disjoint(candidates, max_spans)
 
@@ -302,7 +319,111 @@ def _stitch(rows: list[dict[str, Any]]) -> list[tuple[int, str]]:
     return [(offset, "".join(parts)) for offset, parts, _ in segments]
 
 
-def _load(conn: Any, memory_id: UUID) -> tuple[int, Literal["content", "chunks", "document"], list[tuple[int, str]]]:
+@dataclass
+class Paged:
+    """What a Tier-2 question read from `document_pages`: runs of the body (offset, text), the
+    question's hits in them and the idf over the whole body's windows."""
+
+    runs: list[tuple[int, str]]
+    shared: list[tuple[dict[str, list[int]], dict[str, float]]]
+    pages_read: list[int]
+    pages_total: int
+    terms: list[str]
+
+
+def _stitch_pages(rows: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    return _stitch([{"char_start": r["char_start"], "text": r["text"]} for r in rows])
+
+
+def read_pages(conn: Any, memory_id: UUID, req: QueryRequest, window: int) -> Paged | None:
+    """The pages that can hold a question term or a filter substring, and their neighbours (so a
+    window around a hit is whole); None when the whole body must be scanned instead: a regex filter
+    (Python syntax, no SQL counterpart), a non-ASCII term or case-insensitive non-ASCII substring
+    (pages backfilled by migration 0010 and Postgres' lower() in the C locale know ASCII only), or
+    a body stored without pages.
+
+    Rarity: a term on more than half of the pages is left out, as the whole-body ranker leaves out
+    a term with more hits than half its windows; every hit of a kept term is in a page read, so
+    its window document frequency (hence its idf) is the one the whole body gives.
+    """
+    flt = req.filter
+    if flt is not None and flt.regex:
+        return None
+    terms = question_terms(req.question)
+    needles = list(flt.substrings or []) if flt is not None else []
+    if not all(t.isascii() for t in terms) or (
+        flt is not None and not flt.case_sensitive and not all(n.isascii() for n in needles)
+    ):
+        return None
+    total = conn.execute(
+        "SELECT count(*) AS n, coalesce(max(char_start + char_length(text)) FILTER"
+        " (WHERE page_no = (SELECT max(page_no) FROM document_pages WHERE memory_id = %s)), 0) AS chars"
+        " FROM document_pages WHERE memory_id = %s",
+        (memory_id, memory_id),
+    ).fetchone()
+    if total is None or total["n"] == 0:
+        return None
+    n_pages, n_chars = total["n"], total["chars"]
+    kept: list[str] = []
+    if terms:
+        counts = conn.execute(
+            "SELECT t.term, (SELECT count(*) FROM document_pages p WHERE p.memory_id = %s"
+            "  AND p.words @@ (quote_literal(t.term) || ':*')::tsquery) AS pages"
+            " FROM unnest(%s::text[]) AS t(term)",
+            (memory_id, terms),
+        ).fetchall()
+        kept = [r["term"] for r in counts if r["pages"] * 2 <= n_pages]
+    conds: list[sql.Composable] = []
+    params: list[Any] = []
+    if kept:
+        conds.append(
+            sql.SQL(
+                "words @@ (SELECT string_agg(quote_literal(t) || ':*', ' | ') FROM unnest(%s::text[]) AS t)::tsquery"
+            )
+        )
+        params.append(kept)
+    for needle in needles:
+        if flt is not None and flt.case_sensitive:
+            conds.append(sql.SQL("strpos(text, %s) > 0"))
+            params.append(needle)
+        else:
+            conds.append(sql.SQL("strpos(lower(text), %s) > 0"))
+            params.append(needle.lower())
+    matched = sql.SQL("false") if not conds else sql.SQL(" OR ").join(conds)
+    rows = conn.execute(
+        sql.SQL(
+            "WITH hit AS (SELECT page_no FROM document_pages WHERE memory_id = %s AND ({matched}))"
+            " SELECT page_no, char_start, text FROM document_pages"
+            " WHERE memory_id = %s AND (page_no IN (SELECT page_no + d FROM hit, (VALUES (-1), (0), (1)) AS v(d))"
+            "  OR (page_no = 0 AND NOT EXISTS (SELECT 1 FROM hit)))"
+            " ORDER BY page_no"
+        ).format(matched=matched),
+        [memory_id, *params, memory_id],
+    ).fetchall()
+    runs = _stitch_pages(rows)
+    stride = max(1, window // 2)
+    n_windows = max(1, math.ceil(n_chars / stride))
+    max_hits = max(1_000, n_windows // 2)
+    lowered = [text.lower() for _, text in runs]
+    kept = [t for t in kept if sum(low.count(t) for low in lowered) <= max_hits]
+    per_run = [term_hits(kept, text) for _, text in runs]
+    df: dict[str, set[int]] = defaultdict(set)
+    for (offset, _), hits in zip(runs, per_run, strict=True):
+        for t, positions in hits.items():
+            df[t].update((offset + p) // stride for p in positions)
+    idf = idf_of({t: len(w) for t, w in df.items()}, n_windows)
+    return Paged(
+        runs=runs,
+        shared=[(hits, idf) for hits in per_run],
+        pages_read=[r["page_no"] for r in rows],
+        pages_total=n_pages,
+        terms=kept,
+    )
+
+
+def _load(
+    conn: Any, memory_id: UUID, req: QueryRequest, window: int
+) -> tuple[int, Literal["content", "chunks", "document"], list[tuple[int, str]], Paged | None]:
     row = conn.execute(
         "SELECT content, document_tier FROM memories WHERE id = %s AND status = 'active'", (memory_id,)
     ).fetchone()
@@ -310,32 +431,45 @@ def _load(conn: Any, memory_id: UUID) -> tuple[int, Literal["content", "chunks",
         raise NotFound(f"memory {memory_id} not found")
     tier = row["document_tier"] or 0
     if tier == 2:
+        paged = read_pages(conn, memory_id, req, window)
+        if paged is not None:
+            return tier, "document", paged.runs, paged
         doc = conn.execute("SELECT body FROM documents WHERE memory_id = %s", (memory_id,)).fetchone()
         if doc is not None:
-            return tier, "document", [(0, doc["body"])]
+            return tier, "document", [(0, doc["body"])], None
     if tier == 1:
         rows = conn.execute(
             "SELECT char_start, text FROM chunks WHERE memory_id = %s ORDER BY char_start, position", (memory_id,)
         ).fetchall()
         if rows:
-            return tier, "chunks", _stitch(rows)
-    return tier, "content", [(0, row["content"])]
+            return tier, "chunks", _stitch(rows), None
+    return tier, "content", [(0, row["content"])], None
 
 
-def extract_spans(segments: list[tuple[int, str]], req: QueryRequest, window: int) -> list[tuple[int, str, float]]:
+def extract_spans(
+    segments: list[tuple[int, str]], req: QueryRequest, window: int, paged: Paged | None = None
+) -> list[tuple[int, str, float]]:
+    """Spans from each segment; with `paged`, the segments are runs of one Tier-2 body, ranked
+    with the body's idf and on the body's window grid, so they give the spans the whole body gives."""
     s = settings()
     compiled = compile_guarded(req.filter) if req.filter and req.filter.regex else None
     deadline = time.monotonic() + s.query_regex_timeout_s
     ranked: list[tuple[int, str, float]] = []
-    for offset, text in segments:
+    for i, (offset, text) in enumerate(segments):
         anchors: list[tuple[int, int]] | None = None
         if compiled is not None:
             anchors = regex_anchors(compiled, text, max(0.01, deadline - time.monotonic()))
         elif req.filter and req.filter.substrings:
             anchors = substring_anchors(req.filter.substrings, text, req.filter.case_sensitive)
-        for c in rank_windows(text, req.question, anchors, window, req.max_spans):
+        shared = paged.shared[i] if paged is not None else None
+        for c in rank_windows(text, req.question, anchors, window, req.max_spans, offset=offset, shared=shared):
             start, end = _snap(text, c.start, c.end)
             ranked.append((offset + start, text[start:end], c.score))
+    if paged is not None and not ranked and not (req.filter and req.filter.substrings) and segments:
+        offset, text = segments[0]  # nothing matched: the opening, as for the whole body
+        if offset == 0 and text:
+            start, end = _snap(text, 0, min(len(text), window))
+            ranked.append((start, text[start:end], 0.0))
     ranked.sort(key=lambda r: (-r[2], r[0]))
     return ranked[: req.max_spans]
 
@@ -367,10 +501,11 @@ def query_document(tenant_id: UUID, memory_id: UUID, req: QueryRequest) -> Query
     budget_bytes = token_budget * BYTES_PER_TOKEN
     if req.filter and req.filter.regex:
         compile_guarded(req.filter)  # a bad pattern is 422 before any body is read
-    with tenant_transaction(tenant_id) as conn:
-        tier, source, segments = _load(conn, memory_id)
     # A span never needs to be longer than the whole budget (one UTF-8 byte per character at least).
-    ranked = extract_spans(segments, req, max(100, min(window, budget_bytes)))
+    span_window = max(100, min(window, budget_bytes))
+    with tenant_transaction(tenant_id) as conn:
+        tier, source, segments, paged = _load(conn, memory_id, req, span_window)
+    ranked = extract_spans(segments, req, span_window, paged)
     del segments
     spans, used = apply_budget(ranked, budget_bytes)
     answer, citations, info, reason = None, [], None, None

@@ -3,6 +3,7 @@ transaction."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -12,6 +13,31 @@ from engram.core.models import NewMemory
 from engram.documents.models import DocumentInfo, DocumentWritten
 from engram.documents.prepare import Prepared
 from engram.memories.service import read_memory, write_memory
+
+# Tier-2 pages (migration 0010): 64 Ki characters each, the next page's first 4 Ki repeated so a
+# filter substring (<= 200 characters) crossing a border is whole in one page.
+PAGE_CHARS = 65_536
+PAGE_OVERLAP = 4_096
+_WORD = re.compile(r"\w+")
+
+
+def page_words(text: str) -> list[str]:
+    """A page's distinct words as the span ranker sees them: \\w+ runs of the lowered text."""
+    return sorted(set(_WORD.findall(text.lower())))
+
+
+def insert_pages(conn: psycopg.Connection[Any], tenant_id: UUID, memory_id: UUID, body: str) -> int:
+    """The body's pages in one statement. Sliced here: Postgres' substr on a long UTF-8 text walks
+    from the first character on every call, which is quadratic over 800 pages."""
+    starts = list(range(0, max(1, len(body)), PAGE_CHARS))
+    pages = [body[s : s + PAGE_CHARS + PAGE_OVERLAP] for s in starts]
+    conn.execute(
+        "INSERT INTO document_pages (tenant_id, memory_id, page_no, char_start, text, words)"
+        " SELECT %s, %s, p.n - 1, p.start, p.text, array_to_tsvector(string_to_array(p.words, ' '))"
+        " FROM unnest(%s::bigint[], %s::text[], %s::text[]) WITH ORDINALITY AS p(start, text, words, n)",
+        (tenant_id, memory_id, starts, pages, [" ".join(page_words(p)) for p in pages]),
+    )
+    return len(starts)
 
 
 def insert_document(
@@ -44,6 +70,7 @@ def insert_document(
                 " VALUES (%s, %s, %s, %s, %s, %s)",
                 (tenant_id, written.id, doc.body, doc.size, doc.sha256, doc.content_type),
             )
+            insert_pages(conn, tenant_id, written.id, doc.body)
     else:
         found = conn.execute("SELECT count(*) AS n FROM chunks WHERE memory_id = %s", (written.id,)).fetchone()
         chunk_count = found["n"] if found else 0
