@@ -124,7 +124,9 @@ def openapi_document() -> dict[str, Any]:
 
     app = build_resolver(*all_routers())
     raw = app.get_openapi_json_schema(
-        title="Engram Serverless", version="1.0.0", openapi_version="3.1.0",
+        title="Engram Serverless",
+        version="1.0.0",
+        openapi_version="3.1.0",
         description="Long-term memory for AI agents: store, recall, documents, conversations.",
         security_schemes={SECURITY_SCHEME: HTTPBearer(bearerFormat="egk_...")},
         security=[{SECURITY_SCHEME: []}],

@@ -20,6 +20,11 @@ UntilQuery = Annotated[Timestamp | None, Query(description="Created before (ISO 
 AgentIdQuery = Annotated[str | None, Query(max_length=200, pattern=PRINTABLE_PATTERN)]
 IdempotencyKeyHeader = Annotated[
     str | None,
-    Header(alias="idempotency-key", min_length=1, max_length=200, pattern=PRINTABLE_PATTERN,
-           description="A retry with the same key returns the first answer and writes nothing"),
+    Header(
+        alias="idempotency-key",
+        min_length=1,
+        max_length=200,
+        pattern=PRINTABLE_PATTERN,
+        description="A retry with the same key returns the first answer and writes nothing",
+    ),
 ]

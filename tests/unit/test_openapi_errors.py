@@ -62,7 +62,8 @@ def test_the_envelope_schema_matches_what_validation_errors_send():
 
     from engram_http.errors import validation_response
 
-    sent = validation_response(RequestValidationError([{"type": "missing", "loc": ("body", "content"),
-                                                        "msg": "Field required"}]))
+    sent = validation_response(
+        RequestValidationError([{"type": "missing", "loc": ("body", "content"), "msg": "Field required"}])
+    )
     assert sent.status_code == 422
     ErrorEnvelope.model_validate(sent.body)
