@@ -275,3 +275,25 @@ def test_the_cli_runs_a_cycle_to_the_end(api, tenant, stack, settings_env, drain
     run = json.loads(out.getvalue())
     assert (run["status"], run["dry_run"], run["trigger"]) == ("done", True, "cli")
     assert _mine(_runs(stack.dsn, tenant.id), "cli")[0]["status"] == "done"
+
+
+def test_the_database_allows_one_open_applying_run_per_namespace(tenant: Any) -> None:
+    """POST /v1/consolidate and the dispatcher look for an open run under different locks; the
+    unique index settles the race: the second applying run is a Conflict, dry runs are not limited,
+    and the caller's transaction stays usable after the refusal."""
+    from engram.consolidation import service
+    from engram.core.db import tenant_transaction
+    from engram.core.errors import Conflict
+
+    tenant_id = UUID(tenant.id)
+    with tenant_transaction(tenant_id) as conn:
+        first = service.start_run(conn, tenant_id, "race", dry_run=False, steps=None, trigger="api")
+        with pytest.raises(Conflict) as refused:
+            service.start_run(conn, tenant_id, "race", dry_run=False, steps=None, trigger="schedule")
+        assert refused.value.details == {"namespace": "race"}
+        dry = service.start_run(conn, tenant_id, "race", dry_run=True, steps=None, trigger="api")
+        other = service.start_run(conn, tenant_id, "race-2", dry_run=False, steps=None, trigger="api")
+        rows = conn.execute(
+            "SELECT id FROM consolidation_runs WHERE namespace LIKE 'race%%' ORDER BY created_at"
+        ).fetchall()
+    assert {r["id"] for r in rows} == {first, dry, other}

@@ -28,7 +28,7 @@ from engram.consolidation.models import Run, RunProgress
 from engram.core.activity import lock_activity, mark_dispatched, namespaces_to_consolidate
 from engram.core.config import settings
 from engram.core.db import anonymous_transaction, tenant_transaction
-from engram.core.errors import NotFound
+from engram.core.errors import Conflict, NotFound
 
 logger = Logger()
 
@@ -109,7 +109,11 @@ def _start_scheduled_run(tenant_id: UUID, namespace: str, result: DispatchResult
             else:
                 result.waiting += 1  # newer activity: a run starts once this one is done
             return None
-        run_id = service.start_run(conn, tenant_id, namespace, dry_run=False, steps=None, trigger="schedule")
+        try:
+            run_id = service.start_run(conn, tenant_id, namespace, dry_run=False, steps=None, trigger="schedule")
+        except Conflict:  # a run asked for through the API opened since open_run looked
+            result.waiting += 1
+            return None
         mark_dispatched(conn, namespace)
         return run_id
 

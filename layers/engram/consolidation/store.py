@@ -41,11 +41,18 @@ _NOT_RESTORED = {"id", "tenant_id", "tsv"}
 def insert_run(
     conn: psycopg.Connection[Any], tenant_id: UUID, namespace: str, dry_run: bool, steps: Sequence[str], trigger: str
 ) -> UUID:
-    row = conn.execute(
-        "INSERT INTO consolidation_runs (tenant_id, namespace, dry_run, trigger, steps)"
-        " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-        (tenant_id, namespace, dry_run, trigger, list(steps)),
-    ).fetchone()
+    try:
+        with conn.transaction():  # a savepoint: a refused insert leaves the caller's transaction usable
+            row = conn.execute(
+                "INSERT INTO consolidation_runs (tenant_id, namespace, dry_run, trigger, steps)"
+                " VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                (tenant_id, namespace, dry_run, trigger, list(steps)),
+            ).fetchone()
+    except psycopg.errors.UniqueViolation as exc:  # consolidation_runs_one_open: another writer won the race
+        raise Conflict(
+            f"an applying run of namespace {namespace!r} is already open; wait for it to finish",
+            {"namespace": namespace},
+        ) from exc
     assert row is not None
     return UUID(str(row["id"]))
 
