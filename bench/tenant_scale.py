@@ -84,6 +84,7 @@ def load(
 ) -> None:
     """Every tenant's memories and chunks with COPY, then the HNSW index built once over all of them."""
     import psycopg
+    from psycopg import sql
 
     from engram.indexing.vectors import hnsw_index_name
 
@@ -101,7 +102,7 @@ def load(
             mem_rows.append((mid, tenant, ns, "semantic", text, uuid4().bytes, 0.5, tags, created))
             chunk_rows.append((tenant, mid, ns, "semantic", tags, created, 0, text, vec, DIM, MODEL, created))
     with psycopg.connect(dsn) as conn:
-        conn.execute(f"DROP INDEX IF EXISTS {hnsw_index_name(DIM)}")
+        conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(hnsw_index_name(DIM))))
         with conn.cursor().copy(
             "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
             " FROM STDIN"
@@ -117,9 +118,12 @@ def load(
         conn.commit()
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SET maintenance_work_mem = '1GB'")
+        # The same index the service creates (indexing.vectors), built once after the bulk load.
         conn.execute(
-            f"CREATE INDEX {hnsw_index_name(DIM)} ON chunks USING hnsw ((embedding::halfvec({DIM}))"
-            f" halfvec_cosine_ops) WITH (m = 16, ef_construction = 64) WHERE embedding_dim = {DIM}"
+            sql.SQL(
+                "CREATE INDEX {name} ON chunks USING hnsw ((embedding::halfvec({d})) halfvec_cosine_ops)"
+                " WITH (m = 16, ef_construction = 64) WHERE embedding_dim = {d}"
+            ).format(name=sql.Identifier(hnsw_index_name(DIM)), d=sql.Literal(DIM))
         )
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE chunks")

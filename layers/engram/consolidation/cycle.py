@@ -46,7 +46,7 @@ from engram.consolidation.merging import (
 from engram.consolidation.similarity import PairVerdict, SimilarityThresholds, classify_pair, tokens
 from engram.core.errors import EngramError
 from engram.core.text import content_hash
-from engram.graph.service import LinkCreate, write_links
+from engram.graph.service import LinkCreate, Relation, write_links
 from engram.memories.service import rechunk_memory
 from engram.topics.service import rebuild_tree
 
@@ -303,7 +303,7 @@ def _absorb(
     details: Row,
     *,
     content: str | None,
-    relations: Sequence[str],
+    relations: Sequence[Relation],
 ) -> None:
     """`survivor` takes the other's counts, importance and tags (and new content, if given); the other is
     superseded through the graph (its valid_to set), never deleted."""
@@ -331,7 +331,7 @@ def _absorb(
                         LinkCreate(
                             from_id=survivor["id"],
                             to_id=other["id"],
-                            relation=rel,  # type: ignore[arg-type]
+                            relation=rel,
                             metadata={"reason": reason[:200]},
                         )
                         for rel in relations

@@ -55,6 +55,7 @@ from engram.graph.models import (
     LinkPage,
     MemoryHistory,
     MemoryVersion,
+    Relation,
     Traversal,
     TraversalNode,
 )
@@ -63,6 +64,7 @@ from engram.graph.shaping import link_from_row, summary_from_row, superseded_val
 __all__ = [
     "RELATIONS",
     "LinkCreate",
+    "Relation",
     "conflicting_memories",
     "create_link",
     "create_link_batch",
