@@ -53,24 +53,39 @@ def fuse(candidates: list[Candidate], fusion: str) -> None:
             c.fused = base * (0.8 + 0.4 * importance)
 
 
-def _dot(a: list[float], b: list[float]) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=False))
-
-
 def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: int) -> list[Candidate]:
-    """Maximal marginal relevance: trade a little relevance for results that say different things."""
-    chosen: list[Candidate] = []
-    pool = list(candidates)
-    while pool and len(chosen) < limit:
+    """Maximal marginal relevance: trade a little relevance for results that say different things.
 
-        def gain(c: Candidate) -> float:
-            v = vectors.get(c.row["chunk_id"])
-            if v is None or not chosen:
-                return c.fused
-            sims = [_dot(v, vectors[x.row["chunk_id"]]) for x in chosen if x.row["chunk_id"] in vectors]
-            return MMR_LAMBDA * c.fused - (1 - MMR_LAMBDA) * max(sims, default=0.0)
+    Each pick scores every remaining candidate as lambda x relevance - (1 - lambda) x its highest
+    cosine to what was already picked (candidates without a vector keep their relevance). The
+    highest cosine is kept per candidate and raised with each pick, so a pick costs one
+    matrix-vector product: O(limit x pool x dim) in numpy, milliseconds for 100 of 400.
+    """
+    import numpy as np  # only diversified recalls pay for the import
 
-        best = max(pool, key=gain)
+    if not candidates or limit <= 0:
+        return []
+    ids = [c.row["chunk_id"] for c in candidates]
+    has_vector = np.array([i in vectors for i in ids])
+    dim = len(next(iter(vectors.values()))) if vectors else 0
+    matrix = np.zeros((len(candidates), dim))
+    for row, chunk_id in enumerate(ids):
+        if chunk_id in vectors:
+            matrix[row] = vectors[chunk_id]
+    relevance = np.array([c.fused for c in candidates], dtype=float)
+    closest = np.full(len(candidates), -np.inf)  # highest cosine to a picked candidate with a vector
+    available = np.ones(len(candidates), dtype=bool)
+    chosen: list[int] = []
+    while len(chosen) < limit and available.any():
+        if chosen:
+            penalty = np.where(np.isfinite(closest), closest, 0.0)
+            gain = np.where(has_vector, MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * penalty, relevance)
+        else:
+            gain = relevance.copy()
+        gain[~available] = -np.inf
+        best = int(np.argmax(gain))  # the first of equals, as candidates are ordered
         chosen.append(best)
-        pool.remove(best)
-    return chosen
+        available[best] = False
+        if has_vector[best]:
+            closest = np.maximum(closest, matrix @ matrix[best])
+    return [candidates[i] for i in chosen]
