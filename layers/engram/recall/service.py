@@ -43,7 +43,6 @@ from engram.recall.store import (
     scope_filter,
     vector_sql,
 )
-from engram.topics import service as topic_service
 
 logger = Logger()
 
@@ -60,6 +59,10 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
         if req.topics:
+            # Imported here: the topics package brings numpy, which recalls without a topic filter
+            # should not pay for on a cold start (~60 ms).
+            from engram.topics import service as topic_service
+
             params["topic_memories"] = topic_service.memory_ids_in_topics(conn, req.topics)
         dimension = _vector_space(conn, qvec, embedder, params, degraded)
         rows = _candidates(conn, req, where, params, dimension, degraded)
