@@ -48,6 +48,7 @@ from psycopg import sql
 from engram.adapters import llm
 from engram.adapters.queue import enqueue_consolidation, enqueue_embedding
 from engram.consolidation import cycle, store
+from engram.consolidation.dispatch_store import open_run
 from engram.consolidation.lifecycle import LifecycleRules
 from engram.consolidation.models import (
     Action,
@@ -113,11 +114,11 @@ def consolidate_request(tenant_id: UUID, req: ConsolidateRequest) -> Run:
     per namespace: a second is refused while the first is open (a dry run may always be asked for)."""
     with tenant_transaction(tenant_id) as conn:
         if not req.dry_run:
-            open_ = store.open_run(conn, req.namespace)
-            if open_:
+            open_ = open_run(conn, req.namespace)
+            if open_ is not None:
                 raise Conflict(
-                    f"run {open_['id']} of namespace {req.namespace!r} is {open_['status']}; wait for it to finish",
-                    {"run_id": str(open_["id"])},
+                    f"run {open_.id} of namespace {req.namespace!r} is {open_.status}; wait for it to finish",
+                    {"run_id": str(open_.id)},
                 )
         run_id = start_run(conn, tenant_id, req.namespace, dry_run=req.dry_run, steps=req.steps, trigger="api")
         run = store.read_run(conn, run_id)

@@ -64,15 +64,6 @@ def read_run(conn: psycopg.Connection[Any], run_id: UUID, *, lock: bool = False)
     return conn.execute(query, (run_id,)).fetchone()
 
 
-def open_run(conn: psycopg.Connection[Any], namespace: str) -> Row | None:
-    """An applied (not dry) run of the namespace that is still queued or running."""
-    return conn.execute(
-        "SELECT id, status FROM consolidation_runs WHERE namespace = %s AND NOT dry_run"
-        " AND status IN ('queued', 'running') ORDER BY created_at LIMIT 1",
-        (namespace,),
-    ).fetchone()
-
-
 def later_applied_run(conn: psycopg.Connection[Any], run: Row) -> Row | None:
     """An applied run of the same namespace started after this one and not undone."""
     return conn.execute(
