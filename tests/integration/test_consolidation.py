@@ -5,9 +5,7 @@ through a fake Messages API at the HTTP boundary."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from uuid import UUID
 
@@ -88,50 +86,22 @@ def _recall(api: Any, query: str, **extra: Any) -> list[str]:
 class FakeClaude:
     """The Messages API at the HTTP boundary, answering each consolidation prompt as a careful model would."""
 
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
+    def __init__(self, fake_messages: Callable[..., Any]) -> None:
         self.merged: str | None = None  # what a merge request gets back (None: "do not merge")
-        fake = self
+        messages = fake_messages(self.answer, (100, 10))
+        self.requests: list[dict[str, Any]] = messages.requests
+        self.url: str = messages.url
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                fake.requests.append(body)
-                system = body.get("system") or ""
-                prompt = body["messages"][0]["content"]
-                if "same topic" in system:
-                    text = '{"decision": "update"}'
-                elif "near-duplicate" in system:
-                    text = json.dumps({"merge": True, "content": fake.merged}) if fake.merged else '{"merge": false}'
-                elif "lesson" in prompt.lower():
-                    text = '{"decision": "approve", "category": "lesson"}'
-                else:
-                    text = '{"decision": "reject"}'
-                raw = json.dumps(
-                    {
-                        "id": "msg_fake",
-                        "type": "message",
-                        "role": "assistant",
-                        "model": body["model"],
-                        "content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn",
-                        "stop_sequence": None,
-                        "usage": {"input_tokens": 100, "output_tokens": 10},
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+    def answer(self, body: dict[str, Any]) -> str:
+        system = body.get("system") or ""
+        prompt = body["messages"][0]["content"]
+        if "same topic" in system:
+            return '{"decision": "update"}'
+        if "near-duplicate" in system:
+            return json.dumps({"merge": True, "content": self.merged}) if self.merged else '{"merge": false}'
+        if "lesson" in prompt.lower():
+            return '{"decision": "approve", "category": "lesson"}'
+        return '{"decision": "reject"}'
 
 
 @pytest.fixture
@@ -150,8 +120,8 @@ def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callab
 
 
 @pytest.fixture
-def fake_claude(settings_env: Callable[..., None]) -> Iterator[FakeClaude]:
-    fake = FakeClaude()
+def fake_claude(settings_env: Callable[..., None], fake_messages: Callable[..., Any]) -> Iterator[FakeClaude]:
+    fake = FakeClaude(fake_messages)
     settings_env(
         ANTHROPIC_API_KEY="sk-test",
         ENGRAM_ANTHROPIC_BASE_URL=fake.url,
@@ -159,8 +129,6 @@ def fake_claude(settings_env: Callable[..., None]) -> Iterator[FakeClaude]:
         ENGRAM_LLM_BACKOFF_S="0.01",
     )
     yield fake
-    fake.server.shutdown()
-    fake.server.server_close()
 
 
 def test_dry_run_lists_the_plan_and_changes_nothing(api, tenant, stack, drain, settings_env):

@@ -188,58 +188,21 @@ def test_new_memories_join_the_nearest_leaf_when_their_vectors_land(api, drain, 
         )
 
 
-class FakeNamer:
-    """The Messages API at the HTTP boundary, naming each topic of a naming prompt from its keywords."""
+def _name_from_keywords(body: dict[str, Any]) -> str:
+    """A naming answer: each topic of the prompt named from its keywords."""
+    import json
+    import re
 
-    def __init__(self) -> None:
-        import json
-        import re
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        self.prompts: list[str] = []
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                prompt = body["messages"][0]["content"]
-                fake.prompts.append(prompt)
-                found = re.findall(r"^\[(t\d+)\] keywords: ([^,\n]+)", prompt, re.M)
-                text = json.dumps({tid: f"All about {kw.strip()}" for tid, kw in found})
-                raw = json.dumps(
-                    {
-                        "id": "msg_fake",
-                        "type": "message",
-                        "role": "assistant",
-                        "model": body["model"],
-                        "content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn",
-                        "stop_sequence": None,
-                        "usage": {"input_tokens": 200, "output_tokens": 30},
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+    found = re.findall(r"^\[(t\d+)\] keywords: ([^,\n]+)", body["messages"][0]["content"], re.M)
+    return json.dumps({tid: f"All about {kw.strip()}" for tid, kw in found})
 
 
 def test_the_llm_names_new_topics_in_batches_and_unchanged_ones_keep_their_name(
-    api, drain, drain_consolidation, stack, tenant, monkeypatch
+    api, drain, drain_consolidation, stack, tenant, monkeypatch, fake_messages
 ):
     from engram_local.stack import LocalStack
 
-    fake = FakeNamer()
+    fake = fake_messages(_name_from_keywords, (200, 30))
     for key, value in {
         "ANTHROPIC_API_KEY": "sk-test",
         "ENGRAM_ANTHROPIC_BASE_URL": fake.url,
@@ -255,23 +218,21 @@ def test_the_llm_names_new_topics_in_batches_and_unchanged_ones_keep_their_name(
         topics = api.get(f"/v1/topics?namespace={NS}").body["topics"]
         every = [t for t in _walk(topics)]
         assert every and all(t["named_by"] == "llm" and t["name"].startswith("All about ") for t in every)
-        assert len(fake.prompts) == -(-len(every) // 30)  # batches of 30
-        assert run["llm_calls"] == len(fake.prompts)
+        assert len(fake.requests) == -(-len(every) // 30)  # batches of 30
+        assert run["llm_calls"] == len(fake.requests)
         with _owner(stack) as conn:
             assert conn.execute(
                 "SELECT count(*) FROM llm_usage WHERE tenant_id = %s AND purpose = 'topic_naming'", (tenant.id,)
-            ).fetchone()[0] == len(fake.prompts)
-        calls = len(fake.prompts)
+            ).fetchone()[0] == len(fake.requests)
+        calls = len(fake.requests)
         _consolidate(api, drain_consolidation)  # nothing changed: names stand, no call
-        assert len(fake.prompts) == calls
+        assert len(fake.requests) == calls
         assert {t["name"] for t in _walk(api.get(f"/v1/topics?namespace={NS}").body["topics"])} == {
             t["name"] for t in every
         }
     finally:
         monkeypatch.undo()
         LocalStack.refresh_settings()
-        fake.server.shutdown()
-        fake.server.server_close()
 
 
 def _walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
