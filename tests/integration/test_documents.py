@@ -344,6 +344,8 @@ def test_catastrophic_regex_is_refused_or_timed_out(api):
     slow = api.post(f"/v1/memories/{mid}/query", {"question": "x", "filter": {"regex": "(a|aa)*c"}})
     # "longer than" is the regex timeout's own message: the match was cut off, not run to the end.
     assert slow.status == 422 and "longer than" in slow.body["error"]["message"]
+    huge = api.post(f"/v1/memories/{mid}/query", {"question": "x", "filter": {"regex": "a{99999999}"}})
+    assert huge.status == 422 and huge.body["error"]["details"]["field"] == "filter.regex"
     bad = api.post(f"/v1/memories/{mid}/query", {"question": "x", "filter": {"regex": "(unclosed"}})
     assert bad.status == 422
     ok = api.post(f"/v1/memories/{mid}/query", {"question": "x", "filter": {"regex": r"b c"}})

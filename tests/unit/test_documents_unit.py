@@ -116,6 +116,17 @@ def test_ordinary_patterns_pass(pattern):
     assert not _nested_quantifier(pattern)
 
 
+@pytest.mark.parametrize("pattern", [r"a{99999999}", r"a{2,99999999}", r"(?:ab){0,1001}", r"x{,5000}"])
+def test_huge_counted_repeats_are_refused_before_compiling(pattern):
+    with pytest.raises(InvalidField):
+        compile_guarded(QueryFilter(regex=pattern))
+
+
+@pytest.mark.parametrize("pattern", [r"a{1000}", r"a{2,}", r"\{99999999}", r"[{99999999}]", r"id-\d{4,8}"])
+def test_small_or_literal_counts_pass(pattern):
+    assert compile_guarded(QueryFilter(regex=pattern)) is not None
+
+
 def test_budget_truncates_the_last_span_never_drops_or_empties_it():
     spans = [(0, "x" * 10, 3.0), (100, "日本語テキスト", 2.0), (200, "never reached", 1.0)]
     out, used = apply_budget(spans, 17)  # 10 + 7 bytes: two whole characters (6 bytes) fit, a third would not

@@ -87,10 +87,37 @@ def _nested_quantifier(pattern: str) -> bool:
     return False
 
 
+# The regex module unrolls a counted repeat when it compiles: a{99999999} asks for gigabytes.
+MAX_REPEAT = 1000
+_REPEAT = re.compile(r"\{\s*(\d*)\s*(?:,\s*(\d*)\s*)?\}")
+
+
+def _largest_repeat(pattern: str) -> int:
+    """The largest count of a {n}, {n,} or {n,m} quantifier outside a character class (0: none)."""
+    largest, i, in_class = 0, 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "{" and (m := _REPEAT.match(pattern, i)):
+            largest = max([largest, *(int(n) for n in m.groups() if n)])
+        i += 1
+    return largest
+
+
 def compile_guarded(flt: QueryFilter) -> Any:
     import regex
 
     pattern = flt.regex or ""
+    if _largest_repeat(pattern) > MAX_REPEAT:
+        raise RegexRejected(
+            "filter.regex", f"a counted repeat like {{n}} or {{n,m}} may count to {MAX_REPEAT}", limit=MAX_REPEAT
+        )
     if _nested_quantifier(pattern):
         raise RegexRejected(
             "filter.regex",
