@@ -67,6 +67,17 @@ def _leaves(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _route(nodes: list[dict[str, Any]], topic_id: str) -> list[str]:
+    """The ids from a top-level topic down to `topic_id` in a tree as GET /v1/topics shows it."""
+    for n in nodes:
+        if n["id"] == topic_id:
+            return [topic_id]
+        below = _route(n["children"], topic_id)
+        if below:
+            return [n["id"], *below]
+    return []
+
+
 def _members(api: Any, ids: list[str]) -> dict[str, set[str]]:
     reply = api.post("/v1/topics/lookup", {"ids": ids, "limit": 100})
     assert reply.status == 200, reply.body
@@ -100,6 +111,8 @@ def test_consolidation_builds_a_tree_that_separates_subjects_named_by_keywords(a
     one = api.get(f"/v1/topics/{first['id']}")
     assert one.status == 200, one.body
     assert one.body["path"][-1] == first["id"]
+    for leaf in leaves:  # every leaf's path, from its top-level topic down
+        assert api.get(f"/v1/topics/{leaf['id']}").body["path"] == _route(tree.body["topics"], leaf["id"])
     assert {m["memory_id"] for m in one.body["memories"]["memories"]} == members[first["id"]]
 
     # Recall inside a topic only.
@@ -251,3 +264,24 @@ def test_purging_a_namespace_removes_its_tree(api, drain, drain_consolidation):
     tree = api.get(f"/v1/topics?namespace={NS}").body
     assert tree["topics"] == [] and tree["built_at"] is None
     assert api.post("/v1/topics/lookup", {"ids": ids}).body["missing"] == ids
+
+
+def test_a_topic_path_runs_from_its_top_level_topic_down_within_the_tenant(api, make_tenant, stack, tenant):
+    other = make_tenant("tenant-b")
+    rows = [
+        (tenant.id, "t1", None, 0, False),
+        (tenant.id, "t2", "t1", 1, False),
+        (tenant.id, "t3", "t2", 2, True),
+        (other.id, "t8", None, 0, False),  # the other tenant's t2 hangs under its t8
+        (other.id, "t2", "t8", 1, True),
+    ]
+    with _owner(stack) as conn, conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO topics (tenant_id, id, namespace, parent_id, depth, is_leaf, name, named_by, member_count)"
+            " VALUES (%s, %s, 'default', %s, %s, %s, 'x', 'keywords', 0)",
+            rows,
+        )
+    reply = api.get("/v1/topics/t3")
+    assert reply.status == 200, reply.body
+    assert reply.body["path"] == ["t1", "t2", "t3"]
+    assert api.get("/v1/topics/t1").body["path"] == ["t1"]

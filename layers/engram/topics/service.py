@@ -354,14 +354,7 @@ def get_topic(tenant_id: UUID, topic_id: str, limit: int = 20) -> TopicDetail:
         if not found:
             raise NotFound(f"topic {topic_id} not found")
         row = found[0]
-        path = [row["id"]]
-        parent = row["parent_id"]
-        while parent and len(path) < 64:
-            up = store.topics_by_id(conn, [parent])
-            if not up:
-                break
-            path.insert(0, up[0]["id"])
-            parent = up[0]["parent_id"]
+        path = [*store.ancestor_ids(conn, topic_id, 63), row["id"]]
         kids = store.children_of(conn, [topic_id])
         samples = store.samples(conn, [topic_id] + [k["id"] for k in kids], SAMPLES_PER_TOPIC, SAMPLE_CHARS)
         members = _members(conn, row, "importance", 0, limit, 300)

@@ -184,6 +184,18 @@ def topics_by_id(conn: Conn, ids: Sequence[str]) -> list[DictRow]:
     ).fetchall()
 
 
+def ancestor_ids(conn: Conn, topic_id: str, limit: int) -> list[str]:
+    """The ids above a topic, the top-level one first (at most `limit` of them), in one statement."""
+    rows = conn.execute(
+        "WITH RECURSIVE up(id, parent_id, n) AS ("
+        " SELECT t.id, t.parent_id, 0 FROM topics t WHERE t.id = %s"
+        " UNION ALL SELECT t.id, t.parent_id, up.n + 1 FROM topics t JOIN up ON t.id = up.parent_id WHERE up.n < %s)"
+        " SELECT id FROM up WHERE n > 0 ORDER BY n DESC",
+        (topic_id, limit),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
 def children_of(conn: Conn, ids: Sequence[str]) -> list[DictRow]:
     return conn.execute(
         sql.SQL("SELECT {cols} FROM topics t WHERE t.parent_id = ANY(%s) ORDER BY t.member_count DESC, t.id").format(
