@@ -335,6 +335,13 @@ def test_routes_validate_and_isolate_tenants(api, tenant, make_tenant, api_for, 
     assert stranger.get("/v1/consolidation-runs").body["items"] == []
     reader = api_for(make_tenant("tenant-c", scopes=["read"]).key)
     assert reader.post("/v1/consolidate", {"namespace": NS}).status == 403
+    # A read key of the run's own tenant sees the run but may neither start one nor undo it.
+    issued = api.post("/v1/keys", {"scopes": ["read"], "name": "reader"})
+    assert issued.status == 201, issued.body
+    own_reader = api_for(issued.body["api_key"])
+    assert own_reader.get(f"/v1/consolidation-runs/{run_id}").status == 200
+    assert own_reader.post("/v1/consolidate", {"namespace": NS, "dry_run": True}).status == 403
+    assert own_reader.post(f"/v1/consolidation-runs/{run_id}/undo").status == 403
 
 
 VPN_A = "The VPN gateway for the Berlin office is vpn-ber-2.example.net."
