@@ -110,6 +110,27 @@ class LocalAws:
         return url, dlq_url
 
 
+def sqs_record(message_id: str, body: str, queue: str = "q") -> dict[str, Any]:
+    """One SQS record as Lambda delivers it (functions parse it with Powertools' SqsRecordModel)."""
+    now = str(int(time.time() * 1000))
+    return {
+        "messageId": message_id,
+        "receiptHandle": f"r-{message_id}",
+        "body": body,
+        "attributes": {
+            "ApproximateReceiveCount": "1",
+            "SentTimestamp": now,
+            "SenderId": "AIDAEXAMPLE",
+            "ApproximateFirstReceiveTimestamp": now,
+        },
+        "messageAttributes": {},
+        "md5OfBody": hashlib.md5(body.encode()).hexdigest(),
+        "eventSource": "aws:sqs",
+        "eventSourceARN": f"arn:aws:sqs:{REGION}:000000000000:{queue}",
+        "awsRegion": REGION,
+    }
+
+
 def s3_notification_record(
     bucket: str, key: str, size: int, etag: str, event_name: str = "ObjectCreated:Put"
 ) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 
@@ -10,29 +9,8 @@ import psycopg
 import pytest
 from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 
-from engram_local.aws import LocalAws
+from engram_local.aws import LocalAws, sqs_record
 from engram_local.lambda_runtime import invoke, load_function
-
-
-def _sqs_record(message_id: str, body: str) -> dict:
-    """An SQS record as Lambda delivers it (the worker parses it with Powertools' SqsRecordModel)."""
-    now = str(int(time.time() * 1000))
-    return {
-        "messageId": message_id,
-        "receiptHandle": f"r-{message_id}",
-        "body": body,
-        "attributes": {
-            "ApproximateReceiveCount": "1",
-            "SentTimestamp": now,
-            "SenderId": "AIDAEXAMPLE",
-            "ApproximateFirstReceiveTimestamp": now,
-        },
-        "messageAttributes": {},
-        "md5OfBody": hashlib.md5(body.encode()).hexdigest(),
-        "eventSource": "aws:sqs",
-        "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:q",
-        "awsRegion": "us-east-1",
-    }
 
 
 def _pending(dsn: str, tenant_id: str) -> int:
@@ -61,7 +39,7 @@ def test_redelivered_job_writes_nothing_twice(api, tenant, stack, drain):
     with psycopg.connect(stack.dsn) as conn:
         chunk_id, first_at = conn.execute("SELECT id, embedded_at FROM chunks WHERE memory_id = %s", (mid,)).fetchone()
     body = json.dumps({"tenant_id": tenant.id, "chunk_ids": [str(chunk_id)]})
-    event = {"Records": [_sqs_record("m1", body)]}
+    event = {"Records": [sqs_record("m1", body)]}
     assert invoke("embed_worker", event) == {"batchItemFailures": []}
     with psycopg.connect(stack.dsn) as conn:
         again = conn.execute("SELECT embedded_at FROM chunks WHERE id = %s", (chunk_id,)).fetchone()[0]
@@ -72,7 +50,6 @@ def test_poison_message_goes_to_dlq_without_blocking_the_rest(api, tenant, stack
     sqs = LocalAws.sqs()
     sqs.send_message(QueueUrl=stack.embed_queue_url, MessageBody="{not json")
     api.post("/v1/memories", {"content": "healthy message after poison", "namespace": "poison"})
-    import time
 
     deadline = time.monotonic() + 30
     moved = []
@@ -103,7 +80,7 @@ def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monk
 
 
 def _sqs_event(bodies: list[str]) -> dict:
-    return {"Records": [_sqs_record(f"m{i}", body) for i, body in enumerate(bodies)]}
+    return {"Records": [sqs_record(f"m{i}", body) for i, body in enumerate(bodies)]}
 
 
 def _chunk_ids(api, stack, texts: list[str], namespace: str) -> list[str]:

@@ -3,32 +3,10 @@ response, SQS records with typed JSON bodies (embed jobs, S3 notifications throu
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
 
-from engram_local.aws import s3_notification_record
+from engram_local.aws import s3_notification_record, sqs_record
 from engram_local.lambda_runtime import invoke
-
-
-def _sqs_record(message_id: str, body: str) -> dict:
-    now = str(int(time.time() * 1000))
-    return {
-        "messageId": message_id,
-        "receiptHandle": f"r-{message_id}",
-        "body": body,
-        "attributes": {
-            "ApproximateReceiveCount": "1",
-            "SentTimestamp": now,
-            "SenderId": "AIDAEXAMPLE",
-            "ApproximateFirstReceiveTimestamp": now,
-        },
-        "messageAttributes": {},
-        "md5OfBody": hashlib.md5(body.encode()).hexdigest(),
-        "eventSource": "aws:sqs",
-        "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:uploads",
-        "awsRegion": "us-east-1",
-    }
 
 
 def _authorizer_event(authorization: str) -> dict:
@@ -61,10 +39,10 @@ def test_upload_notifications_settle_per_record(stack) -> None:
     )
     event = {
         "Records": [
-            _sqs_record("test", test_event),
-            _sqs_record("garbage", "{not json"),
-            _sqs_record("not-s3", json.dumps({"hello": "world"})),
-            _sqs_record("removed", not_ours),
+            sqs_record("test", test_event, "uploads"),
+            sqs_record("garbage", "{not json", "uploads"),
+            sqs_record("not-s3", json.dumps({"hello": "world"}), "uploads"),
+            sqs_record("removed", not_ours, "uploads"),
         ]
     }
     result = invoke("document_ingest", event)
