@@ -402,6 +402,8 @@ def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
                 f"{len(changed)} memories changed since the run: {shown}",
                 {"changed_memories": [str(i) for i in changed]},
             )
+        memory_columns = store.table_columns(conn, "memories")  # once, not per action
+        chunk_columns = store.table_columns(conn, "chunks")
         for action in reversed(store.applied_actions(conn, run_id)):
             image = action["before_image"] or {}
             if action["links_created"]:
@@ -409,9 +411,9 @@ def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
             if "decay" in image:
                 store.restore_decay(conn, image["decay"])
             if "memories" in image:
-                store.restore_memory_images(conn, image["memories"])
+                store.restore_memory_images(conn, image["memories"], memory_columns)
             for memory_id, chunks in (image.get("chunks") or {}).items():
-                store.restore_chunk_images(conn, UUID(memory_id), chunks)
+                store.restore_chunk_images(conn, UUID(memory_id), chunks, chunk_columns)
         store.delete_run_verdicts(conn, run_id)
         store.update_run(conn, run_id, {"status": "undone", "undone_at": datetime.now(UTC)})
         return _run_model(_read(conn, run_id))

@@ -358,7 +358,8 @@ def delete_chunks(conn: psycopg.Connection[Any], memory_id: UUID) -> None:
     conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory_id,))
 
 
-def _columns(conn: psycopg.Connection[Any], table: str) -> list[str]:
+def table_columns(conn: psycopg.Connection[Any], table: str) -> list[str]:
+    """The columns of a table that a row image can write back (generated ones left out)."""
     rows = conn.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
         " AND table_name = %s AND is_generated = 'NEVER' ORDER BY ordinal_position",
@@ -367,9 +368,9 @@ def _columns(conn: psycopg.Connection[Any], table: str) -> list[str]:
     return [r["column_name"] for r in rows]
 
 
-def restore_memory_images(conn: psycopg.Connection[Any], images: Sequence[Row]) -> None:
-    """Write each row back exactly as its image holds it (columns the image has; others untouched)."""
-    columns = _columns(conn, "memories")
+def restore_memory_images(conn: psycopg.Connection[Any], images: Sequence[Row], columns: Sequence[str]) -> None:
+    """Write each row back exactly as its image holds it (of `columns`, table_columns of memories:
+    those the image has; others untouched)."""
     for image in images:
         cols = [c for c in columns if c in image and c not in _NOT_RESTORED]
         try:
@@ -397,12 +398,15 @@ def restore_memory_images(conn: psycopg.Connection[Any], images: Sequence[Row]) 
         )
 
 
-def restore_chunk_images(conn: psycopg.Connection[Any], memory_id: UUID, images: Sequence[Row]) -> None:
-    """The chunks of a memory as they were (vectors included: nothing to re-embed)."""
+def restore_chunk_images(
+    conn: psycopg.Connection[Any], memory_id: UUID, images: Sequence[Row], columns: Sequence[str]
+) -> None:
+    """The chunks of a memory as they were (vectors included: nothing to re-embed); `columns`:
+    table_columns of chunks."""
     delete_chunks(conn, memory_id)
     if not images:
         return
-    cols = [c for c in _columns(conn, "chunks") if c in images[0] and c != "tsv"]
+    cols = [c for c in columns if c in images[0] and c != "tsv"]
     conn.execute(
         sql.SQL("INSERT INTO chunks ({cols}) SELECT {cols} FROM jsonb_populate_recordset(NULL::chunks, %s)").format(
             cols=sql.SQL(", ").join(map(sql.Identifier, cols))
