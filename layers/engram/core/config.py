@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# A share, a weight or a similarity: 0..1.
+Fraction = Annotated[float, Field(ge=0, le=1)]
 
 
 class Settings(BaseSettings):
@@ -114,10 +117,10 @@ class Settings(BaseSettings):
     consolidation_decay_procedural: float = Field(
         default=0.996, gt=0, le=1, description="Importance factor per active epoch, procedural memories"
     )
-    consolidation_importance_floor: float = Field(
-        default=0.01, ge=0, le=1, description="Decay never takes importance below this"
+    consolidation_importance_floor: Fraction = Field(
+        default=0.01, description="Decay never takes importance below this"
     )
-    recall_touch_boost: float = Field(default=0.03, ge=0, le=1, description="Importance a recalled memory gains")
+    recall_touch_boost: Fraction = Field(default=0.03, description="Importance a recalled memory gains")
     consolidation_promote_score: float = Field(
         default=5.0, ge=0, description="Promotion buffer -> working at access + repetition weight x repetition"
     )
@@ -128,8 +131,8 @@ class Settings(BaseSettings):
         default=4, ge=0, description="Epochs after which a procedural (or `lesson`) memory leaves the buffer"
     )
     consolidation_gate_score: float = Field(default=3.0, ge=0, description="Score a memory needs to reach core")
-    consolidation_gate_min_importance: float = Field(
-        default=0.6, ge=0, le=1, description="Importance a memory needs to reach core"
+    consolidation_gate_min_importance: Fraction = Field(
+        default=0.6, description="Importance a memory needs to reach core"
     )
     consolidation_gate_age_days: float = Field(default=7.0, ge=0, description="Age a memory needs to reach core")
     consolidation_gate_cooldown_epochs: tuple[int, int] = Field(
@@ -137,34 +140,28 @@ class Settings(BaseSettings):
         description="Epochs before the gate looks again after a 1st and a 2nd rejection; after the 3rd, never",
     )
     consolidation_buffer_cap: int = Field(default=200, ge=1, description="Buffer memories kept per namespace")
-    consolidation_drop_below: float = Field(
-        default=0.01, ge=0, le=1, description="Buffer memories whose importance falls under it go to the trash"
+    consolidation_drop_below: Fraction = Field(
+        default=0.01, description="Buffer memories whose importance falls under it go to the trash"
     )
     # Similarity defaults; an embedding space's row (embedding_spaces.consolidation_thresholds)
     # and the calibrated values for known models override the cosine ones.
-    consolidation_dedupe_cosine: float = Field(default=0.85, ge=0, le=1, description="Near-duplicate candidates")
-    consolidation_near_exact_jaccard: float = Field(
+    consolidation_dedupe_cosine: Fraction = Field(default=0.85, description="Near-duplicate candidates")
+    consolidation_near_exact_jaccard: Fraction = Field(
         default=0.7,
-        ge=0,
-        le=1,
         description="Token Jaccard at which near-duplicates (same numbers and ids, one text holding every word of "
         "the other) merge without an LLM; 0.7 merged 11 of 20 labelled duplicates and none of 36 updates "
         "or related pairs "
         "(bench/consolidation_thresholds.py)",
     )
-    consolidation_merge_jaccard: float = Field(
-        default=0.5, ge=0, le=1, description="Token Jaccard LLM merge candidates need too"
+    consolidation_merge_jaccard: Fraction = Field(
+        default=0.5, description="Token Jaccard LLM merge candidates need too"
     )
-    consolidation_reconcile_min_cosine: float = Field(
+    consolidation_reconcile_min_cosine: Fraction = Field(
         default=0.55,
-        ge=0,
-        le=1,
         description="Lowest cosine of a pair reconcile asks the LLM about (update, absorb, contradiction)",
     )
-    consolidation_reconcile_max_cosine: float = Field(
+    consolidation_reconcile_max_cosine: Fraction = Field(
         default=1.0,
-        ge=0,
-        le=1,
         description="Highest cosine of a pair reconcile asks about (1: pairs the near-duplicate rule refused stay in)",
     )
     consolidation_reconcile_min_gap_s: int = Field(
