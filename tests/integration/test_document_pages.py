@@ -136,3 +136,10 @@ def test_a_question_reads_only_matching_pages_and_finds_the_same_spans(api, tena
     with tenant_transaction(UUID(tenant.id)) as conn:
         req = QueryRequest(question="sign", filter=QueryFilter(regex=r"KESTREL-\w+"), answer=False)
         assert read_pages(conn, UUID(memory_id), req, window) is None
+
+    # a question word too long for a tsquery: the whole body is scanned, not a 500
+    long_word = "kestrel" * 400
+    with tenant_transaction(UUID(tenant.id)) as conn:
+        assert read_pages(conn, UUID(memory_id), QueryRequest(question=long_word, answer=False), window) is None
+    q = api.post(f"/v1/memories/{memory_id}/query", {"question": f"call sign {long_word}", "answer": False})
+    assert q.status == 200 and q.body["source"] == "document"

@@ -362,12 +362,16 @@ def _stitch_pages(rows: list[dict[str, Any]]) -> list[tuple[int, str]]:
     return _stitch([{"char_start": r["char_start"], "text": r["text"]} for r in rows])
 
 
+# Postgres refuses a tsquery word of 2047 bytes or more ("word is too long in tsquery").
+MAX_LEXEME = 2047
+
+
 def read_pages(conn: Any, memory_id: UUID, req: QueryRequest, window: int) -> Paged | None:
     """The pages that can hold a question term or a filter substring, and their neighbours (so a
     window around a hit is whole); None when the whole body must be scanned instead: a regex filter
     (Python syntax, no SQL counterpart), a non-ASCII term or case-insensitive non-ASCII substring
-    (pages backfilled by migration 0010 and Postgres' lower() in the C locale know ASCII only), or
-    a body stored without pages.
+    (pages backfilled by migration 0010 and Postgres' lower() in the C locale know ASCII only), a
+    term too long for a tsquery, or a body stored without pages.
 
     Rarity: a term on more than half of the pages is left out, as the whole-body ranker leaves out
     a term with more hits than half its windows; every hit of a kept term is in a page read, so
@@ -378,7 +382,7 @@ def read_pages(conn: Any, memory_id: UUID, req: QueryRequest, window: int) -> Pa
         return None
     terms = question_terms(req.question)
     needles = list(flt.substrings or []) if flt is not None else []
-    if not all(t.isascii() for t in terms) or (
+    if not all(t.isascii() and len(t) < MAX_LEXEME for t in terms) or (
         flt is not None and not flt.case_sensitive and not all(n.isascii() for n in needles)
     ):
         return None
