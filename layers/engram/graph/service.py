@@ -215,10 +215,12 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
 def delete_link(tenant_id: UUID, link_id: UUID) -> Link:
     """End a link now (it stays as history); 404 when it does not exist or has ended already."""
     with tenant_transaction(tenant_id) as conn:
-        live = [r for r in store.links_by_id(conn, [link_id]) if r["ended_at"] is None]
-        if not live:
+        # The UPDATE decides, under the row lock: a link ended by a concurrent request is a 404 (the
+        # raise rolls back anything done before), not an empty result read as a link.
+        ended = end_links(conn, [link_id])
+        if not ended:
             raise NotFound(f"link {link_id} not found")
-        return end_links(conn, [link_id])[0]
+        return ended[0]
 
 
 def list_links(

@@ -138,12 +138,6 @@ def delete_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) ->
     ).fetchall()
 
 
-def links_by_id(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Row]:
-    return conn.execute(
-        sql.SQL("SELECT {} FROM links l WHERE l.id = ANY(%s)").format(LINK_COLUMNS), (list(link_ids),)
-    ).fetchall()
-
-
 def list_links(
     conn: psycopg.Connection[DictRow],
     *,
