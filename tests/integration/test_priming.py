@@ -127,6 +127,7 @@ def test_prime_refuses_bad_input_and_sees_nothing_of_another_tenant(
     _seed(api, drain, drain_consolidation, stack)
     for body, field in (
         ({"task": ""}, "task"),
+        ({"task": " \n\t "}, "task"),
         ({"task": "x", "budget_chars": 10}, "budget_chars"),
         ({"task": "x", "limit": 0}, "limit"),
         ({"task": "x", "namespace": "bad ns"}, "namespace"),

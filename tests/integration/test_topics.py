@@ -285,3 +285,31 @@ def test_a_topic_path_runs_from_its_top_level_topic_down_within_the_tenant(api, 
     assert reply.status == 200, reply.body
     assert reply.body["path"] == ["t1", "t2", "t3"]
     assert api.get("/v1/topics/t1").body["path"] == ["t1"]
+
+
+def test_a_lookup_of_many_ids_pages_each_topic_as_a_lookup_of_one(api, drain, drain_consolidation):
+    _write(api)
+    drain()
+    _consolidate(api, drain_consolidation)
+    every = [t["id"] for t in _walk(api.get(f"/v1/topics?namespace={NS}").body["topics"])]
+    assert len(every) >= 3
+    for order in ("importance", "newest"):
+        for offset in (0, 2):
+            body = {"limit": 2, "offset": offset, "order": order, "summary_chars": 40}
+            together = api.post("/v1/topics/lookup", {"ids": [*every, "t999999"], **body})
+            assert together.status == 200, together.body
+            assert [t["id"] for t in together.body["topics"]] == every
+            assert together.body["missing"] == ["t999999"]
+            for topic in together.body["topics"]:
+                alone = api.post("/v1/topics/lookup", {"ids": [topic["id"]], **body}).body["topics"]
+                assert alone == [topic]
+    # Paging one topic to its end gives each member once, whichever other ids come along.
+    top = max(_walk(api.get(f"/v1/topics?namespace={NS}").body["topics"]), key=lambda t: t["member_count"])
+    seen: list[str] = []
+    offset: int | None = 0
+    while offset is not None:
+        reply = api.post("/v1/topics/lookup", {"ids": [every[-1], top["id"]], "limit": 3, "offset": offset})
+        (page,) = [t for t in reply.body["topics"] if t["id"] == top["id"]]
+        seen += [m["memory_id"] for m in page["memories"]]
+        offset = page["next_offset"]
+    assert len(seen) == len(set(seen)) == top["member_count"]

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from engram.core.models import Namespace, Strict
 
@@ -61,6 +61,13 @@ class PrimeRequest(Strict):
     namespace: Namespace = "default"
     budget_chars: int = Field(default=4000, ge=200, le=MAX_BUDGET_CHARS)
     limit: int = Field(default=10, ge=1, le=50)
+
+    @field_validator("task")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must contain more than whitespace: a task recall can search for")
+        return value
 
 
 class PrimeTopic(BaseModel):

@@ -309,8 +309,8 @@ def list_topics(tenant_id: UUID, namespace: str = "default", depth: int | None =
     )
 
 
-def _members(conn: store.Conn, row: DictRow, order: str, offset: int, limit: int, chars: int) -> TopicMembers:
-    found = store.member_page(conn, row["id"], order, offset, limit, chars)
+def _members(row: DictRow, found: list[DictRow], offset: int, limit: int) -> TopicMembers:
+    """A page of a topic's members from `member_pages`' rows (limit + 1 of them: one more says a next page)."""
     page = found[:limit]
     return TopicMembers(
         id=row["id"],
@@ -337,13 +337,14 @@ def _members(conn: store.Conn, row: DictRow, order: str, offset: int, limit: int
 
 
 def lookup(tenant_id: UUID, req: TopicLookupRequest) -> TopicLookupResponse:
-    """Each topic's name and members (a node: its leaves' members), a page each."""
+    """Each topic's name and members (a node: its leaves' members), a page each: two statements
+    whatever the number of ids."""
     ids = list(dict.fromkeys(req.ids))
     with tenant_transaction(tenant_id) as conn:
         rows = {r["id"]: r for r in store.topics_by_id(conn, ids)}
-        topics = [
-            _members(conn, rows[i], req.order, req.offset, req.limit, req.summary_chars) for i in ids if i in rows
-        ]
+        found = [i for i in ids if i in rows]
+        pages = store.member_pages(conn, found, req.order, req.offset, req.limit, req.summary_chars)
+    topics = [_members(rows[i], pages[i], req.offset, req.limit) for i in found]
     return TopicLookupResponse(topics=topics, missing=[i for i in ids if i not in rows])
 
 
@@ -357,7 +358,7 @@ def get_topic(tenant_id: UUID, topic_id: str, limit: int = 20) -> TopicDetail:
         path = [*store.ancestor_ids(conn, topic_id, 63), row["id"]]
         kids = store.children_of(conn, [topic_id])
         samples = store.samples(conn, [topic_id] + [k["id"] for k in kids], SAMPLES_PER_TOPIC, SAMPLE_CHARS)
-        members = _members(conn, row, "importance", 0, limit, 300)
+        members = _members(row, store.member_pages(conn, [topic_id], "importance", 0, limit, 300)[topic_id], 0, limit)
     node = _node(row, samples)
     return TopicDetail(
         **node.model_dump(exclude={"children"}),

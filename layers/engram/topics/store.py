@@ -240,22 +240,34 @@ def samples(conn: Conn, topic_ids: Sequence[str], per_topic: int, chars: int) ->
     return out
 
 
-def member_page(conn: Conn, topic_id: str, order: str, offset: int, limit: int, chars: int) -> list[DictRow]:
-    """Members of a topic (its leaves' members), `limit + 1` rows from `offset`."""
-    order_by = {
-        "importance": sql.SQL("m.importance DESC, m.created_at DESC, m.id"),
-        "newest": sql.SQL("m.created_at DESC, m.id"),
-    }[order]
-    return conn.execute(
+_MEMBER_ORDER = {
+    "importance": sql.SQL("m.importance DESC, m.created_at DESC, m.id"),
+    "newest": sql.SQL("m.created_at DESC, m.id"),
+}
+
+
+def member_pages(
+    conn: Conn, topic_ids: Sequence[str], order: str, offset: int, limit: int, chars: int
+) -> dict[str, list[DictRow]]:
+    """Members of each topic (its leaves' members), `limit + 1` rows from `offset` each: one
+    statement for all the topics, each numbered in its own order."""
+    if not topic_ids:
+        return {}
+    rows = conn.execute(
         sql.SQL(
-            "{sub} SELECT m.id, m.namespace, m.kind, m.layer, m.tags, m.importance, m.created_at,"
-            " left(m.content, %(chars)s) AS summary, length(m.content) > %(chars)s AS truncated, tm.topic_id,"
-            " tm.similarity FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
-            " JOIN memories m ON m.id = tm.memory_id WHERE sub.is_leaf AND {live}"
-            " ORDER BY {order_by} OFFSET %(offset)s LIMIT %(limit)s"
-        ).format(sub=_LEAVES_UNDER, live=_live("m"), order_by=order_by),
-        {"ids": [topic_id], "chars": chars, "offset": offset, "limit": limit + 1},
+            "{sub} SELECT * FROM (SELECT sub.root, m.id, m.namespace, m.kind, m.layer, m.tags, m.importance,"
+            " m.created_at, left(m.content, %(chars)s) AS summary, length(m.content) > %(chars)s AS truncated,"
+            " tm.topic_id, tm.similarity, row_number() OVER (PARTITION BY sub.root ORDER BY {order_by}) AS n"
+            " FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
+            " JOIN memories m ON m.id = tm.memory_id WHERE sub.is_leaf AND {live}) p"
+            " WHERE n > %(offset)s AND n <= %(offset)s + %(limit)s ORDER BY root, n"
+        ).format(sub=_LEAVES_UNDER, live=_live("m"), order_by=_MEMBER_ORDER[order]),
+        {"ids": list(topic_ids), "chars": chars, "offset": offset, "limit": limit + 1},
     ).fetchall()
+    out: dict[str, list[DictRow]] = {tid: [] for tid in topic_ids}
+    for r in rows:
+        out[r["root"]].append(r)
+    return out
 
 
 def memory_ids_under(conn: Conn, topic_ids: Sequence[str]) -> list[UUID]:
