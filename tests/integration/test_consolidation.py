@@ -148,6 +148,21 @@ def test_dry_run_lists_the_plan_and_changes_nothing(api, tenant, stack, drain, s
     assert run["status"] == "done" and run["dry_run"] and run["epoch"] is None and run["llm_calls"] == 0
 
 
+def test_reconcile_asks_only_about_pairs_sharing_a_rare_token(api, tenant, stack, drain, settings_env):
+    ids = _plant(api, drain, stack, tenant.id)
+
+    def planned() -> list[set[str]]:
+        run_id = _start(api, dry_run=True, steps=["reconcile"])
+        assert _run(stack, tenant.id, run_id).status == "done"
+        return [set(a["memory_ids"]) for a in _actions(api, run_id) if a["action"] == "reconcile_candidate"]
+
+    # The old and new facts share "payments", "release", "branch"...: each in 2 of the 5 memories.
+    settings_env(ENGRAM_CONSOLIDATION_RECONCILE_RARE_SHARE="0", ENGRAM_CONSOLIDATION_RECONCILE_RARE_MIN="2")
+    assert planned() == [{ids["old"], ids["new"]}]
+    settings_env(ENGRAM_CONSOLIDATION_RECONCILE_RARE_MIN="1")  # now every shared token is common
+    assert planned() == []
+
+
 def test_applied_run_merges_is_idempotent_and_undo_restores_every_row(api, tenant, stack, drain, settings_env):
     ids = _plant(api, drain, stack, tenant.id)
     before = _snapshot(stack, tenant.id)

@@ -153,6 +153,18 @@ def test_specifics_and_tokens() -> None:
     assert similarity.jaccard(set(), set()) == 1.0
 
 
+def test_rare_tokens_tie_a_pair_to_one_subject() -> None:
+    namespace = [f"The {svc} service runs {n} replicas behind lb-{n}." for n, svc in enumerate(["auth", "billing"] * 30)]
+    common = similarity.common_tokens(namespace, share=0.1, floor=2)
+    assert {"the", "service", "runs", "replicas", "behind", "auth", "billing"} <= common  # in 30 of 60 each
+    assert "lb-7" not in common and "7" not in common
+    update = similarity.shared_rare_tokens(namespace[7], "The billing service runs 9 replicas behind lb-7.", common)
+    assert update == {"lb-7"}
+    assert similarity.shared_rare_tokens(namespace[7], namespace[9], common) == set()  # same template only
+    # In a small namespace the floor keeps every token rare: nothing is filtered out.
+    assert similarity.common_tokens(namespace[:10], share=0.1, floor=20) == set()
+
+
 def test_survivor_and_merged_fields() -> None:
     a = mem(
         layer="buffer",

@@ -43,7 +43,14 @@ from engram.consolidation.merging import (
     parse_reconcile,
     reconcile_prompt,
 )
-from engram.consolidation.similarity import PairVerdict, SimilarityThresholds, classify_pair, tokens
+from engram.consolidation.similarity import (
+    PairVerdict,
+    SimilarityThresholds,
+    classify_pair,
+    common_tokens,
+    shared_rare_tokens,
+    tokens,
+)
 from engram.core.errors import EngramError
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, Relation, write_links
@@ -394,11 +401,16 @@ class _Scan:
 
 
 def _pairs(
-    ctx: StepContext, cursor: Row | None, min_cosine: float, wanted: tuple[str, ...]
+    ctx: StepContext,
+    cursor: Row | None,
+    min_cosine: float,
+    wanted: tuple[str, ...],
+    related: Callable[[Row, Row], bool] | None = None,
 ) -> tuple[Iterator[tuple[UUID, Row, Row, PairVerdict]], _Scan]:
-    """The pairs of this batch that fall in `wanted` classes, with both rows (live, locked when
-    applying): neighbours and rows come in one query each, the text check runs here, and only the
-    pairs that matter cost another look at the database (handled by this run already?)."""
+    """The pairs of this batch that fall in `wanted` classes (and pass `related`, if given), with both
+    rows (live, locked when applying): neighbours and rows come in one query each, the text checks
+    run here, and only the pairs that matter cost another look at the database (handled by this run
+    already?)."""
     if ctx.space is None:
         ctx.skipped = "no embedding space yet: nothing to compare"
         return iter(()), _Scan([], 1)
@@ -423,12 +435,14 @@ def _pairs(
             if a is None or b is None:
                 continue  # merged or superseded since the neighbours were found
             gap = abs((a["created_at"] - b["created_at"]).total_seconds())
-            if wanted == ("reconcile_candidate",) and gap < ctx.thresholds.reconcile_min_gap_s:
+            if "reconcile_candidate" in wanted and gap < ctx.thresholds.reconcile_min_gap_s:
                 continue  # written together: not an update of one by the other
             verdict = classify_pair(
                 a["content"], b["content"], a["created_at"], b["created_at"], float(pair["cosine"]), ctx.thresholds
             )
-            if verdict.cls in wanted and not store.pair_seen_in_run(ctx.conn, ctx.run_id, a_id, b_id):
+            if verdict.cls not in wanted or (related is not None and not related(a, b)):
+                continue
+            if not store.pair_seen_in_run(ctx.conn, ctx.run_id, a_id, b_id):
                 yield a_id, a, b, verdict
 
     return classified(), _Scan(ids, limit)
@@ -508,14 +522,37 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
     return scan.cursor()
 
 
+def _common_tokens(ctx: StepContext, cursor: Row | None) -> frozenset[str]:
+    """The namespace's common tokens: counted once, on the step's first batch, then carried in the
+    step's cursor (a continuation does not count them again)."""
+    if cursor and "common" in cursor:
+        return frozenset(cursor["common"])
+    t = ctx.thresholds
+    return common_tokens(store.live_contents(ctx.conn, ctx.namespace), t.reconcile_rare_share, t.reconcile_rare_min)
+
+
 def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
+    """Pairs in the similarity window, the newer side at least reconcile_min_gap_s newer, that share a
+    rare token (an update restates its subject: a name, an id, a rare word). Templated facts fill the
+    window otherwise: without that rule the LLM was asked about two pairs per memory."""
     if ctx.apply and ctx.llm.unavailable:
         ctx.skipped = ctx.llm.unavailable  # only an LLM decides here: a plan still lists the candidates
         return None
-    pairs, scan = _pairs(ctx, cursor, ctx.thresholds.reconcile_min_cosine, ("reconcile_candidate",))
+    common = _common_tokens(ctx, cursor)
+    pairs, scan = _pairs(
+        ctx,
+        cursor,
+        ctx.thresholds.reconcile_min_cosine,
+        ("reconcile_candidate", "merge_candidate"),
+        related=lambda a, b: bool(shared_rare_tokens(a["content"], b["content"], common)),
+    )
     for scanned, a, b, verdict in pairs:
         if scan.enough(ctx, scanned):
             break
+        if verdict.cls == "merge_candidate" and store.fresh_verdict(ctx.conn, a["id"], b["id"], "merge") != (
+            "keep_separate"
+        ):
+            continue  # dedupe's question; once the LLM said "not the same fact", it may be an update
         older, newer = sorted((a, b), key=lambda m: (m["created_at"], str(m["id"])))
         details = {
             "cosine": round(verdict.cosine, 4),
@@ -598,7 +635,8 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
             )
         else:
             store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "reconcile", "keep_both", ctx.run_id)
-    return scan.cursor()
+    step_cursor = scan.cursor()
+    return {**step_cursor, "common": sorted(common)} if step_cursor else None
 
 
 # --- buffer cap and decayed memories -----------------------------------------------------------

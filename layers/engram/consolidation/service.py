@@ -155,6 +155,8 @@ def _similarity_defaults(s: Settings) -> SimilarityThresholds:
         reconcile_min_cosine=s.consolidation_reconcile_min_cosine,
         reconcile_max_cosine=s.consolidation_reconcile_max_cosine,
         reconcile_min_gap_s=s.consolidation_reconcile_min_gap_s,
+        reconcile_rare_share=s.consolidation_reconcile_rare_share,
+        reconcile_rare_min=s.consolidation_reconcile_rare_min,
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -32,6 +34,24 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(TOKEN.findall(normalized(text)))
 
 
+def common_tokens(texts: Iterable[str], share: float, floor: int) -> frozenset[str]:
+    """The tokens of a namespace too frequent to tie two memories to one subject: those in more than
+    max(floor, share x its memories) of them (articles, template words, a name on every page)."""
+    counts: Counter[str] = Counter()
+    memories = 0
+    for text in texts:  # once over the namespace: uncached, so the pair checks keep their cache
+        counts.update(set(TOKEN.findall(normalized.__wrapped__(text))))
+        memories += 1
+    limit = max(floor, share * memories)
+    return frozenset(t for t, n in counts.items() if n > limit)
+
+
+def shared_rare_tokens(text_a: str, text_b: str, common: frozenset[str]) -> frozenset[str]:
+    """What two memories have in common that few others have: a name, an id, a number, a rare word.
+    An update restates its subject, so a pair sharing none is not asked about (reconcile)."""
+    return (tokens(text_a) & tokens(text_b)) - common
+
+
 @lru_cache(maxsize=8192)
 def specifics(text: str) -> frozenset[str]:
     """Numbers, versions, dates, ids: the tokens that carry a digit."""
@@ -52,6 +72,10 @@ class SimilarityThresholds:
     reconcile_min_cosine: float
     reconcile_max_cosine: float
     reconcile_min_gap_s: int
+    # A reconcile pair must share a token found in at most this share of the namespace's memories
+    # (or in at most reconcile_rare_min of them): see shared_rare_tokens.
+    reconcile_rare_share: float = 0.005
+    reconcile_rare_min: int = 20
 
 
 @dataclass(frozen=True)

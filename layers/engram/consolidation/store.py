@@ -7,7 +7,7 @@ exactly what was there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -432,6 +432,17 @@ def scan_candidates(
         (namespace, after, after, since, since, since, limit),
     ).fetchall()
     return [r["id"] for r in rows]
+
+
+def live_contents(conn: psycopg.Connection[Any], namespace: str) -> Iterator[str]:
+    """The text of every live memory of a namespace, streamed (a server-side cursor: a large
+    namespace is never held in memory at once)."""
+    with conn.cursor(name="consolidation_live_contents") as cur:
+        cur.itersize = 2000
+        query = sql.SQL("SELECT m.content FROM memories m WHERE m.namespace = %s AND {}").format(LIVE)
+        cur.execute(query, (namespace,))
+        for row in cur:
+            yield row["content"]
 
 
 def neighbours(
