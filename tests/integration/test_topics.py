@@ -313,3 +313,61 @@ def test_a_lookup_of_many_ids_pages_each_topic_as_a_lookup_of_one(api, drain, dr
         seen += [m["memory_id"] for m in page["memories"]]
         offset = page["next_offset"]
     assert len(seen) == len(set(seen)) == top["member_count"]
+
+
+TAX = [
+    "Quarterly VAT returns for the company are filed with HMRC by the 7th of the second month.",
+    "The VAT return needs the sales ledger and the purchase invoices of the quarter.",
+    "Corporation tax is paid nine months and a day after the company's year end.",
+    "The accountant files the company's VAT return online through the HMRC portal.",
+]
+
+
+def _tree_rows(stack: Any, tenant_id: str) -> tuple[list[tuple[Any, ...]], set[tuple[Any, ...]], int]:
+    """Every topic row of the namespace, its leaf membership and the tree's version, as stored."""
+    with _owner(stack) as conn:
+        topics = conn.execute(
+            "SELECT id, parent_id, depth, is_leaf, name, keywords, named_by, member_count, centroid::text,"
+            " created_at FROM topics WHERE tenant_id = %s AND namespace = %s ORDER BY id",
+            (tenant_id, NS),
+        ).fetchall()
+        members = conn.execute(
+            "SELECT topic_id, memory_id::text, similarity FROM topic_members WHERE tenant_id = %s", (tenant_id,)
+        ).fetchall()
+        version = conn.execute(
+            "SELECT version FROM topic_trees WHERE tenant_id = %s AND namespace = %s", (tenant_id, NS)
+        ).fetchone()
+    return topics, set(members), version[0] if version else 0
+
+
+def test_undo_of_a_run_puts_the_previous_tree_back(api, drain, drain_consolidation, stack, tenant):
+    _write(api)
+    drain()
+    first = _consolidate(api, drain_consolidation)
+    for text in TAX:
+        assert api.post("/v1/memories", {"namespace": NS, "content": text}).status == 201
+    drain()  # placed into the first tree as their vectors land
+    before_topics, before_members, before_version = _tree_rows(stack, tenant.id)
+    second = _consolidate(api, drain_consolidation)
+    rebuilt_topics, rebuilt_members, _ = _tree_rows(stack, tenant.id)
+    assert (rebuilt_topics, rebuilt_members) != (before_topics, before_members)  # the rebuild changed it
+    late = api.post("/v1/memories", {"namespace": NS, "content": "Kubernetes secrets hold the database password."})
+    drain()  # placed into the rebuilt tree
+
+    assert api.post(f"/v1/consolidation-runs/{second['id']}/undo").status == 200
+    topics, members, version = _tree_rows(stack, tenant.id)
+    late_id = late.body["memory"]["id"]
+    assert {m for m in members if m[1] != late_id} == before_members  # ids, membership, similarities
+    assert [m[1] for m in members].count(late_id) == 1  # the memory written since joins the old tree
+    leaf_of_late = next(m[0] for m in members if m[1] == late_id)
+    unchanged = [t for t in topics if t[0] != leaf_of_late]
+    assert unchanged == [t for t in before_topics if t[0] != leaf_of_late]  # names, centroids, counts
+    assert {t[0] for t in topics} >= {t[0] for t in before_topics}
+    assert version > before_version + 1  # a reader caching by version sees the change
+    tree = api.get(f"/v1/topics?namespace={NS}").body
+    assert sum(leaf["member_count"] for leaf in _leaves(tree["topics"])) == len(members)
+
+    # Undoing the first run too: there was no tree before it.
+    assert api.post(f"/v1/consolidation-runs/{first['id']}/undo").status == 200
+    assert _tree_rows(stack, tenant.id) == ([], set(), 0)
+    assert api.get(f"/v1/topics?namespace={NS}").body["topics"] == []

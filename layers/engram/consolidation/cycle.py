@@ -55,7 +55,7 @@ from engram.core.errors import EngramError
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, Relation, write_links
 from engram.memories.service import rechunk_memory
-from engram.topics.service import rebuild_tree
+from engram.topics.service import rebuild_tree, tree_image
 
 logger = Logger()
 
@@ -700,6 +700,7 @@ def topics(ctx: StepContext, cursor: Row | None) -> Row | None:
     is published with the run's checkpoint, whole and named, or not at all. A plan builds nothing."""
     if not ctx.apply:
         return None
+    previous = tree_image(ctx.conn, ctx.namespace)  # the before-image: undo puts this tree back
     built = rebuild_tree(ctx.conn, ctx.tenant_id, ctx.namespace, ask=ctx.ask, run_id=ctx.run_id)
     if built.skipped:
         ctx.skipped = built.skipped
@@ -718,6 +719,7 @@ def topics(ctx: StepContext, cursor: Row | None) -> Row | None:
             "llm_named": built.llm_named,
             "seconds": built.seconds,
         },
+        before={"topic_tree": previous},
     )
     return None
 

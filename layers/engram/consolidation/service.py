@@ -66,6 +66,7 @@ from engram.core.db import open_connection, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound
 from engram.core.pagination import MAX_PAGE, decode_cursor, encode_cursor
 from engram.graph.service import remove_links
+from engram.topics.service import place_unplaced, restore_tree
 
 logger = Logger()
 
@@ -379,6 +380,30 @@ def list_actions(tenant_id: UUID, run_id: UUID, cursor: str | None = None, limit
 # --- undo ---------------------------------------------------------------------------------------
 
 
+def _put_back(conn: psycopg.Connection[Any], tenant_id: UUID, run: Row) -> None:
+    """Every applied action of the run undone, the last first."""
+    memory_columns = store.table_columns(conn, "memories")  # once, not per action
+    chunk_columns = store.table_columns(conn, "chunks")
+    tree_restored = False
+    for action in reversed(store.applied_actions(conn, run["id"])):
+        image = action["before_image"] or {}
+        if "topic_tree" in image:
+            restore_tree(conn, run["namespace"], image["topic_tree"])
+            tree_restored = True
+        if action["links_created"]:
+            remove_links(conn, link_ids=action["links_created"])
+        if "decay" in image:
+            store.restore_decay(conn, image["decay"])
+        if "memories" in image:
+            store.restore_memory_images(conn, image["memories"], memory_columns)
+        for memory_id, chunks in (image.get("chunks") or {}).items():
+            store.restore_chunk_images(conn, UUID(memory_id), chunks, chunk_columns)
+        if image.get("created"):  # memories the run wrote (distillation): gone, chunks and all
+            store.delete_created_memories(conn, [UUID(i) for i in image["created"]])
+    if tree_restored:  # memories placed into the run's tree since it was built
+        place_unplaced(conn, tenant_id, run["namespace"])
+
+
 def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
     """Put back exactly what the run changed: rows from their before-images, links it wrote removed,
     trash restored. Refused when one of its memories changed since (named), or a later applied run
@@ -404,18 +429,7 @@ def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
                 f"{len(changed)} memories changed since the run: {shown}",
                 {"changed_memories": [str(i) for i in changed]},
             )
-        memory_columns = store.table_columns(conn, "memories")  # once, not per action
-        chunk_columns = store.table_columns(conn, "chunks")
-        for action in reversed(store.applied_actions(conn, run_id)):
-            image = action["before_image"] or {}
-            if action["links_created"]:
-                remove_links(conn, link_ids=action["links_created"])
-            if "decay" in image:
-                store.restore_decay(conn, image["decay"])
-            if "memories" in image:
-                store.restore_memory_images(conn, image["memories"], memory_columns)
-            for memory_id, chunks in (image.get("chunks") or {}).items():
-                store.restore_chunk_images(conn, UUID(memory_id), chunks, chunk_columns)
+        _put_back(conn, tenant_id, run)
         store.delete_run_verdicts(conn, run_id)
         store.update_run(conn, run_id, {"status": "undone", "undone_at": datetime.now(UTC)})
         return _run_model(_read(conn, run_id))

@@ -347,6 +347,24 @@ def trash_memories(conn: psycopg.Connection[Any], ids: Sequence[UUID]) -> None:
     conn.execute("UPDATE chunks SET active = false WHERE memory_id = ANY(%s)", (list(ids),))
 
 
+def delete_created_memories(conn: psycopg.Connection[Any], ids: Sequence[UUID]) -> None:
+    """Undo of memories a run wrote: deleted for good (their chunks, versions and leaf membership go
+    with them), so the tables read as before the run. Refused when a link not of the run (whose own
+    links are removed first) reaches one: deleting it would lose that link."""
+    linked = conn.execute(
+        "SELECT DISTINCT m.id FROM links l JOIN memories m ON m.id IN (l.from_id, l.to_id)"
+        " WHERE m.id = ANY(%s) ORDER BY m.id",
+        (list(ids),),
+    ).fetchall()
+    if linked:
+        shown = [str(r["id"]) for r in linked]
+        raise Conflict(
+            f"memories the run wrote have links made since: {', '.join(shown)} (delete the links, then undo again)",
+            {"changed_memories": shown},
+        )
+    conn.execute("DELETE FROM memories WHERE id = ANY(%s)", (list(ids),))
+
+
 def chunk_images(conn: psycopg.Connection[Any], memory_id: UUID) -> list[Row]:
     rows = conn.execute(
         "SELECT to_jsonb(c) - 'tsv' AS image FROM chunks c WHERE c.memory_id = %s ORDER BY c.position", (memory_id,)

@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 import numpy as np
@@ -254,21 +255,50 @@ def assign_new_memories(tenant_id: UUID | str, chunk_ids: Sequence[UUID]) -> int
         return 0
     tid = UUID(str(tenant_id))
     with tenant_transaction(tid) as conn:
-        space = active_space(conn)
-        if space is None:
-            return 0
-        p = tree_params(conn)
-        left = store.assign_new_members(conn, chunk_ids, space.model_id, space.dimension, p.assign_threshold)
-        if left:
-            ids = store.allocate_topic_ids(conn, tid, len(left))
-            texts = store.texts_of(conn, [r["id"] for r in left])
-            singles = []
-            for new_id, r in zip(ids, left, strict=True):
-                kw = [w for w, _n in Counter(words(texts.get(r["id"], ""))).most_common(3)] or ["misc"]
-                v = normalise(np.array([[float(x) for x in r["v"][1:-1].split(",")]]))[0]
-                singles.append((new_id, r["namespace"], r["id"], vector_literal(v.tolist()), keyword_label(kw), kw))
-            store.add_singleton_leaves(conn, tid, singles)
+        return _place(conn, tid, chunk_ids)
+
+
+def _place(conn: store.Conn, tenant_id: UUID, chunk_ids: Sequence[UUID]) -> int:
+    space = active_space(conn)
+    if space is None or not chunk_ids:
+        return 0
+    p = tree_params(conn)
+    left = store.assign_new_members(conn, chunk_ids, space.model_id, space.dimension, p.assign_threshold)
+    if left:
+        ids = store.allocate_topic_ids(conn, tenant_id, len(left))
+        texts = store.texts_of(conn, [r["id"] for r in left])
+        singles = []
+        for new_id, r in zip(ids, left, strict=True):
+            kw = [w for w, _n in Counter(words(texts.get(r["id"], ""))).most_common(3)] or ["misc"]
+            v = normalise(np.array([[float(x) for x in r["v"][1:-1].split(",")]]))[0]
+            singles.append((new_id, r["namespace"], r["id"], vector_literal(v.tolist()), keyword_label(kw), kw))
+        store.add_singleton_leaves(conn, tenant_id, singles)
     return len(left)
+
+
+# --- undo of a rebuild ----------------------------------------------------------------------------
+
+
+def tree_image(conn: store.Conn, namespace: str) -> dict[str, Any]:
+    """The namespace's tree as it stands (JSON): a consolidation run keeps it as the before-image of
+    its rebuild, so undo can put it back."""
+    return store.tree_image(conn, namespace)
+
+
+def restore_tree(conn: store.Conn, namespace: str, image: dict[str, Any]) -> None:
+    """Undo of a rebuild, in the caller's transaction: the tree `tree_image` saved comes back (ids,
+    names, membership). Memories placed into the rebuilt tree since are placed again by
+    `place_unplaced`, once the caller has put back everything else."""
+    store.restore_tree_image(conn, namespace, image)
+
+
+def place_unplaced(conn: store.Conn, tenant_id: UUID, namespace: str) -> int:
+    """Live memories of the namespace with a vector and no leaf join the tree as new vectors do
+    (nothing without a tree). Returns how many started a leaf of their own."""
+    space = active_space(conn)
+    if space is None:
+        return 0
+    return _place(conn, tenant_id, store.unplaced_chunk_ids(conn, namespace, space.model_id))
 
 
 # --- reading --------------------------------------------------------------------------------------

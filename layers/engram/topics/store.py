@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 import numpy as np
@@ -13,6 +14,7 @@ import numpy.typing as npt
 import psycopg
 from psycopg import sql
 from psycopg.rows import DictRow
+from psycopg.types.json import Jsonb
 
 Conn = psycopg.Connection[DictRow]
 
@@ -152,6 +154,63 @@ def publish_tree(
         " memories = EXCLUDED.memories, leaves = EXCLUDED.leaves, run_id = EXCLUDED.run_id, built_at = now()",
         (tenant_id, namespace, model_id, dimension, memories, sum(1 for t in topics if t.is_leaf), run_id),
     )
+
+
+def tree_image(conn: Conn, namespace: str) -> dict[str, Any]:
+    """The namespace's published tree as JSON, to put back with `restore_tree_image`: its
+    topic_trees row (None: no tree), its topics as the database renders them, and the leaf
+    membership as three parallel arrays (a tenth of the size of one object per member)."""
+    row = conn.execute(
+        "SELECT (SELECT to_jsonb(tt) FROM topic_trees tt WHERE tt.namespace = %(ns)s) AS tree,"
+        " COALESCE((SELECT jsonb_agg(to_jsonb(t) ORDER BY t.id) FROM topics t WHERE t.namespace = %(ns)s),"
+        " '[]') AS topics,"
+        " (SELECT jsonb_build_object('topic_id', COALESCE(jsonb_agg(tm.topic_id ORDER BY tm.memory_id), '[]'),"
+        "  'memory_id', COALESCE(jsonb_agg(tm.memory_id ORDER BY tm.memory_id), '[]'),"
+        "  'similarity', COALESCE(jsonb_agg(tm.similarity ORDER BY tm.memory_id), '[]'))"
+        "  FROM topic_members tm JOIN topics t ON t.tenant_id = tm.tenant_id AND t.id = tm.topic_id"
+        "  WHERE t.namespace = %(ns)s) AS members",
+        {"ns": namespace},
+    ).fetchone()
+    assert row is not None
+    return {"tree": row["tree"], "topics": row["topics"], "members": row["members"]}
+
+
+def restore_tree_image(conn: Conn, namespace: str, image: dict[str, Any]) -> None:
+    """The namespace's tree becomes the one `tree_image` saved (no tree, if none was saved). Its
+    version moves on (readers that cache by version see a change); members whose memory is gone for
+    good are left out."""
+    current = tree_info(conn, namespace)
+    delete_namespace_tree(conn, namespace)
+    if image["tree"] is None:
+        return
+    conn.execute(
+        "INSERT INTO topics SELECT * FROM jsonb_populate_recordset(NULL::topics, %s)", (Jsonb(image["topics"]),)
+    )
+    members = image["members"]
+    conn.execute(
+        "INSERT INTO topic_members (tenant_id, topic_id, memory_id, similarity)"
+        " SELECT engram_current_tenant(), u.topic_id, u.memory_id, u.similarity"
+        " FROM unnest(%s::text[], %s::uuid[], %s::real[]) AS u(topic_id, memory_id, similarity)"
+        " WHERE EXISTS (SELECT 1 FROM memories m WHERE m.id = u.memory_id)",
+        (members["topic_id"], members["memory_id"], [None if v is None else float(v) for v in members["similarity"]]),
+    )
+    tree = {**image["tree"], "version": max(image["tree"]["version"], current["version"] if current else 0) + 1}
+    conn.execute("INSERT INTO topic_trees SELECT * FROM jsonb_populate_record(NULL::topic_trees, %s)", (Jsonb(tree),))
+
+
+def unplaced_chunk_ids(conn: Conn, namespace: str, model_id: str) -> list[UUID]:
+    """One embedded chunk of each live memory of the namespace that belongs to no leaf (what
+    `assign_new_members` takes)."""
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT DISTINCT ON (c.memory_id) c.id FROM chunks c JOIN memories m ON m.id = c.memory_id"
+            " WHERE m.namespace = %s AND {live} AND c.model_id = %s AND c.embedding IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM topic_members tm WHERE tm.memory_id = m.id)"
+            " ORDER BY c.memory_id, c.position"
+        ).format(live=_live("m")),
+        (namespace, model_id),
+    ).fetchall()
+    return [r["id"] for r in rows]
 
 
 def tree_info(conn: Conn, namespace: str) -> DictRow | None:
