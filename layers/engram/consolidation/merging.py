@@ -109,7 +109,7 @@ class UnusableAnswer(ValueError):
     """The LLM's answer was not the JSON asked for, or would lose a detail."""
 
 
-def _json_object(text: str) -> dict[str, Any]:
+def json_object(text: str) -> dict[str, Any]:
     match = re.search(r"\{.*\}", text, re.DOTALL)
     if not match:
         raise UnusableAnswer("no JSON object in the answer")
@@ -124,7 +124,7 @@ def _json_object(text: str) -> dict[str, Any]:
 
 def parse_merge(text: str, sources: Sequence[str], max_chars: int) -> str | None:
     """The merged content, or None when the LLM refused to merge. Raises UnusableAnswer."""
-    answer = _json_object(text)
+    answer = json_object(text)
     if answer.get("merge") is not True:
         return None
     content = answer.get("content")
@@ -148,7 +148,7 @@ class ReconcileAnswer:
 
 
 def parse_reconcile(text: str, older: str, newer: str, max_chars: int) -> ReconcileAnswer:
-    answer = _json_object(text)
+    answer = json_object(text)
     decision = answer.get("decision")
     if decision not in ("update", "absorb", "keep_both", "contradiction"):
         raise UnusableAnswer(f"unknown decision {decision!r}")
@@ -166,7 +166,7 @@ def parse_reconcile(text: str, older: str, newer: str, max_chars: int) -> Reconc
 
 
 def parse_gate(text: str) -> tuple[bool, str]:
-    answer = _json_object(text)
+    answer = json_object(text)
     decision = answer.get("decision")
     if decision == "approve":
         return True, f"llm approved: {answer.get('category') or 'whitelist category'}"
