@@ -404,3 +404,178 @@ def test_concurrent_overlapping_links_let_exactly_one_in(api, tenant):
         outcomes = list(pool.map(create, specs))
     assert sorted(outcomes) == ["conflict"] * 7 + ["created"]
     assert len(api.get(f"/v1/links?memory_id={a}&include_ended=true").body["items"]) == 1
+
+
+class Rendezvous:
+    """Two threads, each in its own transaction on its own connection, meet at one point of it:
+    each waits there until the other has arrived too, has finished, or waits for a lock. So when
+    a lock serialises them the first goes on alone; without one both are inside at once."""
+
+    def __init__(self, dsn: str) -> None:
+        import threading
+
+        import psycopg
+
+        self.monitor = psycopg.connect(dsn, autocommit=True)
+        self.guard = threading.Lock()
+        self.arrived: set[int] = set()
+        self.done: set[int] = set()
+        self.pids: dict[int, int] = {}
+        self.who: dict[int, int] = {}
+
+    def run(self, me: int, work):
+        """Run `work()` in this thread as participant `me` (0 or 1)."""
+        import threading
+
+        from engram.core.db import connection
+
+        self.who[threading.get_ident()] = me
+        self.pids[me] = connection().info.backend_pid
+        try:
+            return work()
+        finally:
+            self.done.add(me)
+
+    def meet(self) -> None:
+        import threading
+        import time
+
+        me = self.who[threading.get_ident()]
+        other = 1 - me
+        self.arrived.add(me)
+        while other not in self.arrived and other not in self.done:
+            with self.guard:
+                waiting = self.monitor.execute(
+                    "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s", (self.pids.get(other, 0),)
+                ).fetchone()
+            if waiting and waiting[0]:
+                return
+            time.sleep(0.005)
+
+    def both(self, first, second) -> list:
+        import concurrent.futures
+
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            futures = [pool.submit(self.run, 0, first), pool.submit(self.run, 1, second)]
+            outcomes = []
+            for f in futures:
+                try:
+                    outcomes.append(f.result())
+                except Exception as exc:  # the test looks at what each one got
+                    outcomes.append(exc)
+        self.monitor.close()
+        return outcomes
+
+
+def test_concurrent_supersedes_links_onto_one_memory_take_turns(api, tenant, stack, monkeypatch):
+    from uuid import UUID
+
+    from engram.graph import service as graph
+    from engram.graph import store as graph_store
+
+    old, x, y = _memories(api, "turns: the old plan", "turns: plan x", "turns: plan y")
+    rendezvous = Rendezvous(stack.dsn)
+    insert_links = graph_store.insert_links
+
+    def meeting_first(*args, **kwargs):  # both writers hold their memory locks here
+        rendezvous.meet()
+        return insert_links(*args, **kwargs)
+
+    monkeypatch.setattr(graph_store, "insert_links", meeting_first)
+
+    def supersede(newer: str):
+        spec = graph.LinkCreate.model_validate({"from_id": newer, "to_id": old, "relation": "supersedes"})
+        return lambda: graph.create_link(UUID(tenant.id), spec)
+
+    outcomes = rendezvous.both(supersede(x), supersede(y))
+    assert [type(o).__name__ for o in outcomes] == ["Link", "Link"], outcomes
+    # the older memory ends when the first of the two newer ones starts, whichever committed first
+    valid_to = datetime.fromisoformat(api.get(f"/v1/memories/{old}").body["valid_to"])
+    assert valid_to == min(o.valid_from for o in outcomes)
+    assert {x["memory"]["id"] for x in api.get(f"/v1/memories/{old}/history").body["superseded_by"]} == {x, y}
+
+
+def test_concurrent_restores_of_both_ends_revive_their_link(api, tenant, stack, monkeypatch):
+    from uuid import UUID
+
+    from engram.memories import service as memories
+
+    a, b = _memories(api, "revive together a", "revive together b")
+    ab = _link(api, a, b).body
+    assert api.delete(f"/v1/memories/{a}").status == 200 and api.delete(f"/v1/memories/{b}").status == 200
+    rendezvous = Rendezvous(stack.dsn)
+    read_memory = memories.read_memory
+
+    def meeting_first(*args, **kwargs):  # each restore has set its memory active, not yet committed
+        rendezvous.meet()
+        return read_memory(*args, **kwargs)
+
+    monkeypatch.setattr(memories, "read_memory", meeting_first)
+    outcomes = rendezvous.both(
+        lambda: memories.restore_memory(UUID(tenant.id), UUID(a)),
+        lambda: memories.restore_memory(UUID(tenant.id), UUID(b)),
+    )
+    assert [str(o.id) for o in outcomes] == [a, b], outcomes
+    live = api.get(f"/v1/links?memory_id={a}").body["items"]
+    assert [x["id"] for x in live] == [ab["id"]] and live[0]["valid_to"] is None
+
+
+def test_restoring_a_memory_whose_ended_link_overlaps_a_newer_one_is_a_conflict(api, stack):
+    import psycopg
+
+    a, b = _memories(api, "overlap on restore a", "overlap on restore b")
+    first = _link(api, a, b).body
+    # a link ended by a deletion while both ends are active (what a lost revival left behind)
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE links SET ended_at = now(), ended_reason = 'memory_deleted', valid_to = now() WHERE id = %s",
+            (first["id"],),
+        )
+    assert _link(api, a, b).status == 201  # the same triple again, open-ended
+    assert api.delete(f"/v1/memories/{a}").status == 200
+    r = api.post(f"/v1/memories/{a}/restore")
+    assert r.status == 409, r.body
+    assert a in r.body["error"]["message"] and "relates_to" in r.body["error"]["message"]
+    assert api.get(f"/v1/memories/{a}").status == 404  # still in the trash: nothing of the restore kept
+
+
+def test_the_older_memory_is_current_while_the_newer_one_is_in_the_trash(api):
+    old, new = _memories(api, "Trash rule: the office opens at 8.", "Trash rule: the office opens at 9.")
+    assert _link(api, new, old, "supersedes").status == 201
+    closed = api.get(f"/v1/memories/{old}").body["valid_to"]
+    assert closed is not None
+
+    def found() -> list[str]:
+        return [h["memory_id"] for h in _recall(api, query="trash rule office opens", namespace="graph")["results"]]
+
+    assert api.delete(f"/v1/memories/{new}").status == 200
+    assert api.get(f"/v1/memories/{old}").body["valid_to"] is None
+    assert found() == [old]
+    assert api.post(f"/v1/memories/{new}/restore").status == 200
+    assert api.get(f"/v1/memories/{old}").body["valid_to"] == closed
+    assert found() == [new]
+
+    # the older one trashed and restored: the link comes back with its effect
+    assert api.delete(f"/v1/memories/{old}").status == 200
+    assert api.post(f"/v1/memories/{old}/restore").status == 200
+    assert api.get(f"/v1/memories/{old}").body["valid_to"] == closed
+
+
+def test_supersedes_cycles_are_refused_naming_the_cycle(api):
+    a, b, c = _memories(api, "cycle a", "cycle b", "cycle c")
+    assert _link(api, a, b, "supersedes").status == 201
+    r = _link(api, b, a, "supersedes")
+    assert r.status == 409, r.body
+    assert r.body["error"]["details"]["cycle"] == [b, a, b]
+    assert r.body["error"]["message"] == f"supersedes links would form a cycle: {b} supersedes {a} supersedes {b}"
+
+    assert _link(api, b, c, "supersedes").status == 201
+    r = _link(api, c, a, "supersedes")
+    assert r.status == 409 and r.body["error"]["details"]["cycle"] == [c, a, b, c]
+    # other relations may go round; an ended supersedes link is no longer part of a chain
+    assert _link(api, c, a, "relates_to").status == 201
+    batch = api.post("/v1/links/batch", {"items": [{"from_id": c, "to_id": a, "relation": "supersedes"}]})
+    assert batch.body["results"][0]["error"]["code"] == "conflict"
+    ab = api.get(f"/v1/links?memory_id={a}&relation=supersedes").body["items"][0]["id"]
+    assert api.delete(f"/v1/links/{ab}").status == 200
+    assert _link(api, c, a, "supersedes").status == 201

@@ -13,7 +13,10 @@ Other capabilities write and remove links inside their own tenant transaction (c
         (from, to, relation) is Conflict. On an error the caller's transaction stays usable
         (each insert runs in a savepoint) and nothing of this call is kept. `supersedes` shortens
         the older memory's (to_id) valid_to to the newer one's valid_from, else the link's
-        valid_from (default now), in the same transaction.
+        valid_from (default now), in the same transaction; a supersedes link that would close a
+        cycle of live supersedes links is Conflict (the cycle in its details). Writers of a
+        tenant's supersedes links take turns, so concurrent ones neither deadlock nor together
+        make a cycle.
 
     remove_links(conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Link]
         Deletes for good the links given by id and/or written by a run (undo), and gives each
@@ -106,7 +109,10 @@ def write_links(
         raise ValueError("consolidation links carry their run_id; API links carry none")
     now = datetime.now(UTC)
     links = [_prepared(spec, now) for spec in links]
-    memories = store.active_memories(conn, [i for s in links for i in (s.from_id, s.to_id)])
+    superseded = [s.to_id for s in links if s.relation == "supersedes"]
+    if superseded:
+        store.lock_supersedes_writers(conn, tenant_id)
+    memories = store.lock_active_memories(conn, [i for s in links for i in (s.from_id, s.to_id)], superseded)
     for spec in links:
         for field, memory_id in (("from_id", spec.from_id), ("to_id", spec.to_id)):
             if memory_id not in memories:
@@ -118,6 +124,7 @@ def write_links(
             rows = store.insert_links(conn, tenant_id, links, created_by, run_id)
             for spec, row in zip(links, rows, strict=True):
                 if spec.relation == "supersedes":
+                    _refuse_cycle(conn, tenant_id, row["id"])
                     _apply_supersedes(conn, row, memories[spec.from_id])
     except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
         raise Conflict(
@@ -129,9 +136,20 @@ def write_links(
     return [link_from_row(r) for r in rows]
 
 
+def _refuse_cycle(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id: UUID) -> None:
+    """A memory cannot, through supersedes links, replace itself: each would end the other."""
+    cycle = store.supersedes_cycle(conn, tenant_id, link_id)
+    if cycle is not None:
+        names = " supersedes ".join(str(m) for m in cycle)
+        raise Conflict(
+            f"supersedes links would form a cycle: {names}",
+            {"constraint": "supersedes_acyclic", "cycle": [str(m) for m in cycle]},
+        )
+
+
 def _apply_supersedes(conn: psycopg.Connection[DictRow], link: dict[str, Any], newer: dict[str, Any]) -> None:
     """The older memory (to_id) stops being valid when the newer one (from_id) starts."""
-    older = store.lock_memory_validity(conn, link["to_id"])
+    older = store.memory_validity(conn, link["to_id"])
     if older is None:
         return
     starts = newer["valid_from"] or link["valid_from"]

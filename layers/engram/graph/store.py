@@ -27,13 +27,50 @@ SUMMARY_COLUMNS = sql.SQL(
 Row = dict[str, Any]
 
 
-def active_memories(conn: psycopg.Connection[DictRow], ids: Sequence[UUID]) -> dict[UUID, Row]:
+def lock_active_memories(
+    conn: psycopg.Connection[DictRow], ids: Sequence[UUID], to_update: Sequence[UUID]
+) -> dict[UUID, Row]:
     """The active memories among `ids` this tenant can see (row-level security hides the others),
-    with their validity: one query for a whole batch. Locked, so a concurrent delete waits for us."""
+    with their validity: locked, so a concurrent delete waits for us. The rows this transaction
+    will update (`to_update`) are locked first, with the lock the UPDATE takes, then the others
+    FOR SHARE, each set in id order: a shared lock later raised to an update lock is how two
+    writers each end up waiting for the other."""
+    updated = sorted(set(to_update))
+    shared = sorted(set(ids) - set(updated))
     rows = conn.execute(
-        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' FOR SHARE", (list(ids),)
+        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active'"
+        " ORDER BY id FOR NO KEY UPDATE",
+        (updated,),
+    ).fetchall()
+    rows += conn.execute(
+        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' ORDER BY id FOR SHARE",
+        (shared,),
     ).fetchall()
     return {r["id"]: r for r in rows}
+
+
+def lock_supersedes_writers(conn: psycopg.Connection[DictRow], tenant_id: UUID) -> None:
+    """Writers of a tenant's supersedes links take turns (until commit), so each checks for a
+    cycle seeing the links the others committed."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('engram.supersedes:' || %s::text, 0))", (tenant_id,))
+
+
+def supersedes_cycle(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id: UUID) -> list[UUID] | None:
+    """The memories of a cycle of live supersedes links through this link (its from_id first and
+    last), or None. Followed from the link's to_id, newer to older, cycle-safe."""
+    row = conn.execute(
+        "WITH RECURSIVE start AS (SELECT from_id, to_id FROM links WHERE id = %(link)s),"
+        " chain(node, path) AS ("
+        "  SELECT s.to_id, ARRAY[s.from_id, s.to_id] FROM start s"
+        "  UNION ALL"
+        "  SELECT l.to_id, c.path || l.to_id FROM chain c JOIN links l"
+        "   ON l.tenant_id = %(tenant)s AND l.from_id = c.node AND l.relation = 'supersedes' AND l.ended_at IS NULL"
+        # a path ends when it is back at the start; no other memory is entered twice
+        "  WHERE c.node <> c.path[1] AND (l.to_id = c.path[1] OR NOT l.to_id = ANY(c.path)))"
+        " SELECT c.path FROM chain c WHERE c.node = c.path[1] ORDER BY cardinality(c.path) LIMIT 1",
+        {"link": link_id, "tenant": tenant_id},
+    ).fetchone()
+    return None if row is None else list(row["path"])
 
 
 def insert_links(
@@ -74,8 +111,9 @@ def insert_links(
     return rows
 
 
-def lock_memory_validity(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
-    return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s FOR UPDATE", (memory_id,)).fetchone()
+def memory_validity(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
+    """As it is now in this transaction (an earlier link of the same batch may have changed it)."""
+    return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s", (memory_id,)).fetchone()
 
 
 def record_supersession(

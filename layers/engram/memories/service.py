@@ -233,8 +233,16 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
                 " WHERE id = %s AND status = 'deleted' RETURNING id",
                 (memory_id,),
             ).fetchone()
-        except psycopg.errors.UniqueViolation as exc:
-            raise Conflict("an active memory with the same content exists in this namespace") from exc
+        except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
+            if exc.diag.constraint_name == "memories_dedupe":
+                raise Conflict("an active memory with the same content exists in this namespace") from exc
+            # links_no_overlap / links_one_open: a link the deletion ended cannot hold again
+            raise Conflict(
+                f"memory {memory_id} cannot come back from the trash: a link its deletion ended would overlap"
+                f" a link between the same memories with the same relation written since ({exc.diag.message_primary});"
+                " end that link, then restore",
+                {"memory_id": str(memory_id), "constraint": exc.diag.constraint_name},
+            ) from exc
         if row is None:
             raise NotFound(f"memory {memory_id} is not in the trash")
         conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
