@@ -2,7 +2,7 @@
 of merges and supersessions, and the continuations a Lambda worker needs within its time budget.
 
     .venv/bin/python bench/consolidation.py [--sizes 10000 100000] [--llm off,fake] [--budget 600]
-                                            [--vectors auto|real|synthetic] [--recall-quality]
+                                            [--vectors real|synthetic] [--recall-quality]
 
 One namespace per size and LLM mode, loaded with COPY (not through the API), most of it in the
 `working` layer as an established namespace is, the newest 150 memories in `buffer`:
@@ -13,9 +13,14 @@ One namespace per size and LLM mode, loaded with COPY (not through the API), mos
   - near-misses (2% pairs): the same template and subject kind, a different subject and values
     (related but different: nothing may merge or supersede);
   - the rest: distinct facts from the same templates.
-Vectors: the local MiniLM model (`real`) or, where embedding them would take too long (`auto`:
-above 20k memories), `synthetic` ones built per fact with the cosines MiniLM gives such pairs
-(duplicates ~0.95, updates and near-misses ~0.85, unrelated ~0.1).
+Vectors: the local MiniLM model (`real`, embedded once per size and seed and cached under
+.local/bench/: 100k texts take a few minutes), or `synthetic` ones built per fact with the cosines
+MiniLM gives such pairs (duplicates ~0.95, updates and near-misses ~0.85, unrelated ~0.1). Rows are
+loaded with COPY and the HNSW index built once afterwards.
+
+Before the first applied run of a size, a plan (a dry run of reconcile alone) counts the pairs
+reconcile would ask the LLM about; up to 20k memories also with the rare-token rule off (every
+token counted as rare), the window alone.
 
 The run is driven batch by batch (run_cycle with a tiny budget returns after each committed
 batch), so each batch's time is attributed to its step; continuations are then counted as the
@@ -51,6 +56,7 @@ from uuid import UUID, uuid4
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+VECTOR_CACHE = Path(__file__).resolve().parents[1] / ".local" / "bench"  # MiniLM vectors per size and seed
 
 SERVICES = [
     "billing",
@@ -257,8 +263,8 @@ def real_vectors(texts: list[str]) -> np.ndarray:
 
     embedder = embedder_from_env()
     out = []
-    for i in range(0, len(texts), 64):
-        out += embedder.embed(texts[i : i + 64])
+    for i in range(0, len(texts), 256):
+        out += embedder.embed(texts[i : i + 256])
     return np.asarray(out, dtype=np.float32)
 
 
@@ -292,12 +298,17 @@ def synthetic_vectors(corpus: Corpus, dim: int, seed: int) -> np.ndarray:
 
 def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndarray, model_id: str) -> None:
     import psycopg
+    from psycopg import sql
 
     from engram.core.text import content_hash
-    from engram.indexing.vectors import vector_literal
+    from engram.indexing.vectors import hnsw_index_name, vector_literal
 
     dim = vecs.shape[1]
+    index = sql.Identifier(hnsw_index_name(dim))
     with psycopg.connect(dsn) as conn:
+        # Inserting 100k rows into a live HNSW graph took over 27 minutes on a busy machine: drop it,
+        # COPY, and build it once afterwards (the same definition engram.indexing.vectors creates).
+        conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(index))
         with conn.cursor().copy(
             "COPY memories (id, tenant_id, namespace, kind, layer, content, content_hash, importance, tags,"
             " created_at, updated_at, layer_epoch) FROM STDIN"
@@ -342,6 +353,13 @@ def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndar
                 )
         conn.commit()
     with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute(
+            sql.SQL(
+                "CREATE INDEX {name} ON chunks USING hnsw ((embedding::halfvec({d})) halfvec_cosine_ops)"
+                " WITH (m = 16, ef_construction = 64) WHERE embedding_dim = {d}"
+            ).format(name=index, d=sql.Literal(dim))
+        )
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE chunks")
 
@@ -427,6 +445,8 @@ class RunFigures:
     merges: set[frozenset[UUID]]
     supersessions: set[tuple[UUID, UUID]]
     extrapolated: dict[str, int] = field(default_factory=dict)  # step -> batches measured (the rest estimated)
+    per_invocation: list[float] = field(default_factory=list)  # seconds of each worker invocation
+    longest_batch: tuple[float, str] = (0.0, "")
 
 
 def _skip_rest_of_step(dsn: str, run_id: UUID) -> None:
@@ -458,6 +478,7 @@ def drive(
     batches: dict[str, int] = defaultdict(int)
     durations: list[float] = []
     extrapolated: dict[str, int] = {}
+    longest = (0.0, "")
     s = settings()
     pair_batch = s.consolidation_batch_size if s.llm_level == "off" else min(s.consolidation_batch_size, 50)
     with psycopg.connect(dsn) as conn:
@@ -472,6 +493,7 @@ def drive(
             seconds[step] += took
             batches[step] += 1
             durations.append(took)
+            longest = max(longest, (took, step))
             if progress.status != "continue":
                 assert progress.status == "done", progress
                 break
@@ -489,11 +511,12 @@ def drive(
         ).fetchall()
         llm_calls = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()[0]
     # The worker checks its deadline after each batch: replay the batch times against the budget.
-    invocations, spent = 1, 0.0
+    per_invocation = [0.0]
     for d in durations:
-        if spent >= budget_s:
-            invocations, spent = invocations + 1, 0.0
-        spent += d
+        if per_invocation[-1] >= budget_s:
+            per_invocation.append(0.0)
+        per_invocation[-1] += d
+    invocations = len(per_invocation)
     counts: dict[str, int] = defaultdict(int)
     merges: set[frozenset[UUID]] = set()
     supersessions: set[tuple[UUID, UUID]] = set()
@@ -514,7 +537,35 @@ def drive(
         merges,
         supersessions,
         extrapolated,
+        per_invocation,
+        longest,
     )
+
+
+def reconcile_plan(dsn: str, tenant_id: str, namespace: str, rare_rule: bool) -> tuple[int, float]:
+    """The pairs reconcile would ask about, as a plan counts them (a dry run of that step: no call,
+    nothing changes); with rare_rule False every token counts as rare (the similarity window alone)."""
+    from engram.consolidation import service
+    from engram.core.db import tenant_transaction
+    from engram_local.stack import LocalStack
+
+    if not rare_rule:
+        os.environ["ENGRAM_CONSOLIDATION_RECONCILE_RARE_SHARE"] = "1"
+        LocalStack.refresh_settings()
+    try:
+        with tenant_transaction(tenant_id) as conn:
+            run_id = service.start_run(
+                conn, UUID(tenant_id), namespace, dry_run=True, steps=["reconcile"], trigger="cli"
+            )
+        t0 = time.perf_counter()
+        while service.run_cycle(dsn, UUID(tenant_id), run_id, time_budget_s=1e9).status == "continue":
+            pass
+        took = time.perf_counter() - t0
+    finally:
+        os.environ.pop("ENGRAM_CONSOLIDATION_RECONCILE_RARE_SHARE", None)
+        LocalStack.refresh_settings()
+    counts = service.get_run(UUID(tenant_id), run_id).step_counts
+    return sum(c.candidates for c in counts if c.step == "reconcile"), took
 
 
 def precision_recall(found: set[Any], truth: set[Any]) -> tuple[float, float]:
@@ -562,7 +613,11 @@ def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budge
             " (the older text survives)"
         )
     print(f"LLM calls: {f.llm_calls} ({f.llm_calls / n * 1000:.1f} per 1k memories)")
-    print(f"worker invocations at a {budget:.0f} s budget: {f.invocations} ({f.continuations} continuations)")
+    print(
+        f"worker invocations at a {budget:.0f} s budget: {f.invocations} ({f.continuations} continuations),"
+        f" seconds each: {', '.join(f'{x:.0f}' for x in f.per_invocation)}; longest batch"
+        f" {f.longest_batch[0]:.1f} s ({f.longest_batch[1]}); Lambda allows 900 s per invocation"
+    )
 
 
 # --- recall quality before and after --------------------------------------------------------------
@@ -647,7 +702,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--llm", default="off,fake", help="comma-separated: off, fake")
     parser.add_argument("--budget", type=float, default=600.0, help="seconds per worker invocation")
-    parser.add_argument("--vectors", choices=("auto", "real", "synthetic"), default="auto")
+    parser.add_argument("--vectors", choices=("real", "synthetic"), default="real")
     parser.add_argument("--recall-quality", action="store_true")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument(
@@ -678,13 +733,14 @@ def main() -> None:
 
             for n in args.sizes:
                 corpus = build_corpus(n, args.seed)
-                kind = args.vectors if args.vectors != "auto" else ("real" if n <= 20_000 else "synthetic")
+                kind = args.vectors
                 t0 = time.perf_counter()
-                cache = Path(tempfile.gettempdir()) / f"engram-bench-consolidation-{n}-{args.seed}-{model_id}.npy"
+                cache = VECTOR_CACHE / f"consolidation-{n}-{args.seed}-{model_id}.npy"
                 if kind == "real" and cache.exists():  # the texts are deterministic: embed them once
                     vecs = np.load(cache)
                 elif kind == "real":
                     vecs = real_vectors([m.content for m in corpus.memories])
+                    cache.parent.mkdir(parents=True, exist_ok=True)
                     np.save(cache, vecs)
                 else:
                     vecs = synthetic_vectors(corpus, 384, args.seed)
@@ -693,7 +749,7 @@ def main() -> None:
                     f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s"
                 )
                 texts = [m.content for m in corpus.memories]
-                for mode in args.llm.split(","):
+                for i, mode in enumerate(args.llm.split(",")):
                     corpus = build_corpus(n, args.seed)  # the same texts, fresh ids for this tenant's copy
                     assert [m.content for m in corpus.memories] == texts
                     if kind == "synthetic":
@@ -713,7 +769,16 @@ def main() -> None:
                     tenant = make_tenant(f"bench-{n}-{mode}")
                     t0 = time.perf_counter()
                     load(stack.dsn, tenant, "bench", corpus, vecs, model_id)
-                    print(f"loaded for LLM {mode} in {time.perf_counter() - t0:.0f} s")
+                    print(
+                        f"loaded for LLM {mode} in {time.perf_counter() - t0:.0f} s (COPY, HNSW build, VACUUM ANALYZE)"
+                    )
+                    if i == 0:
+                        for rare_rule in (False, True) if n <= 20_000 else (True,):
+                            pairs, took = reconcile_plan(stack.dsn, tenant, "bench", rare_rule)
+                            print(
+                                f"reconcile plan, rare-token rule {'on' if rare_rule else 'off'}: {pairs} pairs to ask"
+                                f" ({pairs / n * 1000:.0f} per 1k memories), planned in {took:.0f} s"
+                            )
                     figures = drive(stack.dsn, tenant, "bench", args.budget, args.sample, n)
                     report(n, mode, kind, corpus, figures, args.budget)
                     if fake is not None:

@@ -26,7 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "layers"))
 
-from engram.consolidation.similarity import SimilarityThresholds, classify_pair, jaccard, tokens
+from engram.consolidation.similarity import (
+    SimilarityThresholds,
+    classify_pair,
+    common_tokens,
+    jaccard,
+    shared_rare_tokens,
+    tokens,
+)
 
 DUPLICATES = [
     ("The staging database is db-stage-01 in eu-west-1.", "the staging database is db-stage-01 in eu-west-1"),
@@ -149,6 +156,20 @@ def spread(values: list[float]) -> str:
     )
 
 
+def rare_token_rule(texts: list[str]) -> None:
+    """Reconcile also needs a pair to share a rare token (a text rule: the same for every model). The
+    labelled texts stand in for a namespace, with the defaults (rare: in at most 5 of them)."""
+    defaults = SimilarityThresholds(0.88, 0.7, 0.5, 0.63, 1.0, 3600)
+    common = common_tokens(texts, defaults.reconcile_rare_share, defaults.reconcile_rare_min)
+    print(f"\nreconcile's rare-token rule over the {len(texts)} labelled texts (common: {', '.join(sorted(common))}):")
+    for label, pairs in (("updates", UPDATES), ("related", RELATED)):
+        kept = [p for p in pairs if shared_rare_tokens(*p, common)]
+        print(f"  {label:8} sharing a rare token: {len(kept)}/{len(pairs)}")
+        for a, b in pairs:
+            if label == "updates" and (a, b) not in kept:
+                print(f"    not asked: {a} | {b}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print only the chosen thresholds as JSON")
@@ -226,6 +247,7 @@ def main() -> None:
                 f"{low:7.2f} {r['update'].get('reconcile_candidate', 0):>8}/{len(UPDATES):<5}"
                 f" {r['related'].get('reconcile_candidate', 0):>8}/{len(RELATED):<5}"
             )
+        rare_token_rule(texts)
     dup = sorted(r[3] for r in rows if r[0] == "duplicate")
     rel = sorted(r[3] for r in rows if r[0] == "related")
     upd = sorted(r[3] for r in rows if r[0] == "update")

@@ -75,7 +75,7 @@ class SimilarityThresholds:
     # A reconcile pair must share a token found in at most this share of the namespace's memories
     # (or in at most reconcile_rare_min of them): see shared_rare_tokens.
     reconcile_rare_share: float = 0.005
-    reconcile_rare_min: int = 20
+    reconcile_rare_min: int = 5
 
 
 @dataclass(frozen=True)

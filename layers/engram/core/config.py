@@ -174,7 +174,7 @@ class Settings(BaseSettings):
         "3,489 -> 102 pairs per 1k memories, every planted update in the window kept (bench/consolidation.py)",
     )
     consolidation_reconcile_rare_min: int = Field(
-        default=20, ge=0, description="In a small namespace, a token in this many memories or fewer is still rare"
+        default=5, ge=0, description="In a small namespace, a token in this many memories or fewer is still rare"
     )
     consolidation_neighbours: int = Field(default=5, ge=1, le=50, description="pgvector neighbours per memory")
     consolidation_batch_size: int = Field(default=500, ge=1, le=100_000, description="Memories per committed batch")
