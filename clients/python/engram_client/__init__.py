@@ -1,0 +1,61 @@
+"""Python client of the Engram memory API: `Engram` (blocking) and `AsyncEngram` (asyncio).
+
+from engram_client import Engram
+engram = Engram("http://127.0.0.1:8080", "egk_...")
+engram.store_memory("The deploy freeze starts on Friday.", tags=["process"])
+print(engram.recall("when does the freeze start?").results[0].text)
+"""
+
+from engram_client.client import AsyncEngram, Engram
+from engram_client.endpoints import UNSET, Call, Expand, NewLink, NewMemory, NewMessage
+from engram_client.errors import (
+    ApiError,
+    BadRequest,
+    Conflict,
+    ConnectionFailed,
+    EngramError,
+    Forbidden,
+    InvalidField,
+    NotFound,
+    RateLimited,
+    ServerError,
+    ServiceUnavailable,
+    TooLarge,
+    Unauthorized,
+    UnsupportedMediaType,
+    UploadFailed,
+    WaitTimedOut,
+)
+from engram_client.retry import RetryPolicy
+from engram_client.uploads import UploadProgress
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "UNSET",
+    "ApiError",
+    "AsyncEngram",
+    "BadRequest",
+    "Call",
+    "Conflict",
+    "ConnectionFailed",
+    "Engram",
+    "EngramError",
+    "Expand",
+    "Forbidden",
+    "InvalidField",
+    "NewLink",
+    "NewMemory",
+    "NewMessage",
+    "NotFound",
+    "RateLimited",
+    "RetryPolicy",
+    "ServerError",
+    "ServiceUnavailable",
+    "TooLarge",
+    "Unauthorized",
+    "UnsupportedMediaType",
+    "UploadFailed",
+    "UploadProgress",
+    "WaitTimedOut",
+]

@@ -1,0 +1,426 @@
+"""The clients: `Engram` (blocking) and `AsyncEngram` (asyncio), the same methods on both."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import httpx
+
+from engram_client import endpoints
+from engram_client.endpoints import Call
+from engram_client.errors import UploadFailed, WaitTimedOut
+from engram_client.models import Kind, Run, UploadStatus, UploadTicket
+from engram_client.retry import RetryPolicy
+from engram_client.transport import (
+    DEFAULT_TIMEOUT,
+    AsyncEndpoint,
+    AsyncPages,
+    Attempts,
+    Settings,
+    SyncEndpoint,
+    SyncPages,
+    connection_failed,
+    read,
+)
+from engram_client.uploads import (
+    LocalFile,
+    ProgressCallback,
+    Stage,
+    UploadProgress,
+    async_blocks,
+    blocks,
+    describe,
+)
+
+Chunking = Literal["document", "focused"]
+T = TypeVar("T")
+
+
+def _upload_call(file: LocalFile, options: dict[str, Any]) -> Call[UploadTicket]:
+    return endpoints.create_upload(file.size, file.sha256, content_type=file.content_type, **options)
+
+
+def _settled(status: UploadStatus, progress: ProgressCallback | None) -> bool:
+    """Report a polled status; True once it is ready, UploadFailed once it failed."""
+    stage: Stage = "ready" if status.status == "ready" else "failed" if status.status == "failed" else "processing"
+    if progress is not None:
+        progress(UploadProgress(stage, status.upload_id, status.size_bytes, status.size_bytes, status))
+    if stage == "failed":
+        raise UploadFailed(status.upload_id, status.reason)
+    return stage == "ready"
+
+
+def _sent(ticket: UploadTicket, file: LocalFile, progress: ProgressCallback | None) -> Callable[[int], None]:
+    def report(sent: int) -> None:
+        if progress is not None:
+            progress(UploadProgress("uploading", ticket.upload_id, sent, file.size))
+
+    return report
+
+
+class Engram:
+    """A blocking client. `Engram("https://...", "egk_...")`, or with ENGRAM_API_URL and ENGRAM_API_KEY set,
+    `Engram()`. Use it as a context manager, or call `close()`, to release its connections."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.Client | None = None,
+    ) -> None:
+        self.settings = Settings.resolve(base_url, api_key, retry)
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.Client(timeout=timeout)
+
+    def close(self) -> None:
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> Engram:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _exchange(self, make_request: Callable[[], httpx.Request], call: Call[Any]) -> httpx.Response:
+        attempts = Attempts(self.settings.retry, call.retry_safe)
+        while True:
+            try:
+                response = self._http.send(make_request())
+            except httpx.TransportError as error:
+                delay = attempts.after_error(error)
+                if delay is None:
+                    raise connection_failed(call, error, attempts) from error
+            else:
+                delay = attempts.after_response(response)
+                if delay is None:
+                    return response
+                response.close()
+            time.sleep(delay)
+
+    def _send(self, call: Call[T]) -> T:
+        return read(call, self._exchange(lambda: self.settings.request(self._http, call), call))
+
+    # ---- memories
+    store_memory = SyncEndpoint(endpoints.store_memory)
+    store_memories = SyncEndpoint(endpoints.store_memories)
+    get_memory = SyncEndpoint(endpoints.get_memory)
+    update_memory = SyncEndpoint(endpoints.update_memory)
+    forget = SyncEndpoint(endpoints.forget)
+    restore_memory = SyncEndpoint(endpoints.restore_memory)
+    list_memories = SyncEndpoint(endpoints.list_memories)
+    iter_memories = SyncPages(endpoints.list_memories)
+    list_trash = SyncEndpoint(endpoints.list_trash)
+    iter_trash = SyncPages(endpoints.list_trash)
+    memory_history = SyncEndpoint(endpoints.memory_history)
+    # ---- recall
+    recall = SyncEndpoint(endpoints.recall)
+    # ---- graph
+    link_memories = SyncEndpoint(endpoints.link_memories)
+    link_memories_batch = SyncEndpoint(endpoints.link_memories_batch)
+    list_links = SyncEndpoint(endpoints.list_links)
+    iter_links = SyncPages(endpoints.list_links)
+    unlink = SyncEndpoint(endpoints.unlink)
+    traverse = SyncEndpoint(endpoints.traverse)
+    # ---- conversations
+    create_conversation = SyncEndpoint(endpoints.create_conversation)
+    get_conversation = SyncEndpoint(endpoints.get_conversation)
+    list_conversations = SyncEndpoint(endpoints.list_conversations)
+    iter_conversations = SyncPages(endpoints.list_conversations)
+    delete_conversation = SyncEndpoint(endpoints.delete_conversation)
+    append_conversation = SyncEndpoint(endpoints.append_conversation)
+    list_messages = SyncEndpoint(endpoints.list_messages)
+    iter_messages = SyncPages(endpoints.list_messages)
+    # ---- documents
+    store_document = SyncEndpoint(endpoints.store_document)
+    create_upload = SyncEndpoint(endpoints.create_upload)
+    get_upload = SyncEndpoint(endpoints.get_upload)
+    query_document = SyncEndpoint(endpoints.query_document)
+    # ---- topics, resume, prime
+    list_topics = SyncEndpoint(endpoints.list_topics)
+    lookup_topics = SyncEndpoint(endpoints.lookup_topics)
+    get_topic = SyncEndpoint(endpoints.get_topic)
+    resume = SyncEndpoint(endpoints.resume)
+    resume_text = SyncEndpoint(endpoints.resume_text)
+    prime = SyncEndpoint(endpoints.prime)
+    # ---- consolidation
+    consolidate = SyncEndpoint(endpoints.consolidate)
+    list_consolidation_runs = SyncEndpoint(endpoints.list_consolidation_runs)
+    iter_consolidation_runs = SyncPages(endpoints.list_consolidation_runs)
+    get_consolidation_run = SyncEndpoint(endpoints.get_consolidation_run)
+    undo_consolidation = SyncEndpoint(endpoints.undo_consolidation)
+    # ---- admin
+    health = SyncEndpoint(endpoints.health)
+    stats = SyncEndpoint(endpoints.stats)
+    usage = SyncEndpoint(endpoints.usage)
+    create_key = SyncEndpoint(endpoints.create_key)
+    list_keys = SyncEndpoint(endpoints.list_keys)
+    revoke_key = SyncEndpoint(endpoints.revoke_key)
+    purge_namespace = SyncEndpoint(endpoints.purge_namespace)
+
+    # ---- composite calls
+
+    def upload_document(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        content_type: str | None = None,
+        namespace: str | None = None,
+        kind: Kind | None = None,
+        importance: float | None = None,
+        tags: Sequence[str] | None = None,
+        source: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        chunking: Chunking | None = None,
+        progress: ProgressCallback | None = None,
+        wait: bool = True,
+        wait_timeout: float = 300.0,
+        poll_interval: float = 0.5,
+    ) -> UploadStatus:
+        """Store a document of up to 50 MiB from a file: its SHA-256 is computed, a presigned PUT is
+        asked for and the file sent to it in 1 MiB blocks (S3 checks the checksum), then the upload's
+        status is polled until `ready` (`wait=False`: return the pending status at once). `progress`
+        is called with bytes sent, then with each polled status. Raises UploadFailed with the server's
+        reason (size, checksum, not UTF-8), WaitTimedOut after `wait_timeout` seconds."""
+        file = describe(path, content_type)
+        options = {
+            "namespace": namespace,
+            "kind": kind,
+            "importance": importance,
+            "tags": tags,
+            "source": source,
+            "metadata": metadata,
+            "chunking": chunking,
+        }
+        ticket: UploadTicket = self._send(_upload_call(file, options))
+        put = Call("PUT", ticket.url, lambda r: r, retry_safe=True)
+        report = _sent(ticket, file, progress)
+        response = self._exchange(
+            lambda: self._http.build_request("PUT", ticket.url, headers=ticket.headers, content=blocks(file, report)),
+            put,
+        )
+        read(put, response)
+        if not wait:
+            return self.get_upload(ticket.upload_id)
+        return self.wait_for_upload(
+            ticket.upload_id, timeout=wait_timeout, poll_interval=poll_interval, progress=progress
+        )
+
+    def wait_for_upload(
+        self,
+        upload_id: str,
+        *,
+        timeout: float = 300.0,
+        poll_interval: float = 0.5,
+        progress: ProgressCallback | None = None,
+    ) -> UploadStatus:
+        """Poll an upload until it is ready (returned) or failed (UploadFailed)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.get_upload(upload_id)
+            if _settled(status, progress):
+                return status
+            if time.monotonic() >= deadline:
+                raise WaitTimedOut(f"upload {upload_id} still {status.status} after {timeout} s")
+            time.sleep(poll_interval)
+
+    def wait_for_consolidation(self, run_id: str, *, timeout: float = 600.0, poll_interval: float = 1.0) -> Run:
+        """Poll a consolidation run until it is done, failed or undone."""
+        deadline = time.monotonic() + timeout
+        while True:
+            run = self.get_consolidation_run(run_id, limit=1)
+            if run.finished:
+                return run
+            if time.monotonic() >= deadline:
+                raise WaitTimedOut(f"consolidation run {run_id} still {run.status} after {timeout} s")
+            time.sleep(poll_interval)
+
+
+class AsyncEngram:
+    """The asyncio client: the methods of `Engram`, awaited. `async with AsyncEngram(...) as engram:`."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.settings = Settings.resolve(base_url, api_key, retry)
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.AsyncClient(timeout=timeout)
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncEngram:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def _exchange(self, make_request: Callable[[], httpx.Request], call: Call[Any]) -> httpx.Response:
+        attempts = Attempts(self.settings.retry, call.retry_safe)
+        while True:
+            try:
+                response = await self._http.send(make_request())
+            except httpx.TransportError as error:
+                delay = attempts.after_error(error)
+                if delay is None:
+                    raise connection_failed(call, error, attempts) from error
+            else:
+                delay = attempts.after_response(response)
+                if delay is None:
+                    return response
+                await response.aclose()
+            await asyncio.sleep(delay)
+
+    async def _send(self, call: Call[T]) -> T:
+        return read(call, await self._exchange(lambda: self.settings.request(self._http, call), call))
+
+    # ---- memories
+    store_memory = AsyncEndpoint(endpoints.store_memory)
+    store_memories = AsyncEndpoint(endpoints.store_memories)
+    get_memory = AsyncEndpoint(endpoints.get_memory)
+    update_memory = AsyncEndpoint(endpoints.update_memory)
+    forget = AsyncEndpoint(endpoints.forget)
+    restore_memory = AsyncEndpoint(endpoints.restore_memory)
+    list_memories = AsyncEndpoint(endpoints.list_memories)
+    iter_memories = AsyncPages(endpoints.list_memories)
+    list_trash = AsyncEndpoint(endpoints.list_trash)
+    iter_trash = AsyncPages(endpoints.list_trash)
+    memory_history = AsyncEndpoint(endpoints.memory_history)
+    # ---- recall
+    recall = AsyncEndpoint(endpoints.recall)
+    # ---- graph
+    link_memories = AsyncEndpoint(endpoints.link_memories)
+    link_memories_batch = AsyncEndpoint(endpoints.link_memories_batch)
+    list_links = AsyncEndpoint(endpoints.list_links)
+    iter_links = AsyncPages(endpoints.list_links)
+    unlink = AsyncEndpoint(endpoints.unlink)
+    traverse = AsyncEndpoint(endpoints.traverse)
+    # ---- conversations
+    create_conversation = AsyncEndpoint(endpoints.create_conversation)
+    get_conversation = AsyncEndpoint(endpoints.get_conversation)
+    list_conversations = AsyncEndpoint(endpoints.list_conversations)
+    iter_conversations = AsyncPages(endpoints.list_conversations)
+    delete_conversation = AsyncEndpoint(endpoints.delete_conversation)
+    append_conversation = AsyncEndpoint(endpoints.append_conversation)
+    list_messages = AsyncEndpoint(endpoints.list_messages)
+    iter_messages = AsyncPages(endpoints.list_messages)
+    # ---- documents
+    store_document = AsyncEndpoint(endpoints.store_document)
+    create_upload = AsyncEndpoint(endpoints.create_upload)
+    get_upload = AsyncEndpoint(endpoints.get_upload)
+    query_document = AsyncEndpoint(endpoints.query_document)
+    # ---- topics, resume, prime
+    list_topics = AsyncEndpoint(endpoints.list_topics)
+    lookup_topics = AsyncEndpoint(endpoints.lookup_topics)
+    get_topic = AsyncEndpoint(endpoints.get_topic)
+    resume = AsyncEndpoint(endpoints.resume)
+    resume_text = AsyncEndpoint(endpoints.resume_text)
+    prime = AsyncEndpoint(endpoints.prime)
+    # ---- consolidation
+    consolidate = AsyncEndpoint(endpoints.consolidate)
+    list_consolidation_runs = AsyncEndpoint(endpoints.list_consolidation_runs)
+    iter_consolidation_runs = AsyncPages(endpoints.list_consolidation_runs)
+    get_consolidation_run = AsyncEndpoint(endpoints.get_consolidation_run)
+    undo_consolidation = AsyncEndpoint(endpoints.undo_consolidation)
+    # ---- admin
+    health = AsyncEndpoint(endpoints.health)
+    stats = AsyncEndpoint(endpoints.stats)
+    usage = AsyncEndpoint(endpoints.usage)
+    create_key = AsyncEndpoint(endpoints.create_key)
+    list_keys = AsyncEndpoint(endpoints.list_keys)
+    revoke_key = AsyncEndpoint(endpoints.revoke_key)
+    purge_namespace = AsyncEndpoint(endpoints.purge_namespace)
+
+    # ---- composite calls
+
+    async def upload_document(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        content_type: str | None = None,
+        namespace: str | None = None,
+        kind: Kind | None = None,
+        importance: float | None = None,
+        tags: Sequence[str] | None = None,
+        source: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        chunking: Chunking | None = None,
+        progress: ProgressCallback | None = None,
+        wait: bool = True,
+        wait_timeout: float = 300.0,
+        poll_interval: float = 0.5,
+    ) -> UploadStatus:
+        """`Engram.upload_document`, awaited."""
+        file = describe(path, content_type)
+        options = {
+            "namespace": namespace,
+            "kind": kind,
+            "importance": importance,
+            "tags": tags,
+            "source": source,
+            "metadata": metadata,
+            "chunking": chunking,
+        }
+        ticket: UploadTicket = await self._send(_upload_call(file, options))
+        put = Call("PUT", ticket.url, lambda r: r, retry_safe=True)
+        report = _sent(ticket, file, progress)
+        response = await self._exchange(
+            lambda: self._http.build_request(
+                "PUT", ticket.url, headers=ticket.headers, content=async_blocks(file, report)
+            ),
+            put,
+        )
+        read(put, response)
+        if not wait:
+            return await self.get_upload(ticket.upload_id)
+        return await self.wait_for_upload(
+            ticket.upload_id, timeout=wait_timeout, poll_interval=poll_interval, progress=progress
+        )
+
+    async def wait_for_upload(
+        self,
+        upload_id: str,
+        *,
+        timeout: float = 300.0,
+        poll_interval: float = 0.5,
+        progress: ProgressCallback | None = None,
+    ) -> UploadStatus:
+        """`Engram.wait_for_upload`, awaited."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = await self.get_upload(upload_id)
+            if _settled(status, progress):
+                return status
+            if time.monotonic() >= deadline:
+                raise WaitTimedOut(f"upload {upload_id} still {status.status} after {timeout} s")
+            await asyncio.sleep(poll_interval)
+
+    async def wait_for_consolidation(self, run_id: str, *, timeout: float = 600.0, poll_interval: float = 1.0) -> Run:
+        """`Engram.wait_for_consolidation`, awaited."""
+        deadline = time.monotonic() + timeout
+        while True:
+            run = await self.get_consolidation_run(run_id, limit=1)
+            if run.finished:
+                return run
+            if time.monotonic() >= deadline:
+                raise WaitTimedOut(f"consolidation run {run_id} still {run.status} after {timeout} s")
+            await asyncio.sleep(poll_interval)
