@@ -198,6 +198,38 @@ def test_applied_run_merges_is_idempotent_and_undo_restores_every_row(api, tenan
     assert again.status == 409
 
 
+def test_undo_puts_the_namespace_clock_back(api, tenant, stack, drain, settings_env):
+    ids = _plant(api, drain, stack, tenant.id)
+
+    def clock() -> tuple[Any, ...] | None:
+        with _owner(stack) as conn:
+            return conn.execute(
+                "SELECT epoch, last_run_id::text, last_run_at FROM consolidation_namespaces"
+                " WHERE tenant_id = %s AND namespace = %s",
+                (tenant.id, NS),
+            ).fetchone()
+
+    def run_to_end() -> dict[str, Any]:
+        run_id = _start(api)
+        assert _run(stack, tenant.id, run_id).status == "done"
+        return api.get(f"/v1/consolidation-runs/{run_id}").body
+
+    undone = run_to_end()
+    assert api.post(f"/v1/consolidation-runs/{undone['id']}/undo").status == 200
+    assert clock() == (0, None, None)  # as if it never ran
+    first = run_to_end()
+    assert first["epoch"] == 1  # not 2: decay and cooldowns do not count the undone run
+    merged = [a["memory_ids"] for a in _actions(api, first["id"]) if a["action"] == "merge"]
+    assert [set(m) for m in merged] == [{ids["dup_a"], ids["dup_b"]}]  # looked at again, merged again
+    second = run_to_end()
+    assert clock()[:2] == (2, second["id"])
+    assert api.post(f"/v1/consolidation-runs/{second['id']}/undo").status == 200
+    epoch, last_run_id, last_run_at = clock()
+    assert (epoch, last_run_id) == (1, first["id"]) and last_run_at.isoformat() == first["started_at"].replace(
+        "Z", "+00:00"
+    )
+
+
 def test_undo_is_refused_naming_memories_changed_since(api, tenant, stack, drain, settings_env):
     ids = _plant(api, drain, stack, tenant.id)
     run_id = _start(api)

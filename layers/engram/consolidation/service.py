@@ -431,5 +431,6 @@ def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
             )
         _put_back(conn, tenant_id, run)
         store.delete_run_verdicts(conn, run_id)
+        store.rewind_namespace(conn, run)
         store.update_run(conn, run_id, {"status": "undone", "undone_at": datetime.now(UTC)})
         return _run_model(_read(conn, run_id))

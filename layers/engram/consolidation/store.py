@@ -123,6 +123,19 @@ def namespace_clock(conn: psycopg.Connection[Any], namespace: str) -> tuple[int,
     return (int(row["epoch"]), row["last_run_at"]) if row else (0, None)
 
 
+def rewind_namespace(conn: psycopg.Connection[Any], run: Row) -> None:
+    """Undo of an applied run: the namespace's clock as before it (its epoch back by one, the last
+    applied run the previous one still done), so decay, promotion and gate cooldowns do not count
+    the undone run, and the next run looks again at the pairs this one handled."""
+    conn.execute(
+        "UPDATE consolidation_namespaces SET epoch = epoch - 1, (last_run_id, last_run_at) = ("
+        "  SELECT r.id, r.started_at FROM consolidation_runs r WHERE r.namespace = %(ns)s AND NOT r.dry_run"
+        "  AND r.status = 'done' AND r.id <> %(run)s AND r.created_at < %(at)s ORDER BY r.created_at DESC LIMIT 1)"
+        " WHERE namespace = %(ns)s AND epoch = %(epoch)s",
+        {"ns": run["namespace"], "run": run["id"], "at": run["created_at"], "epoch": run["epoch"]},
+    )
+
+
 def finish_namespace_run(conn: psycopg.Connection[Any], namespace: str, run_id: UUID, started_at: datetime) -> None:
     conn.execute(
         "UPDATE consolidation_namespaces SET last_run_id = %s, last_run_at = %s WHERE namespace = %s",
