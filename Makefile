@@ -22,13 +22,13 @@ venv: $(STAMP)
 dev: venv
 	$(PY) -m engram_local.serve
 
-test: venv
+test: venv browser
 	$(PY) -m pytest
 
 # The gate, as CI runs it (.ci/run): lint, formatting, types, the import rule, every test with
 # coverage of layers/ (the run fails below COVERAGE_FLOOR: 91.9% measured on 2026-11-26, minus a little).
 COVERAGE_FLOOR ?= 90
-check: venv
+check: venv browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
@@ -47,6 +47,22 @@ e2e: venv
 
 lint: venv
 	$(VENV)/bin/ruff check .
+
+# Headless Chromium and its driver for tests/browser (Debian's packages). Installed when missing and
+# we are root (CI); otherwise the browser tests fail and name this target.
+CHROMIUM ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
+.PHONY: browser console-screenshots
+browser:
+	@if [ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null \
+		|| { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; }; \
+	else echo "tests/browser needs $(CHROMIUM) and $(CHROMEDRIVER): sudo apt-get install chromium chromium-driver"; fi
+
+# The console's screenshots in docs/console (linked from the README), from the browser tests.
+console-screenshots: venv browser
+	ENGRAM_CONSOLE_SCREENSHOTS=docs/console $(PY) -m pytest tests/browser -q
 
 # docs/openapi.json from the same routers and models that serve GET /v1/openapi.json (a test fails
 # when the two differ): run after changing a route or an edge model, and commit the file.

@@ -157,7 +157,8 @@ class Api(Construct):
                     main_resource(added),
                     "AwsSolutions-APIG4",
                     f"{route.method} {route.path} is public on purpose (marked auth=False in the route "
-                    "table): health checks and the OpenAPI document need no API key.",
+                    "table): health checks, the OpenAPI document and the console's static files need no API key "
+                    "(the console calls the API with the operator's key).",
                 )
 
     @property

@@ -121,7 +121,8 @@ def drain_consolidation(stack: Any):
     return stack.consolidation_poller.drain
 
 
-LEVELS = ("unit", "integration", "infra", "e2e", "fuzz")  # the folders under tests/, each a registered marker
+# The folders under tests/, each a registered marker.
+LEVELS = ("unit", "integration", "infra", "e2e", "fuzz", "browser")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

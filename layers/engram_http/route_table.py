@@ -60,7 +60,13 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/topics/{topic_id}", "topics"),
     Route("GET", "/v1/resume", "topics"),
     Route("POST", "/v1/prime", "topics"),
+    # The memory console: static files only; every call it makes goes to /v1 with the operator's key.
+    Route("GET", "/console", "console", auth=False),
+    Route("GET", "/console/{asset}", "console", auth=False),
 )
+
+# Routes outside the JSON API: no router serves them and the OpenAPI document leaves them out.
+STATIC_FUNCTIONS: tuple[str, ...] = ("console",)
 
 
 def http_functions() -> list[str]:

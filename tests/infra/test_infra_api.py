@@ -40,7 +40,7 @@ def test_only_the_routes_marked_public_are_public(dev):
         if r["Properties"]["AuthorizationType"] == "NONE"
     }
     assert public == {f"{r.method} {r.path}" for r in ROUTES if not r.auth}
-    assert public <= {"GET /v1/health", "GET /v1/openapi.json"}
+    assert public <= {"GET /v1/health", "GET /v1/openapi.json", "GET /console", "GET /console/{asset}"}
 
 
 def test_one_function_per_folder_in_the_table(dev):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engram_http.event_functions import EVENT_FUNCTIONS
 from engram_http.resolver import build_resolver
-from engram_http.route_table import ROUTES, http_functions
+from engram_http.route_table import ROUTES, STATIC_FUNCTIONS, http_functions
 from engram_http.routes import all_routers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ def _served() -> set[tuple[str, str]]:
 
 
 def test_every_route_in_the_table_is_served_and_vice_versa():
-    table = {(r.method, r.path) for r in ROUTES}
+    table = {(r.method, r.path) for r in ROUTES if r.function not in STATIC_FUNCTIONS}
     assert table == _served()
 
 
@@ -34,5 +34,10 @@ def test_every_function_has_a_handler_module():
         assert (ROOT / "functions" / name / "handler.py").is_file(), name
 
 
-def test_only_health_and_openapi_are_public():
-    assert {r.path for r in ROUTES if not r.auth} == {"/v1/health", "/v1/openapi.json"}
+def test_only_health_openapi_and_the_console_files_are_public():
+    assert {r.path for r in ROUTES if not r.auth} == {"/v1/health", "/v1/openapi.json", "/console", "/console/{asset}"}
+
+
+def test_static_routes_are_get_only_and_outside_v1():
+    static = [r for r in ROUTES if r.function in STATIC_FUNCTIONS]
+    assert static and all(r.method == "GET" and not r.path.startswith("/v1/") for r in static)

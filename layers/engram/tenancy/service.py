@@ -8,7 +8,7 @@ from uuid import UUID
 
 from engram.core.db import tenant_transaction
 from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageLine, UsageReport
-from engram.tenancy.store import issue_key, list_keys, llm_usage_by_day, revoke_key
+from engram.tenancy.store import issue_key, list_keys, llm_usage_by_day, namespace_breakdown, revoke_key
 from engram.topics import service as topic_service
 
 USAGE_DEFAULT_DAYS = 30
@@ -42,9 +42,11 @@ def tenant_stats(tenant_id: UUID) -> dict[str, Any]:
             "SELECT count(*) AS chunks, count(*) FILTER (WHERE embedding IS NULL) AS pending FROM chunks"
         ).fetchone()
         space = conn.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
+        breakdown = namespace_breakdown(conn)
     assert chunks is not None
+    empty = {"by_layer": {}, "by_kind": {}, "documents": 0, "embeddings_pending": 0}
     return {
-        "namespaces": namespaces,
+        "namespaces": [{**n, **breakdown.get(n["namespace"], empty)} for n in namespaces],
         "memories": sum(n["memories"] for n in namespaces),
         "trashed": sum(n["trashed"] for n in namespaces),
         "chunks": chunks["chunks"],

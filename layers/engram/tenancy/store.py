@@ -122,3 +122,26 @@ def llm_usage_by_day(conn: psycopg.Connection[DictRow], since: datetime) -> list
         " FROM llm_usage WHERE created_at >= %s GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
         (since,),
     ).fetchall()
+
+
+def namespace_breakdown(conn: psycopg.Connection[DictRow]) -> dict[str, dict]:
+    """Per namespace: active memories by layer and by kind, active documents, chunks waiting for
+    a vector (conversation windows included). Two grouped scans under the caller's tenant."""
+    out: dict[str, dict] = {}
+
+    def entry(namespace: str) -> dict:
+        return out.setdefault(namespace, {"by_layer": {}, "by_kind": {}, "documents": 0, "embeddings_pending": 0})
+
+    for r in conn.execute(
+        "SELECT namespace, layer, kind, count(*) AS n, count(*) FILTER (WHERE document_tier IS NOT NULL) AS documents"
+        " FROM memories WHERE status = 'active' GROUP BY namespace, layer, kind"
+    ).fetchall():
+        e = entry(r["namespace"])
+        e["by_layer"][r["layer"]] = e["by_layer"].get(r["layer"], 0) + r["n"]
+        e["by_kind"][r["kind"]] = e["by_kind"].get(r["kind"], 0) + r["n"]
+        e["documents"] += r["documents"]
+    for r in conn.execute(
+        "SELECT namespace, count(*) AS pending FROM chunks WHERE embedding IS NULL GROUP BY namespace"
+    ).fetchall():
+        entry(r["namespace"])["embeddings_pending"] = r["pending"]
+    return out

@@ -1,0 +1,51 @@
+// Every call goes to the public /v1 API with the pasted key: the console can do nothing the key cannot.
+const KEY = "engram.console.key";
+const NAMESPACE = "engram.console.namespace";
+
+export const session = {
+  get key() { return sessionStorage.getItem(KEY); },
+  set key(value) { value ? sessionStorage.setItem(KEY, value) : sessionStorage.removeItem(KEY); },
+  get namespace() { return sessionStorage.getItem(NAMESPACE) || "default"; },
+  set namespace(value) { sessionStorage.setItem(NAMESPACE, value || "default"); },
+};
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const error = (body && body.error) || {};
+    super(error.message || (body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.code = error.code || "";
+    this.details = error.details;
+  }
+}
+
+// Relative to the page (…/console), so a stage prefix in front of the API is kept.
+export function apiUrl(path, query) {
+  const url = new URL(path.replace(/^\//, ""), document.baseURI);
+  for (const [name, value] of Object.entries(query || {})) {
+    if (value === undefined || value === null || value === "") continue;
+    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
+  }
+  return url;
+}
+
+export async function api(method, path, { body, query } = {}) {
+  const headers = { Authorization: `Bearer ${session.key}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(apiUrl(path, query), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "omit",
+    cache: "no-store",
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { message: text }; }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const get = (path, query) => api("GET", path, { query });
+export const post = (path, body, query) => api("POST", path, { body, query });
+export const del = (path) => api("DELETE", path);

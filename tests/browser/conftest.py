@@ -1,0 +1,174 @@
+"""The memory console in a real browser: headless Chromium (Debian's package, driven through its
+chromedriver by selenium) against the local server with every queue drained as `make dev` does.
+
+Chromium is part of the project's setup (`make browser`, run by `make test` and `make check`);
+when it is missing these tests fail, they never skip. Screenshots of each view go to
+ENGRAM_CONSOLE_SCREENSHOTS (default .local/console-screenshots); `make console-screenshots`
+refreshes the ones in docs/console that the README shows.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import tempfile
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from engram_local.aws import SqsPoller, complete_s3_notification
+from engram_local.postgres import free_port
+
+CHROMIUM = Path(os.environ.get("ENGRAM_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("ENGRAM_CHROMEDRIVER", "/usr/bin/chromedriver"))
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("ENGRAM_CONSOLE_SCREENSHOTS", ROOT / ".local" / "console-screenshots"))
+WAIT_S = 30  # an upper bound for the page to catch up (a run, an ingest), never a measured time
+LAPTOP = (1280, 900)
+PHONE = (390, 844)
+# A closed network refuses Chromium's own background connections: these switch them off.
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+
+
+@pytest.fixture(scope="session")
+def console_server(stack: Any) -> Iterator[str]:
+    """The dev server with the embed, upload and consolidation queues drained in the background."""
+    from engram_local.serve import make_server
+
+    srv = make_server("127.0.0.1", free_port())
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    pollers = [
+        SqsPoller(stack.embed_queue_url, "embed_worker"),
+        SqsPoller(stack.uploads_queue_url, "document_ingest", batch_size=1, shape_body=complete_s3_notification),
+        SqsPoller(stack.consolidate_queue_url, "consolidation_worker", batch_size=1),
+    ]
+    threads = [p.start() for p in pollers]
+    yield f"http://127.0.0.1:{srv.port}"
+    srv.shutdown()
+    for poller in pollers:
+        poller.stop()
+    for t in threads:
+        t.join(timeout=30)  # later tests drain the queues themselves and must not race these threads
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[WebDriver]:
+    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), (
+        f"Chromium ({CHROMIUM}) and chromedriver ({CHROMEDRIVER}) are needed: `make browser` installs "
+        "Debian's chromium and chromium-driver (as root), or set ENGRAM_CHROMIUM / ENGRAM_CHROMEDRIVER"
+    )
+    profile = tempfile.mkdtemp(prefix="engram-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={LAPTOP[0]},{LAPTOP[1]}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser: WebDriver) -> Iterator[WebDriver]:
+    """The browser at laptop size with an empty session (no key from an earlier test)."""
+    browser.set_window_size(*LAPTOP)
+    yield browser
+    browser.execute_script("sessionStorage.clear()")
+
+
+class Console:
+    """What a test does with the console, in the operator's terms."""
+
+    def __init__(self, driver: WebDriver, base: str, key: str) -> None:
+        self.driver, self.base, self.key = driver, base, key
+
+    def wait(self, condition: Callable[[WebDriver], Any], message: str = "") -> Any:
+        return WebDriverWait(self.driver, WAIT_S).until(condition, message)
+
+    def find(self, css: str) -> WebElement:
+        return self.wait(expected_conditions.visibility_of_element_located((By.CSS_SELECTOR, css)), css)
+
+    def text_of(self, css: str, contains: str) -> WebElement:
+        self.wait(
+            expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, css), contains),
+            f"{contains!r} in {css}",
+        )
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def open(self, route: str = "") -> None:
+        self.driver.get(f"{self.base}/console{route}")
+
+    def sign_in(self) -> None:
+        self.open()
+        self.find("#api-key").send_keys(self.key)
+        self.find("#use-key").click()
+        self.find("#session")
+
+    def go(self, route: str) -> None:
+        self.driver.execute_script("location.hash = arguments[0]", route)
+        view = route.split("/")[1]
+        self.wait(
+            lambda d: d.execute_script(
+                "const v = document.querySelector('#main .view');"
+                " return v && v.dataset.view === arguments[0] && v.getAttribute('aria-busy') === 'false'",
+                view,
+            ),
+            f"view {route}",
+        )
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        # The whole page, not only the window (Chromium's DevTools protocol), cut at a readable length.
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 2400), "scale": 1}
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "clip": clip})
+        path.write_bytes(base64.b64decode(shot["data"]))
+        return path
+
+    def severe_console_errors(self) -> list[str]:
+        return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@pytest.fixture
+def console(page: WebDriver, console_server: str, tenant: Any) -> Console:
+    return Console(page, console_server, tenant.key)
+
+
+def call(base: str, key: str, method: str, path: str, body: Any = None) -> Any:
+    """The public API over HTTP, as an agent would use it."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        raw = resp.read()
+    return json.loads(raw) if raw else None

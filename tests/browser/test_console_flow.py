@@ -1,0 +1,154 @@
+"""An operator's path through the console: paste the key, find what an agent stored, open it, plan
+and run consolidation, see the topic map, upload and ask a document. Screenshots of each view."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from tests.browser.conftest import PHONE, Console, call
+
+SUBJECTS = {
+    "baking": [
+        "Grandma's apple pie needs three Granny Smith apples, cinnamon and a buttery crust.",
+        "Sourdough bread rises overnight in the fridge before baking at 240 degrees.",
+        "The lemon tart uses a shortcrust pastry baked blind for fifteen minutes.",
+        "Banana bread stays moist with brown sugar and very ripe bananas.",
+        "Croissant dough is laminated with cold butter and folded three times.",
+    ],
+    "deploys": [
+        "Ticket OPS-7781: the nightly backup fails when the disk quota is exceeded.",
+        "Deploys to production are frozen on Fridays after 14:00 UTC.",
+        "The staging cluster rolls back automatically when the health check fails twice.",
+        "Database migrations run before the new Lambda code goes live on every deploy.",
+        "The on-call engineer approves every production deploy in the release channel.",
+    ],
+}
+
+
+def store(console: Console, content: str, **fields: object) -> str:
+    body = {"content": content, "namespace": "default", **fields}
+    return call(console.base, console.key, "POST", "/v1/memories", body)["memory"]["id"]
+
+
+def wait_for_vectors(console: Console) -> None:
+    def ready(_driver: object) -> bool:
+        return call(console.base, console.key, "GET", "/v1/stats")["embeddings_pending"] == 0
+
+    console.wait(ready, "every chunk embedded")
+
+
+def test_paste_key_find_a_memory_and_open_its_page(console: Console) -> None:
+    ids = [store(console, text, tags=[subject]) for subject, texts in SUBJECTS.items() for text in texts]
+    pie = ids[0]
+    newer = store(console, "Grandma's apple pie now uses four apples: three were not enough.", tags=["baking"])
+    call(console.base, console.key, "POST", "/v1/links", {"from_id": newer, "to_id": pie, "relation": "relates_to"})
+    wait_for_vectors(console)
+
+    console.sign_in()
+    assert console.driver.execute_script("return sessionStorage.getItem('engram.console.key')") == console.key
+    assert console.driver.execute_script("return localStorage.length") == 0  # the key is kept in this tab only
+    console.go("#/overview")
+    row = console.text_of("#main table", "default")
+    assert "buffer 11" in row.text and "semantic 11" in row.text
+    console.screenshot("overview")
+
+    console.go("#/recall")
+    console.find("#recall-query").send_keys("how many apples go into the pie?")
+    console.find("#recall-submit").click()
+    console.text_of("#recall-summary", "result")
+    first = console.driver.find_elements(By.CSS_SELECTOR, "#recall-results > li")[0]
+    found = first.get_attribute("data-memory-id")
+    assert found in (pie, newer)
+    assert first.find_elements(By.CSS_SELECTOR, "mark"), "the query's words are marked in the matched chunk"
+    bars = first.find_elements(By.CSS_SELECTOR, "svg.score-bars rect.bar")
+    assert len(bars) == 4 and float(bars[0].get_attribute("width")) > 0  # vector part drawn
+    console.screenshot("recall")
+
+    first.find_element(By.LINK_TEXT, "Open memory").click()
+    console.text_of("#memory-content", "apple")
+    graph = console.find("svg.link-graph")
+    assert graph.find_elements(By.CSS_SELECTOR, "a.node:not(.root)"), "the linked memory is a node"
+    console.screenshot("memory")
+
+    console.find("#trash-memory").click()
+    console.find("dialog[open] #confirm-yes").click()
+    console.find("#restore-memory").click()
+    console.find("#trash-memory")
+    assert call(console.base, console.key, "GET", f"/v1/memories/{found}")["status"] == "active"
+    assert not console.severe_console_errors()
+
+
+def test_dry_run_then_run_and_see_the_topic_map(console: Console) -> None:
+    for subject, texts in SUBJECTS.items():
+        for text in texts:
+            store(console, text, tags=[subject])
+    store(
+        console, "Grandma's apple pie needs three Granny Smith apples, cinnamon and a buttery crust!", tags=["baking"]
+    )
+    wait_for_vectors(console)
+    console.sign_in()
+
+    console.go("#/runs")
+    console.find("#dry-run").click()
+    console.text_of("#run-status", "done")
+    console.text_of("#main", "Consolidation plan")
+    merge = console.find("section.step[data-step='dedupe'] .side-by-side")
+    assert "Granny Smith" in merge.text
+    console.screenshot("consolidation-plan")
+
+    console.go("#/runs")
+    console.find("#run-now").click()
+    console.find("dialog[open] #confirm-yes").click()
+    console.text_of("#run-status", "done")
+    console.find("#undo-run")
+    console.screenshot("consolidation-run")
+
+    console.go("#/topics")
+    names = [
+        t.get_attribute("aria-label") for t in console.driver.find_elements(By.CSS_SELECTOR, "svg.treemap g.topic")
+    ]
+    assert len(names) >= 2 and all(n and "memories" in n for n in names)
+    assert console.driver.find_elements(By.CSS_SELECTOR, "svg.treemap text.topic-name"), "topics are named on the map"
+    console.driver.find_element(By.CSS_SELECTOR, "svg.treemap g.topic").click()
+    assert console.find("#topic-members").find_elements(By.CSS_SELECTOR, "li a")
+    console.screenshot("topics")
+
+    console.go("#/runs")
+    console.driver.find_element(By.PARTIAL_LINK_TEXT, "run ").click()
+    console.find("#undo-run").click()
+    console.find("dialog[open] #confirm-yes").click()
+    console.text_of("#run-status", "done")
+    console.text_of(".run-head", "undone")
+    assert not console.severe_console_errors()
+
+
+def test_upload_a_document_with_progress_and_ask_it(console: Console, tmp_path) -> None:
+    doc = tmp_path / "runbook.md"
+    doc.write_text(
+        "# Runbook\n\n## Backups\n\nThe nightly backup starts at 02:00 UTC and keeps 14 copies.\n\n"
+        "## Restores\n\nA restore needs the on-call engineer and the backup's checksum.\n" + "Filler line.\n" * 200
+    )
+    console.sign_in()
+    console.go("#/documents")
+    console.driver.find_element(By.CSS_SELECTOR, "#document-file").send_keys(str(doc))
+    console.text_of("#upload-status", "Ready")
+    assert console.driver.execute_script("return document.getElementById('upload-progress').value") == 1
+    console.find("#query-question").send_keys("When does the nightly backup start?")
+    console.driver.find_element(By.CSS_SELECTOR, "#query-form button").click()
+    spans = console.text_of("#query-spans", "02:00 UTC")
+    assert "characters" in spans.text
+    console.screenshot("documents")
+    assert not console.severe_console_errors()
+
+
+def test_phone_width_has_no_sideways_scroll(console: Console) -> None:
+    console.driver.set_window_size(*PHONE)
+    console.sign_in()
+    for route in ("#/overview", "#/recall", "#/runs", "#/documents", "#/topics"):
+        console.go(route)
+        overflow = console.driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, (route, overflow)
+    console.go("#/recall")
+    console.screenshot("recall-phone")
