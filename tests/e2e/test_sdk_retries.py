@@ -1,0 +1,236 @@
+"""The SDK's retries over a real HTTP path: a small proxy in front of the local server answers the
+first requests with 503 or 429 (or drops the connection, or forwards and then answers 503 as if the
+answer were lost) and forwards the rest. The server's own state says what was written."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from engram_client import (
+    AsyncEngram,
+    ConnectionFailed,
+    Engram,
+    RateLimited,
+    RetryPolicy,
+    ServiceUnavailable,
+)
+from engram_client.retry import parse_retry_after
+
+FAST = RetryPolicy(max_retries=3, base_delay=0.01, max_delay=0.05)
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str
+    idempotency_key: str | None
+
+
+@dataclass
+class FlakyProxy:
+    """Forwards to `upstream`; the first requests get the planned faults, in order:
+    "503" / "429" (answered here, never forwarded), "drop" (connection closed without an answer),
+    "lost-503" (forwarded, then 503 instead of the server's answer: the write happened)."""
+
+    upstream: str
+    faults: list[str] = field(default_factory=list)
+    retry_after: str | None = "0"
+    seen: list[Seen] = field(default_factory=list)
+    url: str = ""
+
+    def start(self) -> FlakyProxy:
+        proxy = self
+        target = urlsplit(self.upstream)
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def _answer(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                if proxy.retry_after is not None:
+                    self.send_header("Retry-After", proxy.retry_after)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _forward(self, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+                conn = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+                conn.request(self.command, self.path, body=body or None, headers=headers)
+                resp = conn.getresponse()
+                data = resp.read()
+                conn.close()
+                return resp.status, resp.getheaders(), data
+
+            def _handle(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                proxy.seen.append(Seen(self.command, self.path, self.headers.get("Idempotency-Key")))
+                fault = proxy.faults.pop(0) if proxy.faults else None
+                if fault in ("503", "429"):
+                    code = "dependency_unavailable" if fault == "503" else "throttled"
+                    envelope = f'{{"error": {{"code": "{code}", "message": "injected", "details": null}}}}'
+                    self._answer(int(fault), envelope.encode())
+                    return
+                if fault == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                status, headers, data = self._forward(body)
+                if fault == "lost-503":
+                    self._answer(503, b'{"error": {"code": "bad_gateway", "message": "answer lost", "details": null}}')
+                    return
+                self.send_response(status)
+                for name, value in headers:
+                    if name.lower() not in ("connection", "transfer-encoding", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _handle
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def proxy(server: str) -> Iterator[FlakyProxy]:
+    p = FlakyProxy(server).start()
+    yield p
+    p.stop()
+
+
+@pytest.fixture
+def key(make_tenant: Any) -> str:
+    return str(make_tenant("sdk-retries").key)
+
+
+def client(proxy: FlakyProxy, key: str, retry: RetryPolicy = FAST) -> Engram:
+    return Engram(proxy.url, key, retry=retry)
+
+
+def test_a_read_is_retried_after_injected_503s(proxy: FlakyProxy, key: str) -> None:
+    with client(proxy, key) as engram:
+        memory = engram.store_memory("The VPN certificate expires in March.").memory
+        proxy.faults = ["503", "503"]
+        assert engram.get_memory(memory.id).content == "The VPN certificate expires in March."
+    assert [s.method for s in proxy.seen] == ["POST", "GET", "GET", "GET"]
+
+
+def test_an_append_whose_answer_was_lost_is_retried_with_its_idempotency_key(
+    proxy: FlakyProxy, key: str, server: str
+) -> None:
+    with client(proxy, key) as engram:
+        conv = engram.create_conversation(title="retries")
+        proxy.faults = ["lost-503"]  # the server appended; the client saw a 503
+        result = engram.append_conversation(conv.id, [{"role": "user", "content": "only once, please"}])
+    appends = [s for s in proxy.seen if s.path.endswith("/messages")]
+    assert len(appends) == 2 and appends[0].idempotency_key and appends[0].idempotency_key == appends[1].idempotency_key
+    assert result.replayed and (result.seq_from, result.seq_to) == (1, 1)
+    with Engram(server, key) as direct:
+        assert [m.content for m in direct.iter_messages(conv.id)] == ["only once, please"]
+
+
+def test_a_create_is_not_retried_after_a_503_it_may_have_applied(proxy: FlakyProxy, key: str, server: str) -> None:
+    proxy.faults = ["lost-503"]
+    with client(proxy, key) as engram, pytest.raises(ServiceUnavailable) as unavailable:
+        engram.create_conversation(title="maybe written")
+    assert unavailable.value.status == 503 and unavailable.value.code == "bad_gateway"
+    assert len(proxy.seen) == 1
+    with Engram(server, key) as direct:  # written exactly once: a retry would have made a second one
+        assert [c.title for c in direct.iter_conversations()] == ["maybe written"]
+
+
+def test_a_create_is_retried_after_429_which_applies_nothing(proxy: FlakyProxy, key: str) -> None:
+    proxy.faults = ["429"]
+    with client(proxy, key) as engram:
+        written = engram.store_memory("Throttled once, stored once.")
+    assert not written.deduplicated and len(proxy.seen) == 2
+
+
+def test_retry_after_longer_than_the_policy_allows_is_raised(proxy: FlakyProxy, key: str) -> None:
+    proxy.faults, proxy.retry_after = ["429"], "3600"
+    with client(proxy, key) as engram, pytest.raises(RateLimited) as limited:
+        engram.list_memories()
+    assert limited.value.retry_after == 3600 and limited.value.code == "throttled" and len(proxy.seen) == 1
+
+
+def test_retries_stop_after_max_retries(proxy: FlakyProxy, key: str) -> None:
+    proxy.faults = ["503"] * 10
+    with client(proxy, key, RetryPolicy(max_retries=2, base_delay=0.01)) as engram, pytest.raises(ServiceUnavailable):
+        engram.recall("anything")
+    assert len(proxy.seen) == 3
+
+
+def test_a_dropped_connection_is_retried_only_when_safe(proxy: FlakyProxy, key: str) -> None:
+    proxy.faults = ["drop"]
+    with client(proxy, key) as engram:
+        assert engram.list_memories().items == []
+        assert len(proxy.seen) == 2
+        proxy.faults = ["drop"]
+        with pytest.raises(ConnectionFailed):
+            engram.store_memory("sent into a dropped connection")
+        assert len(proxy.seen) == 3
+
+
+def test_a_refused_connection_is_retried_then_raised() -> None:
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with Engram(f"http://127.0.0.1:{port}", "egk_x", retry=FAST) as engram, pytest.raises(ConnectionFailed) as failed:
+        engram.store_memory("never sent")  # nothing was sent: safe to retry even a create
+    assert "after 4 attempts" in str(failed.value)
+
+
+def test_async_client_retries_too(proxy: FlakyProxy, key: str) -> None:
+    async def scenario() -> tuple[str, bool]:
+        async with AsyncEngram(proxy.url, key, retry=FAST) as engram:
+            conv = await engram.create_conversation()
+            proxy.faults = ["503", "lost-503"]
+            appended = await engram.append_conversation(conv.id, [{"role": "assistant", "content": "hello"}])
+            proxy.faults = ["429"]
+            found = await engram.recall("hello", kinds=["conversation"], touch=False)
+            return appended.messages[0].content, appended.replayed and found.degraded is not None
+
+    content, replayed = asyncio.run(scenario())
+    assert content == "hello" and replayed
+    assert [s.method for s in proxy.seen] == ["POST", "POST", "POST", "POST", "POST", "POST"]
+
+
+def test_backoff_is_full_jitter_under_the_cap() -> None:
+    policy = RetryPolicy(base_delay=0.5, max_delay=8.0)
+    for retry, cap in [(0, 0.5), (1, 1.0), (3, 4.0), (6, 8.0)]:
+        waits = [policy.backoff(retry) for _ in range(200)]
+        assert all(0 <= w <= cap for w in waits) and max(waits) > cap / 2  # spread over the range
+    assert policy.backoff(5, retry_after=2.0) == 2.0
+
+
+def test_retry_after_as_seconds_or_http_date() -> None:
+    now = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
+    assert parse_retry_after("7") == 7.0
+    assert parse_retry_after(format_datetime(now + timedelta(seconds=30), usegmt=True), now=now) == 30.0
+    assert parse_retry_after(format_datetime(now - timedelta(seconds=30), usegmt=True), now=now) == 0.0
+    assert parse_retry_after("soon") is None and parse_retry_after(None) is None
