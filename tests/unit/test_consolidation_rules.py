@@ -154,7 +154,8 @@ def test_specifics_and_tokens() -> None:
 
 
 def test_rare_tokens_tie_a_pair_to_one_subject() -> None:
-    namespace = [f"The {svc} service runs {n} replicas behind lb-{n}." for n, svc in enumerate(["auth", "billing"] * 30)]
+    services = enumerate(["auth", "billing"] * 30)
+    namespace = [f"The {svc} service runs {n} replicas behind lb-{n}." for n, svc in services]
     common = similarity.common_tokens(namespace, share=0.1, floor=2)
     assert {"the", "service", "runs", "replicas", "behind", "auth", "billing"} <= common  # in 30 of 60 each
     assert "lb-7" not in common and "7" not in common
