@@ -8,11 +8,12 @@ queries say.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import psycopg
@@ -20,7 +21,7 @@ from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 
 from engram.core.config import database_dsn, refresh_database_dsn, settings
-from engram.core.errors import DependencyDown
+from engram.core.errors import Conflict, DependencyDown, EngramError
 
 _local = threading.local()
 
@@ -70,6 +71,41 @@ def reset_connections() -> None:
     _local.conn = None
 
 
+# 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now: the server went away.
+_SERVER_GONE = {"57P01", "57P02", "57P03"}
+# A transaction chosen to lose a race: rolled back whole, it can run again from the start.
+_RETRYABLE = {"40P01": "a deadlock with a concurrent request", "40001": "a conflict with a concurrent request"}
+
+
+class TransactionRace(Conflict):
+    """The database rolled the transaction back to settle a race with a concurrent one (deadlock,
+    serialization failure): nothing of it was written, and running it again may well succeed."""
+
+
+def is_connection_lost(exc: psycopg.OperationalError) -> bool:
+    """The connection itself failed (class 08, the server shutting down or not accepting
+    connections, or a broken connection with no SQLSTATE), as opposed to a statement failing."""
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or state in _SERVER_GONE
+
+
+def _database_error(exc: psycopg.OperationalError) -> EngramError | None:
+    """The error a failed statement or commit answers with, or None for one we do not expect."""
+    state = exc.sqlstate
+    if is_connection_lost(exc):
+        return DependencyDown("the database is unavailable", {"dependency": "database"})
+    if state in _RETRYABLE:
+        return TransactionRace(
+            f"the request was undone after {_RETRYABLE[state]}; nothing was written, retry it",
+            {"retryable": True, "sqlstate": state},
+        )
+    if state == "57014":  # statement_timeout (or a cancel)
+        return DependencyDown("the database timed out running the request", {"dependency": "database"})
+    if state == "55P03":  # lock_timeout
+        return DependencyDown("the database timed out waiting for a lock", {"dependency": "database"})
+    return None
+
+
 def _begin(tenant: str) -> psycopg.Connection[DictRow]:
     """Open a transaction with the tenant set. A reused connection that died while the container
     was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
@@ -80,9 +116,11 @@ def _begin(tenant: str) -> psycopg.Connection[DictRow]:
             conn.execute("SELECT set_config('engram.tenant_id', %s, true)", (tenant,))
             return conn
         except psycopg.OperationalError as exc:
+            if not is_connection_lost(exc):
+                raise
             reset_connections()
             if attempt == 2:
-                raise DependencyDown("the database connection failed", {"dependency": "database"}) from exc
+                raise DependencyDown("the database is unavailable", {"dependency": "database"}) from exc
     raise AssertionError("unreachable")
 
 
@@ -93,8 +131,14 @@ def _transaction(tenant: str) -> Iterator[psycopg.Connection[DictRow]]:
         yield conn
         conn.commit()
     except psycopg.OperationalError as exc:
-        reset_connections()
-        raise DependencyDown("the database connection failed", {"dependency": "database"}) from exc
+        if is_connection_lost(exc):
+            reset_connections()
+        elif not conn.closed:
+            conn.rollback()
+        error = _database_error(exc)
+        if error is None:
+            raise
+        raise error from exc
     except BaseException:
         if not conn.closed:
             conn.rollback()
@@ -109,6 +153,27 @@ def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[psycopg.
 def anonymous_transaction() -> AbstractContextManager[psycopg.Connection[DictRow]]:
     """No tenant set: only definer functions (authentication) can see anything."""
     return _transaction("")
+
+
+Result = TypeVar("Result")
+
+
+def in_tenant_transaction(
+    tenant_id: UUID | str, work: Callable[[psycopg.Connection[DictRow]], Result], *, retries: int = 2
+) -> Result:
+    """`work(conn)` in a tenant transaction, run again from the start (up to `retries` times) when
+    the database rolls it back to settle a race (TransactionRace). Only for work whose every effect
+    is in that transaction: nothing sent, enqueued or kept in memory before the commit."""
+    for attempt in range(retries + 1):
+        try:
+            with tenant_transaction(tenant_id) as conn:
+                return work(conn)
+        except TransactionRace:
+            if attempt == retries:
+                raise
+            # a moment's jitter: the winner of the race gets to finish before this runs into it again
+            time.sleep(random.uniform(0.005, 0.05) * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 @contextmanager

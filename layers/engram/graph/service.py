@@ -41,7 +41,7 @@ from psycopg.rows import DictRow
 from pydantic import ValidationError
 
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, EngramError, InvalidField, NotFound
 from engram.graph import store
 from engram.graph.models import (
@@ -179,8 +179,7 @@ def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> li
 
 
 def create_link(tenant_id: UUID, req: LinkCreate) -> Link:
-    with tenant_transaction(tenant_id) as conn:
-        return write_links(conn, tenant_id, [req], created_by="api")[0]
+    return in_tenant_transaction(tenant_id, lambda conn: write_links(conn, tenant_id, [req], created_by="api")[0])
 
 
 def _error_body(exc: ValidationError | EngramError) -> dict[str, Any]:
@@ -208,10 +207,12 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
         except (ValidationError, InvalidField) as exc:
             valid.pop(index, None)
             results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
-    with tenant_transaction(tenant_id) as conn:
+
+    def write(conn: psycopg.Connection[DictRow]) -> dict[int, LinkBatchItemResult]:
+        written: dict[int, LinkBatchItemResult] = {}
         try:  # the common case, every item good: one statement for all
             links = write_links(conn, tenant_id, list(valid.values()), created_by="api")
-            results.update(
+            written.update(
                 {
                     i: LinkBatchItemResult(index=i, status="created", link=link)
                     for i, link in zip(valid, links, strict=True)
@@ -222,9 +223,12 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
                 try:
                     link = write_links(conn, tenant_id, [spec], created_by="api")[0]
                 except (NotFound, Conflict) as exc:
-                    results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
+                    written[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
                     continue
-                results[index] = LinkBatchItemResult(index=index, status="created", link=link)
+                written[index] = LinkBatchItemResult(index=index, status="created", link=link)
+        return written
+
+    results.update(in_tenant_transaction(tenant_id, write))
     ordered = [results[i] for i in sorted(results)]
     created = sum(r.status == "created" for r in ordered)
     return LinkBatchResult(results=ordered, created=created, failed=len(ordered) - created)
@@ -232,13 +236,12 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
 
 def delete_link(tenant_id: UUID, link_id: UUID) -> Link:
     """End a link now (it stays as history); 404 when it does not exist or has ended already."""
-    with tenant_transaction(tenant_id) as conn:
-        # The UPDATE decides, under the row lock: a link ended by a concurrent request is a 404 (the
-        # raise rolls back anything done before), not an empty result read as a link.
-        ended = end_links(conn, [link_id])
-        if not ended:
-            raise NotFound(f"link {link_id} not found")
-        return ended[0]
+    # The UPDATE decides, under the row lock: a link ended by a concurrent request is a 404 (the
+    # raise rolls back anything done before), not an empty result read as a link.
+    ended = in_tenant_transaction(tenant_id, lambda conn: end_links(conn, [link_id]))
+    if not ended:
+        raise NotFound(f"link {link_id} not found")
+    return ended[0]
 
 
 def list_links(
