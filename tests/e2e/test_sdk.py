@@ -3,6 +3,7 @@ capability an agent uses, typed results, pagination, typed errors and the docume
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ import pytest
 
 from engram_client import (
     UNSET,
+    AsyncEngram,
     Conflict,
     Engram,
     Forbidden,
@@ -260,3 +262,42 @@ def test_admin(engram: Engram, server: str) -> None:
     engram.store_memory("counted", namespace="adm")
     assert "adm" in str(engram.stats())
     assert engram.purge_namespace("adm").memories == 1
+
+
+# ---- the asyncio client: the same methods, awaited ----------------------------------------------
+
+
+def test_async_client_end_to_end(server: str, make_tenant: Any, tmp_path: Path, workers: None) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("# Notes\n\nThe staging database is rebuilt every Sunday at 04:00.\n")
+
+    async def scenario() -> None:
+        async with AsyncEngram(server, make_tenant("sdk-async").key) as engram:
+            stored = await engram.store_memory("The office closes early on Fridays.", namespace="async")
+            assert stored.memory.namespace == "async" and not stored.deduplicated
+            batch = await engram.store_memories(
+                [{"content": f"async note {i}", "namespace": "async"} for i in range(4)]
+            )
+            assert batch.created == 4
+            walked = [m.id async for m in engram.iter_memories(namespace="async", limit=2)]
+            assert len(walked) == len(set(walked)) == 5 and stored.memory.id in walked
+
+            found = await engram.recall("office Fridays", namespace="async", mode="keyword")
+            assert isinstance(found.results[0], RecallHit) and found.results[0].memory_id == stored.memory.id
+
+            conv = await engram.create_conversation(namespace="async")
+            await engram.append_conversation(conv.id, [{"role": "user", "content": f"m{i}"} for i in range(3)])
+            assert [m.content async for m in engram.iter_messages(conv.id, limit=1)] == ["m0", "m1", "m2"]
+
+            seen: list[UploadProgress] = []
+            status = await engram.upload_document(path, namespace="async", progress=seen.append, poll_interval=0.1)
+            assert status.status == "ready" and seen[0].stage == "uploading" and seen[-1].stage == "ready"
+            assert (await engram.get_memory(status.memory_id or "")).content.startswith("# Notes")
+
+            with pytest.raises(InvalidField) as invalid:
+                await engram.recall("x", limit=1000)
+            assert invalid.value.field == "limit"
+            with pytest.raises(NotFound):
+                await engram.forget("00000000-0000-4000-8000-000000000000")
+
+    asyncio.run(scenario())
