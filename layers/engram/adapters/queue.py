@@ -4,6 +4,9 @@
   names a tenant and up to `embed_batch_chunks` chunk ids. If sending fails after the rows are
   committed nothing is lost: the chunks stay pending (recall still finds them by keyword) and
   `engram backfill` re-enqueues them.
+- export-jobs: one message per export, `{"tenant_id", "export_id"}`, sent after the job's row is
+  committed; a job whose message could not be sent is marked failed at once (the caller starts
+  another). A repeated message finds the export settled and does nothing.
 - consolidate-jobs: one message per consolidation run, `{"tenant_id", "run_id"}`, sent after the
   run's row is committed (by the dispatcher, by POST /v1/consolidate, and by the worker for the
   continuation of a run that spent its time budget). A run whose message was lost stays
@@ -89,3 +92,19 @@ def enqueue_consolidations(runs: Iterable[tuple[UUID | str, UUID | str]]) -> lis
             logger.exception("enqueue failed; runs stay queued", extra={"runs": len(part)})
             unsent += [r for _, r in part]
     return unsent
+
+
+def enqueue_export(tenant_id: UUID | str, export_id: UUID | str) -> bool:
+    """Send one export job; False (logged) when the queue is not configured or unreachable."""
+    queue_url = settings().export_queue_url
+    if not queue_url:
+        logger.warning("no export queue configured", extra={"export_id": str(export_id)})
+        return False
+    try:
+        _sqs().send_message(
+            QueueUrl=queue_url, MessageBody=json.dumps({"tenant_id": str(tenant_id), "export_id": str(export_id)})
+        )
+    except Exception:
+        logger.exception("enqueue failed", extra={"export_id": str(export_id)})
+        return False
+    return True

@@ -12,7 +12,9 @@ import hashlib
 import json
 from uuid import UUID
 
+import psycopg
 from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.adapters.queue import enqueue_embedding
 from engram.conversations.models import (
@@ -41,7 +43,10 @@ from engram.core.errors import Conflict, InvalidField, TooLarge
 from engram.core.pagination import newest_first
 
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
+# window_conversation too: an import writes conversations and messages, then builds their windows.
 __all__ = [
+    "ConversationCreate",
+    "MessageCreate",
     "append_messages",
     "create_conversation",
     "delete_conversation",
@@ -49,6 +54,7 @@ __all__ = [
     "list_conversations",
     "list_messages",
     "messages_for_windows",
+    "window_conversation",
 ]
 
 
@@ -105,6 +111,13 @@ def delete_conversation(tenant_id: UUID, conversation_id: UUID) -> DeletedConver
         conn.execute("DELETE FROM conversations WHERE id = %s", (conversation_id,))
     assert counts is not None
     return DeletedConversation(id=conversation_id, messages=counts["messages"], chunks=counts["chunks"])
+
+
+def window_conversation(conn: psycopg.Connection[DictRow], tenant_id: UUID, conversation_id: UUID) -> list[UUID]:
+    """Windows over every message of a conversation written in the caller's transaction (an import);
+    returns the new chunk ids, to enqueue after commit."""
+    conv = fetch_conversation(conn, conversation_id, lock=True)
+    return extend_windows(conn, tenant_id, conv, conv["next_seq"] - 1)
 
 
 # ----------------------------------------------------------------------------------------- messages

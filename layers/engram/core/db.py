@@ -106,13 +106,15 @@ def _database_error(exc: psycopg.OperationalError) -> EngramError | None:
     return None
 
 
-def _begin(tenant: str) -> psycopg.Connection[DictRow]:
+def _begin(tenant: str, snapshot: bool = False) -> psycopg.Connection[DictRow]:
     """Open a transaction with the tenant set. A reused connection that died while the container
     was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
     to reconnect and try once more before giving up."""
     for attempt in (1, 2):
         conn = connection()
         try:
+            if snapshot:  # must come before any other statement of the transaction
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             conn.execute("SELECT set_config('engram.tenant_id', %s, true)", (tenant,))
             return conn
         except psycopg.OperationalError as exc:
@@ -125,8 +127,8 @@ def _begin(tenant: str) -> psycopg.Connection[DictRow]:
 
 
 @contextmanager
-def _transaction(tenant: str) -> Iterator[psycopg.Connection[DictRow]]:
-    conn = _begin(tenant)
+def _transaction(tenant: str, snapshot: bool = False) -> Iterator[psycopg.Connection[DictRow]]:
+    conn = _begin(tenant, snapshot)
     try:
         yield conn
         conn.commit()
@@ -148,6 +150,12 @@ def _transaction(tenant: str) -> Iterator[psycopg.Connection[DictRow]]:
 def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection[DictRow]]:
     """A transaction confined to one tenant by row-level security."""
     return _transaction(str(tenant_id))
+
+
+def tenant_snapshot(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection[DictRow]]:
+    """A read-only transaction of one tenant whose queries all see the same snapshot (an export reads
+    many tables: a link must never name a memory written after the memories were read)."""
+    return _transaction(str(tenant_id), snapshot=True)
 
 
 def anonymous_transaction() -> AbstractContextManager[psycopg.Connection[DictRow]]:

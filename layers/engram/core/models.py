@@ -198,6 +198,19 @@ class NewMemory(BaseModel):
     content_hash: bytes | None = None
     chunk_source: str | None = None
     chunking: str = "document"  # indexing.chunking.chunk mode: "document" or "focused"
+    # An import restores a memory as it was exported: its id (when free in every tenant), times,
+    # counters and status, and a document's chunks as stored (a Tier 1 body is not kept, so its
+    # chunks cannot be rebuilt from the memory). None / the defaults: a new memory, chunked here.
+    id: UUID | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    last_accessed: datetime | None = None
+    access_count: int = 0
+    repetition_count: int = 0
+    status: Literal["active", "deleted"] = "active"
+    deleted_at: datetime | None = None
+    version: int = 1
+    chunks: list[tuple[int, int, str]] | None = None  # (position, char_start, text)
 
 
 class MemoryWrite(BaseModel):

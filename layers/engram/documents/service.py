@@ -13,7 +13,10 @@ memory. Dedupe is by the SHA-256 of the body per namespace, like memories.
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
+
+import psycopg
 
 from engram.adapters.queue import enqueue_embedding
 from engram.core.config import settings
@@ -21,7 +24,7 @@ from engram.core.db import tenant_transaction
 from engram.core.errors import TooLarge
 from engram.documents.models import DocumentCreate, DocumentOptions, DocumentWritten
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, UPLOADS_ALTERNATIVE, prepare
-from engram.documents.store import insert_document
+from engram.documents.store import insert_document, insert_pages
 
 
 def create_document(tenant_id: UUID, req: DocumentCreate) -> DocumentWritten:
@@ -44,3 +47,23 @@ def create_document(tenant_id: UUID, req: DocumentCreate) -> DocumentWritten:
         written, chunk_ids = insert_document(conn, tenant_id, doc)
     enqueue_embedding(tenant_id, chunk_ids)
     return written
+
+
+def store_body(
+    conn: psycopg.Connection[Any],
+    tenant_id: UUID,
+    memory_id: UUID,
+    body: str,
+    *,
+    byte_size: int,
+    sha256: bytes,
+    content_type: str,
+) -> None:
+    """A Tier 2 body and its pages for a memory written in the caller's transaction (an import
+    restores a document's memory and chunks as exported, then its body here)."""
+    conn.execute(
+        "INSERT INTO documents (tenant_id, memory_id, body, byte_size, sha256, content_type)"
+        " VALUES (%s, %s, %s, %s, %s, %s)",
+        (tenant_id, memory_id, body, byte_size, sha256, content_type),
+    )
+    insert_pages(conn, tenant_id, memory_id, body)

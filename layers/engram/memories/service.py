@@ -33,11 +33,20 @@ from engram.memories.models import (
     MemoryPatch,
     MemoryWritten,
 )
-from engram.memories.store import MEMORY_COLUMNS, memory_chunks, read_memory, replace_chunks, upsert_memory
+from engram.memories.store import (
+    MEMORY_COLUMNS,
+    deactivate_chunks,
+    given_chunks,
+    memory_chunks,
+    read_memory,
+    replace_chunks,
+    upsert_memory,
+)
 
 # read_memory, write_memory(s) and rechunk_memory are part of this service: other capabilities
 # (documents, consolidation) read and write memories inside their own transaction.
 __all__ = [
+    "MemoryCreate",
     "check_content_size",
     "create_batch",
     "create_memory",
@@ -82,11 +91,17 @@ def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequenc
             conn,
             tenant_id,
             [
-                (ChunkOwner.of_memory(row), memory_chunks(row, new.chunk_source or new.content, new.chunking))
+                (
+                    ChunkOwner.of_memory(row),
+                    given_chunks(row, new.chunks)
+                    if new.chunks is not None
+                    else memory_chunks(row, new.chunk_source or new.content, new.chunking),
+                )
                 for new, row in fresh
             ],
         )
     )
+    deactivate_chunks(conn, [row["id"] for new, row in fresh if new.status == "deleted"])
     return [
         MemoryWrite(id=row["id"], inserted=row["inserted"], chunk_ids=next(chunk_ids) if row["inserted"] else [])
         for row in rows

@@ -40,7 +40,9 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
     # ON CONFLICT on the partial unique index makes concurrent identical writes converge on one row.
     row = conn.execute(
         "INSERT INTO memories (tenant_id, namespace, kind, layer, content, content_hash, importance, tags, source,"
-        " metadata, valid_from, valid_to, document_tier) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        " metadata, valid_from, valid_to, document_tier, id, created_at, updated_at, last_accessed, access_count,"
+        " repetition_count, status, deleted_at, version) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+        " COALESCE(%s, gen_random_uuid()), COALESCE(%s, now()), COALESCE(%s, now()), %s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
         " DO UPDATE SET repetition_count = memories.repetition_count + 1, updated_at = now()"
         " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
@@ -58,6 +60,15 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
             new.valid_from,
             new.valid_to,
             new.document_tier,
+            new.id,
+            new.created_at,
+            new.updated_at,
+            new.last_accessed,
+            new.access_count,
+            new.repetition_count,
+            new.status,
+            new.deleted_at,
+            new.version,
         ),
     ).fetchone()
     assert row is not None
@@ -67,6 +78,17 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
 def memory_chunks(memory: dict[str, Any], text: str, mode: str = "document") -> list[NewChunk]:
     """The chunks of `text` for the memory `memory` (a row from upsert_memory or an UPDATE)."""
     return [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in chunk(text, mode)]
+
+
+def given_chunks(memory: dict[str, Any], chunks: list[tuple[int, int, str]]) -> list[NewChunk]:
+    """Chunks restored as they were stored: (position, char_start, text) for the memory `memory`."""
+    return [NewChunk(position, char_start, text, memory["created_at"]) for position, char_start, text in chunks]
+
+
+def deactivate_chunks(conn: psycopg.Connection[Any], memory_ids: list[UUID]) -> None:
+    """Chunks of trashed memories stay out of recall until the memory is restored."""
+    if memory_ids:
+        conn.execute("UPDATE chunks SET active = false WHERE memory_id = ANY(%s)", (memory_ids,))
 
 
 def replace_chunks(

@@ -1,0 +1,665 @@
+"""Export a tenant's data as a JSONL file through S3, and import such a file (engram.portability.records).
+
+Export: POST /v1/exports records a queued job and sends it to export-jobs; the export worker reads
+every table in one repeatable-read snapshot through server-side cursors, writes the lines to a
+temporary file (a big tenant never sits in memory) and uploads it (boto3 switches to a multipart
+upload past 8 MiB); GET /v1/exports/{id} then presigns a download of it.
+
+Import: POST /v1/imports records a pending job and presigns a PUT of the file to
+imports/<tenant>/<id>; the object's ObjectCreated event (through SQS) runs `import_object`. Under a
+lock on the job row it reads the object into a temporary file, validates every line first (the
+API's own models and limits), and only when no line is refused writes everything in that same
+transaction: memories (kept ids when free, deduplicated by content hash), their versions, Tier 2
+bodies, conversations and messages with their windows, links (ends mapped to the written ids). The
+job is settled in the transaction that writes the data: a worker that dies half-way leaves nothing
+and the redelivered event starts again; a duplicate event finds the job settled. Vectors are not
+in the file: the new chunks go to the embed queue after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from itertools import islice
+from typing import IO, Any
+from urllib.parse import unquote_plus
+from uuid import UUID, uuid4
+
+import psycopg
+from aws_lambda_powertools import Logger
+from psycopg.rows import DictRow
+
+from engram.adapters import s3
+from engram.adapters.queue import enqueue_embedding, enqueue_export
+from engram.conversations.service import window_conversation
+from engram.core.activity import record_activity
+from engram.core.config import settings
+from engram.core.db import tenant_snapshot, tenant_transaction
+from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
+from engram.core.models import NewMemory
+from engram.documents.service import store_body
+from engram.memories.service import check_content_size, write_memories
+from engram.portability import store
+from engram.portability.models import (
+    ExportCounts,
+    ExportCreate,
+    ExportJob,
+    ImportCounts,
+    ImportCreate,
+    ImportJob,
+    ImportReport,
+    ImportTicket,
+    Refusal,
+)
+from engram.portability.records import (
+    ConversationRecord,
+    LineRefused,
+    LinkRecord,
+    MemoryRecord,
+    MessageRecord,
+    header_line,
+    line,
+    parse_header,
+    parse_record,
+)
+
+logger = Logger()
+
+EXPORTS_PREFIX = "exports/"
+IMPORTS_PREFIX = "imports/"
+CONTENT_TYPE = "application/x-ndjson"
+WRITE_BATCH = 500  # records per round of statements while importing
+MAX_REFUSALS = 1000  # refused lines listed in a report (all are counted)
+EXPIRY_GRACE = timedelta(minutes=15)  # an event may lag the PUT; only then is a pending import expired
+
+
+def _bucket() -> str:
+    bucket = settings().uploads_bucket
+    if not bucket:
+        raise DependencyDown(
+            "exports and imports are not configured (ENGRAM_UPLOADS_BUCKET)", {"dependency": "uploads_bucket"}
+        )
+    return bucket
+
+
+def export_key(tenant_id: UUID, export_id: UUID) -> str:
+    return f"{EXPORTS_PREFIX}{tenant_id}/{export_id}.jsonl"
+
+
+def import_key(tenant_id: UUID, import_id: UUID) -> str:
+    return f"{IMPORTS_PREFIX}{tenant_id}/{import_id}.jsonl"
+
+
+def parse_import_key(key: str) -> tuple[UUID, UUID] | None:
+    parts = unquote_plus(key).split("/")
+    if len(parts) != 3 or parts[0] + "/" != IMPORTS_PREFIX or not parts[2].endswith(".jsonl"):
+        return None
+    try:
+        return UUID(parts[1]), UUID(parts[2].removesuffix(".jsonl"))
+    except ValueError:
+        return None
+
+
+# ---- export --------------------------------------------------------------------------------------
+
+
+def _export_job(row: DictRow) -> ExportJob:
+    url, expires = None, None
+    if row["status"] == "ready":
+        expiry = settings().export_url_expiry_s
+        url = s3.client().generate_presigned_url(
+            "get_object", ExpiresIn=expiry, Params={"Bucket": _bucket(), "Key": row["s3_key"]}
+        )
+        expires = datetime.now(UTC) + timedelta(seconds=expiry)
+    return ExportJob(
+        id=row["id"],
+        status=row["status"],
+        namespace=row["namespace"],
+        counts=ExportCounts(**row["counts"]) if row["status"] == "ready" else None,
+        bytes=row["bytes"],
+        error=row["error"],
+        download_url=url,
+        expires_at=expires,
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def create_export(tenant_id: UUID, req: ExportCreate) -> ExportJob:
+    _bucket()
+    with tenant_transaction(tenant_id) as conn:
+        row = store.insert_export(conn, tenant_id, req.namespace, lambda export_id: export_key(tenant_id, export_id))
+    if not enqueue_export(tenant_id, row["id"]):
+        with tenant_transaction(tenant_id) as conn:
+            store.settle_export(
+                conn, row["id"], counts=None, size=None, error="the export queue is unreachable: try again"
+            )
+            failed = store.export_row(conn, row["id"])
+        assert failed is not None
+        return _export_job(failed)
+    return _export_job(row)
+
+
+def get_export(tenant_id: UUID, export_id: UUID) -> ExportJob:
+    with tenant_transaction(tenant_id) as conn:
+        row = store.export_row(conn, export_id)
+    if row is None:
+        raise NotFound(f"export {export_id} not found")
+    return _export_job(row)
+
+
+def _memory_line(row: DictRow) -> dict[str, Any]:
+    document = None
+    if row["document_tier"] is not None:
+        document = {"tier": row["document_tier"], "sha256": row["sha256"], "chunks": row["chunks"] or []}
+        if row["body"] is not None:
+            document |= {"body": row["body"], "content_type": row["content_type"]}
+    return {
+        "type": "memory",
+        "id": row["id"],
+        "namespace": row["namespace"],
+        "kind": row["kind"],
+        "layer": row["layer"],
+        "content": row["content"],
+        "importance": round(row["importance"], 6),  # a `real`: 0.3 reads back as 0.30000001192...
+        "tags": row["tags"],
+        "source": row["source"],
+        "metadata": row["metadata"],
+        "valid_from": row["valid_from"],
+        "valid_to": row["valid_to"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "last_accessed": row["last_accessed"],
+        "access_count": row["access_count"],
+        "repetition_count": row["repetition_count"],
+        "status": row["status"],
+        "deleted_at": row["deleted_at"],
+        "version": row["version"],
+        "versions": row["versions"],
+        "document": document,
+    }
+
+
+def _plain_line(record_type: str, row: DictRow) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": record_type, **row}
+    if record_type == "link":
+        out["strength"] = round(row["strength"], 6)
+    return out
+
+
+def write_export(tenant_id: UUID, namespace: str | None, out: IO[bytes]) -> ExportCounts:
+    """The whole file into `out`, from one snapshot of the tenant's data."""
+    counts = ExportCounts()
+    with tenant_snapshot(tenant_id) as conn:
+        out.write(header_line(datetime.now(UTC), namespace, store.active_model(conn)))
+        for row in store.stream(conn, "memory", namespace):
+            out.write(line(_memory_line(row)))
+            counts.memories += 1
+            counts.versions += len(row["versions"])
+            counts.documents += row["document_tier"] is not None
+        for record_type, attr in (("link", "links"), ("conversation", "conversations"), ("message", "messages")):
+            for row in store.stream(conn, record_type, namespace):
+                out.write(line(_plain_line(record_type, row)))
+                setattr(counts, attr, getattr(counts, attr) + 1)
+        for row in store.stream(conn, "topic", namespace):
+            out.write(line({"type": "topic", **row}))
+            counts.topics += 1
+    return counts
+
+
+def run_export(tenant_id: UUID, export_id: UUID) -> str:
+    """The export worker's job; returns what happened (for logs and tests)."""
+    with tenant_transaction(tenant_id) as conn:
+        job = store.claim_export(conn, export_id)
+    if job is None:
+        return "duplicate"  # settled already (a repeated message), or not this tenant's
+    try:
+        with tempfile.TemporaryFile() as f:
+            counts = write_export(tenant_id, job["namespace"], f)
+            size = f.tell()
+            f.seek(0)
+            s3.client().upload_fileobj(f, _bucket(), job["s3_key"], ExtraArgs={"ContentType": CONTENT_TYPE})
+    except Exception:
+        logger.exception("export failed", extra={"export_id": str(export_id)})
+        with tenant_transaction(tenant_id) as conn:
+            store.settle_export(
+                conn, export_id, counts=None, size=None, error="the export could not be written: start a new one"
+            )
+        return "failed"
+    with tenant_transaction(tenant_id) as conn:
+        store.settle_export(conn, export_id, counts=counts.model_dump(), size=size, error=None)
+    logger.info("export ready", extra={"export_id": str(export_id), "bytes": size, **counts.model_dump()})
+    return "ready"
+
+
+# ---- import: the job -----------------------------------------------------------------------------
+
+
+def _import_job(row: DictRow) -> ImportJob:
+    return ImportJob.model_validate({k: v for k, v in row.items() if k not in ("s3_key", "sha256")})
+
+
+def create_import(tenant_id: UUID, req: ImportCreate) -> ImportTicket:
+    limit = settings().import_max_bytes
+    if req.size_bytes > limit:
+        raise TooLarge(
+            "size_bytes",
+            req.size_bytes,
+            limit,
+            "Export and import one namespace at a time (POST /v1/exports {namespace}).",
+        )
+    bucket = _bucket()
+    expiry = settings().upload_url_expiry_s
+    sha = bytes.fromhex(req.sha256) if req.sha256 else None
+    with tenant_transaction(tenant_id) as conn:
+        row = store.insert_import(
+            conn,
+            tenant_id,
+            namespace=req.namespace,
+            id_policy=req.id_policy,
+            size=req.size_bytes,
+            sha256=sha,
+            expires_at=datetime.now(UTC) + timedelta(seconds=expiry),
+            key_of=lambda import_id: import_key(tenant_id, import_id),
+        )
+    params: dict[str, Any] = {
+        "Bucket": bucket,
+        "Key": row["s3_key"],
+        "ContentType": CONTENT_TYPE,
+        "ContentLength": req.size_bytes,
+    }
+    headers = {"Content-Type": CONTENT_TYPE, "Content-Length": str(req.size_bytes)}
+    if sha is not None:
+        import base64
+
+        params["ChecksumSHA256"] = headers["x-amz-checksum-sha256"] = base64.b64encode(sha).decode()
+    url = s3.client().generate_presigned_url("put_object", ExpiresIn=expiry, Params=params)
+    return ImportTicket(**_import_job(row).model_dump(), upload_url=url, headers=headers)
+
+
+def get_import(tenant_id: UUID, import_id: UUID) -> ImportJob:
+    with tenant_transaction(tenant_id) as conn:
+        row = store.import_row(conn, import_id)
+        if row is None:
+            raise NotFound(f"import {import_id} not found")
+        if row["status"] == "pending" and row["expires_at"] + EXPIRY_GRACE < datetime.now(UTC):
+            row = store.settle_import(
+                conn, import_id, report=None, error="expired: no file arrived before the upload URL expired"
+            )
+    return _import_job(row)
+
+
+class ImportRejected(EngramError):
+    """The file cannot be imported at all (size, checksum, header): the job fails with this reason."""
+
+
+@dataclass
+class Plan:
+    """What the validating pass learnt: where each record type's lines are, and what was refused."""
+
+    lines: int = 0
+    at: dict[str, list[tuple[int, int]]] = field(
+        default_factory=lambda: {t: [] for t in ("memory", "link", "conversation", "message", "topic")}
+    )
+    refused: list[Refusal] = field(default_factory=list)
+    refused_count: int = 0
+    message_counts: dict[UUID, int] = field(default_factory=dict)
+
+    def refuse(self, line_no: int, reason: str) -> None:
+        self.refused_count += 1
+        if len(self.refused) < MAX_REFUSALS:
+            self.refused.append(Refusal(line=line_no, reason=reason))
+
+
+def _lines(f: IO[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    """(1-based line number, byte offset, line) of every non-blank line."""
+    f.seek(0)
+    offset = 0
+    for number, raw in enumerate(iter(f.readline, b""), start=1):
+        if raw.strip():
+            yield number, offset, raw
+        offset += len(raw)
+
+
+def _read(f: IO[bytes], offset: int) -> bytes:
+    f.seek(offset)
+    return f.readline()
+
+
+def _check(record: Any) -> None:
+    """Limits the models leave to the service, as the API's own writes check them."""
+    if isinstance(record, MemoryRecord) and record.document is None:
+        try:
+            check_content_size(record.content)
+        except TooLarge as exc:
+            raise LineRefused(f"memory.{exc.message}") from None
+    if isinstance(record, MessageRecord):
+        size, limit = len(record.content.encode()), settings().max_message_bytes
+        if size > limit:
+            raise LineRefused(f"message.content: {size} bytes; the limit is {limit} bytes")
+
+
+def validate_file(f: IO[bytes]) -> Plan:
+    """Every line through its model; then what only the whole file can tell (duplicate ids, a link to a
+    memory the file lacks, messages of a conversation it lacks or with gaps in their numbers)."""
+    plan = Plan()
+    lines = _lines(f)
+    first = next(lines, None)
+    if first is None:
+        raise ImportRejected("the file is empty: the first line must be the export header")
+    try:
+        parse_header(first[2])
+    except LineRefused as exc:
+        plan.refuse(first[0], str(exc))
+        return plan
+    memories: set[UUID] = set()
+    conversations: set[UUID] = set()
+    links: list[tuple[int, LinkRecord]] = []
+    seqs: dict[UUID, list[tuple[int, int]]] = {}
+    for number, offset, raw in lines:
+        plan.lines += 1
+        try:
+            record = parse_record(raw)
+            _check(record)
+        except LineRefused as exc:
+            plan.refuse(number, str(exc))
+            continue
+        plan.at[record.type].append((number, offset))
+        if isinstance(record, MemoryRecord | ConversationRecord):
+            seen = memories if isinstance(record, MemoryRecord) else conversations
+            if record.id in seen:
+                plan.refuse(number, f"{record.type}.id: {record.id} appears twice in the file")
+            seen.add(record.id)
+        elif isinstance(record, LinkRecord):
+            links.append((number, record))
+        elif isinstance(record, MessageRecord):
+            seqs.setdefault(record.conversation_id, []).append((record.seq, number))
+    _check_references(plan, memories, conversations, links, seqs)
+    plan.refused.sort(key=lambda r: r.line)
+    return plan
+
+
+def _check_references(
+    plan: Plan,
+    memories: set[UUID],
+    conversations: set[UUID],
+    links: list[tuple[int, LinkRecord]],
+    seqs: dict[UUID, list[tuple[int, int]]],
+) -> None:
+    for number, link in links:
+        for name, memory_id in (("from_id", link.from_id), ("to_id", link.to_id)):
+            if memory_id not in memories:
+                plan.refuse(number, f"link.{name}: memory {memory_id} is not in the file")
+    for conversation_id, numbered in seqs.items():
+        numbered.sort()
+        if conversation_id not in conversations:
+            plan.refuse(numbered[0][1], f"message.conversation_id: conversation {conversation_id} is not in the file")
+            continue
+        for expected, (seq, number) in enumerate(numbered, start=1):
+            if seq != expected:
+                plan.refuse(
+                    number,
+                    f"message.seq: conversation {conversation_id} must number its messages 1..n "
+                    f"without gaps or repeats; expected {expected}, got {seq}",
+                )
+                break
+        plan.message_counts[conversation_id] = len(numbered)
+
+
+# ---- import: writing -----------------------------------------------------------------------------
+
+
+class LineFailed(EngramError):
+    """A validated line the database refuses (a conflict with this tenant's data): nothing is kept."""
+
+    def __init__(self, line_no: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line_no = line_no
+
+
+@dataclass
+class Importer:
+    conn: psycopg.Connection[DictRow]
+    tenant_id: UUID
+    f: IO[bytes]
+    plan: Plan
+    namespace: str | None
+    keep_ids: bool
+    imported: ImportCounts = field(default_factory=ImportCounts)
+    deduplicated: ImportCounts = field(default_factory=ImportCounts)
+    mapped: int = 0
+    memory_ids: dict[UUID, UUID] = field(default_factory=dict)  # record id -> the row it became or matched
+    chunk_ids: list[UUID] = field(default_factory=list)
+    namespaces: set[str] = field(default_factory=set)
+
+    def records(self, record_type: str) -> Iterator[list[tuple[int, Any]]]:
+        it = iter(self.plan.at[record_type])
+        while batch := list(islice(it, WRITE_BATCH)):
+            yield [(number, parse_record(_read(self.f, offset))) for number, offset in batch]
+
+    def new_id(self, record_id: UUID, taken: set[UUID]) -> UUID:
+        if self.keep_ids and record_id not in taken:
+            return record_id
+        self.mapped += 1
+        return uuid4()
+
+    def ns(self, namespace: str) -> str:
+        return self.namespace or namespace
+
+    def memories(self) -> None:
+        seen: dict[tuple[str, bytes, str, datetime | None], UUID] = {}  # this file's memories, by dedupe key
+        for batch in self.records("memory"):
+            keys = {r.id: (self.ns(r.namespace), r.hash(), r.status, r.created_at) for _, r in batch}
+            found = store.existing_memories(self.conn, list(keys.values()))
+            taken = store.taken_ids(self.conn, "memories", [r.id for _, r in batch]) if self.keep_ids else set()
+            news: list[tuple[MemoryRecord, NewMemory]] = []
+            for _, r in batch:
+                ns, digest, status, created = keys[r.id]
+                key = (ns, digest, status, None if status == "active" else created)
+                match = found.get(key) or seen.get(key)
+                if match is not None:
+                    self.memory_ids[r.id] = match
+                    self.deduplicated.memories += 1
+                    continue
+                new = _new_memory(r, self.new_id(r.id, taken), ns)
+                assert new.id is not None
+                seen[key] = self.memory_ids[r.id] = new.id
+                news.append((r, new))
+            written = write_memories(self.conn, self.tenant_id, [n for _, n in news])
+            versions = []
+            for (r, new), w in zip(news, written, strict=True):
+                self.memory_ids[r.id] = w.id
+                if not w.inserted:  # a concurrent write of the same content got there first
+                    self.deduplicated.memories += 1
+                    continue
+                self.imported.memories += 1
+                self.namespaces.add(new.namespace)
+                self.chunk_ids += w.chunk_ids
+                versions += [(w.id, v.model_dump()) for v in r.versions]
+                if r.document is not None:
+                    self.imported.documents += 1
+                    if r.document.body is not None:
+                        assert r.document.content_type is not None
+                        store_body(
+                            self.conn,
+                            self.tenant_id,
+                            w.id,
+                            r.document.body,
+                            byte_size=len(r.document.body.encode()),
+                            sha256=r.hash(),
+                            content_type=r.document.content_type,
+                        )
+            store.insert_versions(self.conn, self.tenant_id, versions)
+            self.imported.versions += len(versions)
+
+    def conversations(self) -> None:
+        written: dict[UUID, UUID] = {}  # record id -> new conversation id
+        for batch in self.records("conversation"):
+            found = store.existing_conversations(
+                self.conn, [(r.id, self.ns(r.namespace), r.created_at, r.title, r.agent_id) for _, r in batch]
+            )
+            taken = store.taken_ids(self.conn, "conversations", [r.id for _, r in batch]) if self.keep_ids else set()
+            for _, r in batch:
+                if r.id in found:
+                    self.deduplicated.conversations += 1  # its messages are there too: they are skipped
+                    continue
+                new_id = self.new_id(r.id, taken)
+                fields = r.model_dump() | {"namespace": self.ns(r.namespace)}
+                store.insert_conversation(
+                    self.conn, self.tenant_id, new_id, fields, self.plan.message_counts.get(r.id, 0)
+                )
+                written[r.id] = new_id
+                self.imported.conversations += 1
+                self.namespaces.add(fields["namespace"])
+        for batch in self.records("message"):
+            rows = [(written[m.conversation_id], m.model_dump()) for _, m in batch if m.conversation_id in written]
+            store.insert_messages(self.conn, self.tenant_id, rows)
+            self.imported.messages += len(rows)
+            self.deduplicated.messages += len(batch) - len(rows)
+        for conversation_id in written.values():
+            self.chunk_ids += window_conversation(self.conn, self.tenant_id, conversation_id)
+
+    def links(self) -> None:
+        for batch in self.records("link"):
+            taken = store.taken_ids(self.conn, "links", [r.id for _, r in batch]) if self.keep_ids else set()
+            for number, r in batch:
+                from_id, to_id = self.memory_ids[r.from_id], self.memory_ids[r.to_id]
+                if store.overlapping_link(self.conn, from_id, to_id, r.relation, r.valid_from, r.valid_to):
+                    self.deduplicated.links += 1  # the same relation already holds then
+                    continue
+                try:
+                    with self.conn.transaction():
+                        store.insert_link(
+                            self.conn, self.tenant_id, self.new_id(r.id, taken), from_id, to_id, r.model_dump()
+                        )
+                except psycopg.errors.IntegrityError as exc:
+                    raise LineFailed(number, f"link: {exc.diag.message_primary}") from None
+                self.imported.links += 1
+
+    def run(self) -> ImportReport:
+        self.memories()
+        self.conversations()
+        self.links()
+        record_activity(self.conn, sorted(self.namespaces))  # the next consolidation builds their topic trees
+        return ImportReport(
+            lines=self.plan.lines,
+            imported=self.imported,
+            deduplicated=self.deduplicated,
+            mapped_ids=self.mapped,
+            topics_skipped=len(self.plan.at["topic"]),
+            refused=[],
+            refused_count=0,
+        )
+
+
+def _new_memory(r: MemoryRecord, memory_id: UUID, namespace: str) -> NewMemory:
+    doc = r.document
+    return NewMemory(
+        id=memory_id,
+        namespace=namespace,
+        content=r.content,
+        kind=r.kind,
+        layer=r.layer,
+        importance=r.importance,
+        tags=r.tags,
+        source=r.source,
+        metadata=r.metadata,
+        valid_from=r.valid_from,
+        valid_to=r.valid_to,
+        document_tier=doc.tier if doc else None,
+        content_hash=r.hash(),
+        chunks=[(c.position, c.char_start, c.text) for c in doc.chunks] if doc else None,
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+        last_accessed=r.last_accessed,
+        access_count=r.access_count,
+        repetition_count=r.repetition_count,
+        status=r.status,
+        deleted_at=r.deleted_at,
+        version=r.version,
+    )
+
+
+def _fetch(bucket: str, key: str, job: DictRow, f: IO[bytes]) -> None:
+    client = s3.client()
+    size = int(client.head_object(Bucket=bucket, Key=key)["ContentLength"])
+    if size != job["size_bytes"]:
+        raise ImportRejected(f"the file is {size} bytes but {job['size_bytes']} were declared")
+    client.download_fileobj(bucket, key, f)
+    f.seek(0)
+    digest = hashlib.sha256()
+    for block in iter(lambda: f.read(1 << 20), b""):
+        digest.update(block)
+    if job["sha256"] is not None and digest.digest() != bytes(job["sha256"]):
+        raise ImportRejected(
+            f"sha256 mismatch: the file is {digest.hexdigest()}, declared {bytes(job['sha256']).hex()}"
+        )
+
+
+def _refused_report(plan: Plan) -> dict[str, Any]:
+    return ImportReport(
+        lines=plan.lines,
+        imported=ImportCounts(),
+        deduplicated=ImportCounts(),
+        mapped_ids=0,
+        topics_skipped=0,
+        refused=plan.refused,
+        refused_count=plan.refused_count,
+    ).model_dump(mode="json")
+
+
+def import_object(bucket: str, key: str) -> str:
+    """Handle one ObjectCreated record under imports/; returns what happened (for logs and tests)."""
+    parsed = parse_import_key(key)
+    if parsed is None:
+        logger.warning("ignoring an object outside imports/<tenant>/<import>.jsonl", extra={"key": key})
+        return "ignored"
+    tenant_id, import_id = parsed
+    key = import_key(tenant_id, import_id)
+    chunk_ids: list[UUID] = []
+    with tenant_transaction(tenant_id) as conn:
+        # The row lock serialises duplicate deliveries: the second waits, then finds the job settled.
+        job = store.import_row(conn, import_id, lock=True)
+        if job is None:
+            return "unknown"  # not an import of this tenant: never read it
+        if job["status"] != "pending":
+            return "duplicate"
+        outcome = "done"
+        with tempfile.TemporaryFile() as f:
+            try:
+                _fetch(bucket, key, job, f)
+                plan = validate_file(f)
+                if plan.refused_count:
+                    store.settle_import(
+                        conn,
+                        import_id,
+                        report=_refused_report(plan),
+                        error=f"{plan.refused_count} line(s) refused: nothing was imported",
+                    )
+                    outcome = "refused"
+                else:
+                    importer = Importer(conn, tenant_id, f, plan, job["namespace"], job["id_policy"] == "keep")
+                    with conn.transaction():  # a savepoint: a refusal while writing keeps none of it
+                        report = importer.run()
+                    store.settle_import(conn, import_id, report=report.model_dump(mode="json"), error=None)
+                    chunk_ids = importer.chunk_ids
+            except ImportRejected as exc:
+                store.settle_import(conn, import_id, report=None, error=exc.message)
+                outcome = "failed"
+            except LineFailed as exc:
+                plan.refuse(exc.line_no, exc.message)
+                store.settle_import(
+                    conn,
+                    import_id,
+                    report=_refused_report(plan),
+                    error=f"line {exc.line_no} refused: nothing was imported",
+                )
+                outcome = "refused"
+    s3.delete_object(bucket, key)
+    enqueue_embedding(tenant_id, chunk_ids)
+    logger.info("import settled", extra={"import_id": str(import_id), "outcome": outcome, "chunks": len(chunk_ids)})
+    return outcome

@@ -1,0 +1,338 @@
+"""The SQL of exports and imports: the job rows, the export's readers (server-side cursors, so a big
+tenant streams through a few thousand rows at a time) and what an import writes besides memories
+(versions, links, conversations, messages), in the caller's transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import DictRow
+
+Conn = psycopg.Connection[DictRow]
+FETCH_ROWS = 500  # rows per round trip of a server-side cursor
+
+_EXPORT_COLUMNS = sql.SQL("id, status, namespace, counts, bytes, error, created_at, started_at, finished_at, s3_key")
+_IMPORT_COLUMNS = sql.SQL(
+    "id, status, namespace, id_policy, declared_bytes AS size_bytes, sha256, error, report, s3_key, expires_at,"
+    " created_at, updated_at"
+)
+
+# ---- jobs ---------------------------------------------------------------------------------------
+
+
+def insert_export(conn: Conn, tenant_id: UUID, namespace: str | None, key_of: Any) -> DictRow:
+    row = conn.execute(
+        sql.SQL("INSERT INTO exports (tenant_id, namespace, s3_key) VALUES (%s, %s, '') RETURNING {}").format(
+            _EXPORT_COLUMNS
+        ),
+        (tenant_id, namespace),
+    ).fetchone()
+    assert row is not None
+    row["s3_key"] = key_of(row["id"])
+    conn.execute("UPDATE exports SET s3_key = %s WHERE id = %s", (row["s3_key"], row["id"]))
+    return row
+
+
+def export_row(conn: Conn, export_id: UUID) -> DictRow | None:
+    return conn.execute(
+        sql.SQL("SELECT {} FROM exports WHERE id = %s").format(_EXPORT_COLUMNS), (export_id,)
+    ).fetchone()
+
+
+def claim_export(conn: Conn, export_id: UUID) -> DictRow | None:
+    """Queued (or running: a worker that died mid-way, its message delivered again) -> running."""
+    return conn.execute(
+        sql.SQL(
+            "UPDATE exports SET status = 'running', attempts = attempts + 1, started_at = now()"
+            " WHERE id = %s AND status IN ('queued', 'running') RETURNING {}"
+        ).format(_EXPORT_COLUMNS),
+        (export_id,),
+    ).fetchone()
+
+
+def settle_export(
+    conn: Conn, export_id: UUID, *, counts: dict[str, int] | None, size: int | None, error: str | None
+) -> None:
+    conn.execute(
+        "UPDATE exports SET status = %s, counts = %s, bytes = %s, error = %s, finished_at = now() WHERE id = %s",
+        ("failed" if error else "ready", json.dumps(counts or {}), size, error, export_id),
+    )
+
+
+def insert_import(
+    conn: Conn,
+    tenant_id: UUID,
+    *,
+    namespace: str | None,
+    id_policy: str,
+    size: int,
+    sha256: bytes | None,
+    expires_at: datetime,
+    key_of: Any,
+) -> DictRow:
+    row = conn.execute(
+        sql.SQL(
+            "INSERT INTO imports (tenant_id, namespace, id_policy, declared_bytes, sha256, s3_key, expires_at)"
+            " VALUES (%s, %s, %s, %s, %s, '', %s) RETURNING {}"
+        ).format(_IMPORT_COLUMNS),
+        (tenant_id, namespace, id_policy, size, sha256, expires_at),
+    ).fetchone()
+    assert row is not None
+    row["s3_key"] = key_of(row["id"])
+    conn.execute("UPDATE imports SET s3_key = %s WHERE id = %s", (row["s3_key"], row["id"]))
+    return row
+
+
+def import_row(conn: Conn, import_id: UUID, *, lock: bool = False) -> DictRow | None:
+    query = sql.SQL("SELECT {} FROM imports WHERE id = %s {}").format(
+        _IMPORT_COLUMNS, sql.SQL("FOR UPDATE" if lock else "")
+    )
+    return conn.execute(query, (import_id,)).fetchone()
+
+
+def settle_import(conn: Conn, import_id: UUID, *, report: dict[str, Any] | None, error: str | None) -> DictRow:
+    row = conn.execute(
+        sql.SQL(
+            "UPDATE imports SET status = %s, report = %s, error = %s, updated_at = now() WHERE id = %s RETURNING {}"
+        ).format(_IMPORT_COLUMNS),
+        ("failed" if error else "done", json.dumps(report) if report is not None else None, error, import_id),
+    ).fetchone()
+    assert row is not None
+    return row
+
+
+# ---- export readers (one snapshot: the caller's repeatable-read transaction) ------------------------
+
+_MEMORIES = sql.SQL(
+    "SELECT m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
+    " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from, m.valid_to,"
+    " m.status, m.deleted_at, m.version, m.document_tier, encode(m.content_hash, 'hex') AS sha256,"
+    " (SELECT COALESCE(json_agg(json_build_object('version', v.version, 'content', v.content, 'kind', v.kind,"
+    "   'importance', v.importance, 'tags', v.tags, 'source', v.source, 'metadata', v.metadata,"
+    "   'valid_from', v.valid_from, 'valid_to', v.valid_to, 'changed_at', v.changed_at) ORDER BY v.version), '[]')"
+    "  FROM memory_versions v WHERE v.memory_id = m.id) AS versions,"
+    " CASE WHEN m.document_tier IS NOT NULL THEN (SELECT json_agg(json_build_object('position', c.position,"
+    "   'char_start', c.char_start, 'text', c.text) ORDER BY c.position) FROM chunks c WHERE c.memory_id = m.id)"
+    " END AS chunks,"
+    " d.body, d.content_type"
+    " FROM memories m LEFT JOIN documents d ON d.memory_id = m.id"
+    " WHERE %(ns)s::text IS NULL OR m.namespace = %(ns)s ORDER BY m.created_at, m.id"
+)
+_LINKS = sql.SQL(
+    "SELECT l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
+    " l.run_id, l.created_at, l.ended_at, l.ended_reason, l.valid_to_before_end FROM links l"
+    " WHERE %(ns)s::text IS NULL OR (EXISTS (SELECT 1 FROM memories f WHERE f.id = l.from_id AND f.namespace = %(ns)s)"
+    "  AND EXISTS (SELECT 1 FROM memories t WHERE t.id = l.to_id AND t.namespace = %(ns)s))"
+    " ORDER BY l.created_at, l.id"
+)
+_CONVERSATIONS = sql.SQL(
+    "SELECT id, namespace, title, agent_id, tags, metadata, created_at, updated_at FROM conversations"
+    " WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
+)
+_MESSAGES = sql.SQL(
+    "SELECT m.conversation_id, m.seq, m.role, m.content, m.tool_call_id, m.tool_name, m.metadata, m.created_at"
+    " FROM messages m JOIN conversations c ON c.id = m.conversation_id"
+    " WHERE %(ns)s::text IS NULL OR c.namespace = %(ns)s ORDER BY c.created_at, c.id, m.seq"
+)
+_TOPICS = sql.SQL(
+    "SELECT t.id, t.namespace, t.parent_id, t.depth, t.is_leaf, t.name, t.keywords,"
+    " ARRAY(SELECT tm.memory_id FROM topic_members tm WHERE tm.topic_id = t.id ORDER BY tm.memory_id) AS member_ids"
+    " FROM topics t WHERE %(ns)s::text IS NULL OR t.namespace = %(ns)s ORDER BY t.namespace, t.depth, t.id"
+)
+EXPORT_QUERIES = {
+    "memory": _MEMORIES,
+    "link": _LINKS,
+    "conversation": _CONVERSATIONS,
+    "message": _MESSAGES,
+    "topic": _TOPICS,
+}
+
+
+def stream(conn: Conn, record_type: str, namespace: str | None) -> Iterator[DictRow]:
+    """Every row of one record type, FETCH_ROWS per round trip (a server-side cursor)."""
+    with conn.cursor(name=f"export_{record_type}") as cur:
+        cur.itersize = FETCH_ROWS
+        cur.execute(EXPORT_QUERIES[record_type], {"ns": namespace})
+        yield from cur
+
+
+def active_model(conn: Conn) -> str | None:
+    row = conn.execute("SELECT model_id FROM embedding_spaces WHERE active").fetchone()
+    return row["model_id"] if row else None
+
+
+# ---- import writers --------------------------------------------------------------------------------
+
+
+def taken_ids(conn: Conn, table: str, ids: Sequence[UUID]) -> set[UUID]:
+    """Which of `ids` any tenant's rows of `table` hold (memories, links, conversations)."""
+    if not ids:
+        return set()
+    rows = conn.execute("SELECT engram_ids_taken AS id FROM engram_ids_taken(%s, %s)", (table, list(ids))).fetchall()
+    return {r["id"] for r in rows}
+
+
+def existing_memories(
+    conn: Conn, keys: Sequence[tuple[str, bytes, str, datetime]]
+) -> dict[tuple[str, bytes, str, datetime | None], UUID]:
+    """The tenant's memories already holding these (namespace, content hash, status, created_at):
+    an active one matches on namespace and hash (the dedupe rule of every write), a trashed one also
+    on its creation time. Keys come back with created_at None for active matches."""
+    if not keys:
+        return {}
+    rows = conn.execute(
+        "SELECT DISTINCT ON (k.ns, k.hash, k.status, k.created_at) m.id, k.ns, k.hash, k.status, k.created_at"
+        " FROM unnest(%s::text[], %s::bytea[], %s::text[], %s::timestamptz[]) AS k(ns, hash, status, created_at)"
+        " JOIN memories m ON m.namespace = k.ns AND m.content_hash = k.hash AND m.status = k.status"
+        "  AND (k.status = 'active' OR m.created_at = k.created_at)"
+        " ORDER BY k.ns, k.hash, k.status, k.created_at, m.created_at",
+        ([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys], [k[3] for k in keys]),
+    ).fetchall()
+    return {
+        (r["ns"], bytes(r["hash"]), r["status"], None if r["status"] == "active" else r["created_at"]): r["id"]
+        for r in rows
+    }
+
+
+def insert_versions(conn: Conn, tenant_id: UUID, versions: Sequence[tuple[UUID, dict[str, Any]]]) -> None:
+    """Previous versions of imported memories, as the history trigger would have kept them."""
+    if not versions:
+        return
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO memory_versions (tenant_id, memory_id, version, content, kind, importance, tags, source,"
+            " metadata, valid_from, valid_to, changed_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (memory_id, version) DO NOTHING",
+            [
+                (
+                    tenant_id,
+                    memory_id,
+                    v["version"],
+                    v["content"],
+                    v["kind"],
+                    v["importance"],
+                    v["tags"],
+                    v["source"],
+                    json.dumps(v["metadata"]),
+                    v["valid_from"],
+                    v["valid_to"],
+                    v["changed_at"],
+                )
+                for memory_id, v in versions
+            ],
+        )
+
+
+def existing_conversations(
+    conn: Conn, keys: Sequence[tuple[UUID, str, datetime, str | None, str | None]]
+) -> dict[UUID, UUID]:
+    """Conversations of the tenant that are these records already: the same id, or the same namespace,
+    creation time, title and agent. Returns the record's id -> the existing conversation's id."""
+    if not keys:
+        return {}
+    rows = conn.execute(
+        "SELECT DISTINCT ON (k.id) k.id AS record_id, c.id FROM unnest(%s::uuid[], %s::text[], %s::timestamptz[],"
+        " %s::text[], %s::text[]) AS k(id, ns, created_at, title, agent_id)"
+        " JOIN conversations c ON c.id = k.id OR (c.namespace = k.ns AND c.created_at = k.created_at"
+        "  AND c.title IS NOT DISTINCT FROM k.title AND c.agent_id IS NOT DISTINCT FROM k.agent_id)"
+        " ORDER BY k.id, c.id <> k.id",
+        ([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys], [k[3] for k in keys], [k[4] for k in keys]),
+    ).fetchall()
+    return {r["record_id"]: r["id"] for r in rows}
+
+
+def insert_conversation(
+    conn: Conn, tenant_id: UUID, conversation_id: UUID, record: dict[str, Any], messages: int
+) -> None:
+    conn.execute(
+        "INSERT INTO conversations (id, tenant_id, namespace, title, agent_id, tags, metadata, next_seq,"
+        " message_count, created_at, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()))",
+        (
+            conversation_id,
+            tenant_id,
+            record["namespace"],
+            record["title"],
+            record["agent_id"],
+            record["tags"],
+            json.dumps(record["metadata"]),
+            messages + 1,
+            messages,
+            record["created_at"],
+            record["updated_at"],
+        ),
+    )
+
+
+def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, dict[str, Any]]]) -> None:
+    """Messages with their sequence numbers, in one statement; each conversation's last_message_at follows."""
+    if not rows:
+        return
+    conn.execute(
+        "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name, metadata,"
+        " created_at) SELECT %s, u.cid, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
+        " COALESCE(u.created_at, now()) FROM unnest(%s::uuid[], %s::int[], %s::text[], %s::text[], %s::text[],"
+        " %s::text[], %s::text[], %s::timestamptz[])"
+        " AS u(cid, seq, role, content, tool_call_id, tool_name, metadata, created_at)",
+        (
+            tenant_id,
+            [cid for cid, _ in rows],
+            [m["seq"] for _, m in rows],
+            [m["role"] for _, m in rows],
+            [m["content"] for _, m in rows],
+            [m["tool_call_id"] for _, m in rows],
+            [m["tool_name"] for _, m in rows],
+            [json.dumps(m["metadata"], ensure_ascii=False) for _, m in rows],
+            [m["created_at"] for _, m in rows],
+        ),
+    )
+    conn.execute(
+        "UPDATE conversations c SET last_message_at = x.last FROM (SELECT conversation_id, max(created_at) AS last"
+        " FROM messages WHERE conversation_id = ANY(%s) GROUP BY conversation_id) x WHERE c.id = x.conversation_id",
+        (list({cid for cid, _ in rows}),),
+    )
+
+
+def overlapping_link(
+    conn: Conn, from_id: UUID, to_id: UUID, relation: str, valid_from: datetime, valid_to: datetime | None
+) -> bool:
+    """Whether the same relation between these memories already holds during part of this validity (the
+    database would refuse the link: an import counts it as already there)."""
+    row = conn.execute(
+        "SELECT 1 FROM links WHERE from_id = %s AND to_id = %s AND relation = %s"
+        " AND tstzrange(valid_from, valid_to) && tstzrange(%s, %s)",
+        (from_id, to_id, relation, valid_from, valid_to),
+    ).fetchone()
+    return row is not None
+
+
+def insert_link(conn: Conn, tenant_id: UUID, link_id: UUID, from_id: UUID, to_id: UUID, link: dict[str, Any]) -> None:
+    """A link as it was: its validity, end and creator. The older memory's valid_to was exported as it
+    was, so a supersedes link is not applied again (supersede_applied stays false)."""
+    conn.execute(
+        "INSERT INTO links (id, tenant_id, from_id, to_id, relation, strength, valid_from, valid_to, metadata,"
+        " created_by, run_id, created_at, ended_at, ended_reason, valid_to_before_end)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()), %s, %s, %s)",
+        (
+            link_id,
+            tenant_id,
+            from_id,
+            to_id,
+            link["relation"],
+            link["strength"],
+            link["valid_from"],
+            link["valid_to"],
+            json.dumps(link["metadata"]),
+            link["created_by"],
+            link["run_id"],
+            link["created_at"],
+            link["ended_at"],
+            link["ended_reason"],
+            link["valid_to_before_end"],
+        ),
+    )
