@@ -25,6 +25,7 @@ from engram_client.models import (
     BatchResult,
     ConsolidationStep,
     Conversation,
+    CursorPage,
     DeletedConversation,
     Direction,
     DocumentWritten,
@@ -37,7 +38,6 @@ from engram_client.models import (
     MemoryHistory,
     MemoryWritten,
     MessagePage,
-    Page,
     PrimeResponse,
     PurgeResult,
     QueryResponse,
@@ -295,7 +295,7 @@ def list_memories(
     until: datetime | str | None = None,
     limit: int | None = None,
     cursor: str | None = None,
-) -> Call[Page[Memory]]:
+) -> Call[CursorPage[Memory]]:
     """One page of memories, newest first (`iter_memories` walks every page). All `tags` must match."""
     params = _query(
         namespace=namespace,
@@ -307,15 +307,15 @@ def list_memories(
         limit=limit,
         cursor=cursor,
     )
-    return Call("GET", "/v1/memories", _model(Page[Memory]), params=params, retry_safe=True)
+    return Call("GET", "/v1/memories", _model(CursorPage[Memory]), params=params, retry_safe=True)
 
 
 def list_trash(
     *, namespace: str | None = None, limit: int | None = None, cursor: str | None = None
-) -> Call[Page[Memory]]:
+) -> Call[CursorPage[Memory]]:
     """One page of the trash, most recently deleted first."""
     params = _query(namespace=namespace, limit=limit, cursor=cursor)
-    return Call("GET", "/v1/trash", _model(Page[Memory]), params=params, retry_safe=True)
+    return Call("GET", "/v1/trash", _model(CursorPage[Memory]), params=params, retry_safe=True)
 
 
 def memory_history(memory_id: Ref) -> Call[MemoryHistory]:
@@ -421,7 +421,7 @@ def list_links(
     include_ended: bool | None = None,
     limit: int | None = None,
     cursor: str | None = None,
-) -> Call[Page[Link]]:
+) -> Call[CursorPage[Link]]:
     """One page of links, newest first (`iter_links` walks every page)."""
     params = _query(
         memory_id=memory_id,
@@ -431,7 +431,7 @@ def list_links(
         limit=limit,
         cursor=cursor,
     )
-    return Call("GET", "/v1/links", _model(Page[Link]), params=params, retry_safe=True)
+    return Call("GET", "/v1/links", _model(CursorPage[Link]), params=params, retry_safe=True)
 
 
 def unlink(link_id: Ref) -> Call[Link]:
@@ -481,10 +481,10 @@ def list_conversations(
     agent_id: str | None = None,
     limit: int | None = None,
     cursor: str | None = None,
-) -> Call[Page[Conversation]]:
+) -> Call[CursorPage[Conversation]]:
     """One page of conversations (`iter_conversations` walks every page)."""
     params = _query(namespace=namespace, tag=list(tags or []), agent_id=agent_id, limit=limit, cursor=cursor)
-    return Call("GET", "/v1/conversations", _model(Page[Conversation]), params=params, retry_safe=True)
+    return Call("GET", "/v1/conversations", _model(CursorPage[Conversation]), params=params, retry_safe=True)
 
 
 def delete_conversation(conversation_id: Ref) -> Call[DeletedConversation]:
@@ -673,10 +673,10 @@ def consolidate(
 
 def list_consolidation_runs(
     *, namespace: str | None = None, limit: int | None = None, cursor: str | None = None
-) -> Call[Page[Run]]:
+) -> Call[CursorPage[Run]]:
     """One page of runs, newest first."""
     params = _query(namespace=namespace, limit=limit, cursor=cursor)
-    return Call("GET", "/v1/consolidation-runs", _model(Page[Run]), params=params, retry_safe=True)
+    return Call("GET", "/v1/consolidation-runs", _model(CursorPage[Run]), params=params, retry_safe=True)
 
 
 def get_consolidation_run(run_id: Ref, *, limit: int | None = None, cursor: str | None = None) -> Call[RunWithActions]:

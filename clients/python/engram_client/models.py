@@ -33,13 +33,21 @@ class Result(BaseModel):
 
 
 class Page(Result, Generic[ItemT]):
-    """One page of a listing; `next_cursor` is None on the last one."""
+    """One page of a listing."""
 
     items: list[ItemT]
-    next_cursor: str | None = None
 
     def next_page(self) -> dict[str, Any] | None:
         """The arguments that fetch the next page, or None on the last one."""
+        raise NotImplementedError
+
+
+class CursorPage(Page[ItemT], Generic[ItemT]):
+    """A page of a listing with a cursor: `next_cursor` is None on the last one."""
+
+    next_cursor: str | None
+
+    def next_page(self) -> dict[str, Any] | None:
         return {"cursor": self.next_cursor} if self.next_cursor else None
 
 
@@ -317,7 +325,7 @@ class AppendResult(Result):
 class MessagePage(Page[Message]):
     """Messages by sequence number; the next page starts at `next_from_seq`."""
 
-    next_from_seq: int | None = None
+    next_from_seq: int | None
 
     def next_page(self) -> dict[str, Any] | None:
         return {"from_seq": self.next_from_seq} if self.next_from_seq is not None else None
@@ -577,7 +585,7 @@ class Action(Result):
 
 
 class RunWithActions(Run):
-    actions: Page[Action]
+    actions: CursorPage[Action]
 
 
 # ---- admin -------------------------------------------------------------------------------------
