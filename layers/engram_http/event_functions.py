@@ -14,4 +14,6 @@ EVENT_FUNCTIONS: tuple[str, ...] = (
     "document_ingest",  # S3 ObjectCreated (through SQS): ingests uploaded documents
     "consolidation_dispatcher",  # EventBridge Scheduler: one consolidation run per active namespace
     "consolidation_worker",  # SQS consolidate-jobs: runs a consolidation cycle, continues if needed
+    "export_worker",  # SQS export-jobs: writes a tenant's export file to S3
+    "import_worker",  # S3 ObjectCreated under imports/ (through SQS): imports an export file
 )

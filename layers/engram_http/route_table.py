@@ -60,6 +60,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/topics/{topic_id}", "topics"),
     Route("GET", "/v1/resume", "topics"),
     Route("POST", "/v1/prime", "topics"),
+    Route("POST", "/v1/exports", "portability"),
+    Route("GET", "/v1/exports/{export_id}", "portability"),
+    Route("POST", "/v1/imports", "portability"),
+    Route("GET", "/v1/imports/{import_id}", "portability"),
     # The memory console: static files only; every call it makes goes to /v1 with the operator's key.
     Route("GET", "/console", "console", auth=False),
     Route("GET", "/console/{asset}", "console", auth=False),

@@ -109,6 +109,26 @@ class LocalAws:
         )
         return url, dlq_url
 
+    def notify_queue(self, bucket: str, prefix: str, queue_name: str, visibility_timeout: int = 300) -> tuple[str, str]:
+        """ObjectCreated under `prefix` of `bucket` -> a new queue (+DLQ), beside the bucket's other
+        notifications, as the CDK app wires a function's `s3_trigger_prefix`. Returns the queue."""
+        url, dlq_url = self.create_queue(queue_name, visibility_timeout=visibility_timeout)
+        arn = self.sqs().get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        s3 = self.s3()
+        config = s3.get_bucket_notification_configuration(Bucket=bucket)
+        queues = config.get("QueueConfigurations", [])
+        queues.append(
+            {
+                "QueueArn": arn,
+                "Events": ["s3:ObjectCreated:*"],
+                "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": prefix}]}},
+            }
+        )
+        s3.put_bucket_notification_configuration(
+            Bucket=bucket, NotificationConfiguration={"QueueConfigurations": queues}
+        )
+        return url, dlq_url
+
 
 def sqs_record(message_id: str, body: str, queue: str = "q") -> dict[str, Any]:
     """One SQS record as Lambda delivers it (functions parse it with Powertools' SqsRecordModel)."""

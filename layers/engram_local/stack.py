@@ -32,6 +32,8 @@ class LocalStack:
     consolidate_queue_url: str = ""
     consolidate_dlq_url: str = ""
     consolidation_schedule: LocalSchedule | None = None
+    export_queue_url: str = ""
+    import_events_queue_url: str = ""
 
     def start(self) -> LocalStack:
         external = config.Settings().database_url  # afresh: an earlier stack in this process set its own
@@ -58,6 +60,11 @@ class LocalStack:
         # notifications land in an SQS queue that a poller feeds to functions/document_ingest.
         self.uploads_queue_url, _ = self.aws.create_uploads_bucket(self.uploads_bucket, "engram-upload-events")
         os.environ["ENGRAM_UPLOADS_BUCKET"] = self.uploads_bucket
+        # Exports: a job queue the export worker drains; imports: files PUT under imports/ of the same
+        # bucket notify a queue the import worker drains.
+        self.export_queue_url, _ = self.aws.create_queue("engram-export-jobs", visibility_timeout=300)
+        os.environ["ENGRAM_EXPORT_QUEUE_URL"] = self.export_queue_url
+        self.import_events_queue_url, _ = self.aws.notify_queue(self.uploads_bucket, "imports/", "engram-import-events")
         os.environ.setdefault("ENGRAM_EMBEDDER", "local")
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "engram-local")
         self.refresh_settings()
@@ -70,10 +77,16 @@ class LocalStack:
         )
         # One run per invocation, as the CDK app maps the queue (batch size 1).
         self.consolidation_poller = SqsPoller(self.consolidate_queue_url, "consolidation_worker", batch_size=1)
+        self.export_poller = SqsPoller(self.export_queue_url, "export_worker", batch_size=1)
+        self.import_poller = SqsPoller(
+            self.import_events_queue_url, "import_worker", batch_size=1, shape_body=complete_s3_notification
+        )
         if self.start_poller:
             self.embed_poller.start()
             self.upload_poller.start()
             self.consolidation_poller.start()
+            self.export_poller.start()
+            self.import_poller.start()
             # The consolidation schedule (ENGRAM_CONSOLIDATION_INTERVAL_S; 0 turns it off).
             interval = config.settings().consolidation_interval_s
             if interval > 0:
@@ -99,6 +112,8 @@ class LocalStack:
         self.embed_poller.stop()
         self.upload_poller.stop()
         self.consolidation_poller.stop()
+        self.export_poller.stop()
+        self.import_poller.stop()
         if self.consolidation_schedule:
             self.consolidation_schedule.stop()
         if self.aws:

@@ -10,6 +10,7 @@ def all_routers() -> list:
         documents,
         graph,
         memories,
+        portability,
         priming,
         recall,
         topics,
@@ -25,4 +26,5 @@ def all_routers() -> list:
         consolidation.router,
         topics.router,
         priming.router,
+        portability.router,
     ]
