@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -19,6 +19,15 @@ from aws_lambda_powertools import Logger
 
 from engram.adapters import llm
 from engram.consolidation import store
+from engram.consolidation.distilling import (
+    DISTILL_MAX_TOKENS,
+    DISTILL_SYSTEM,
+    DistillRules,
+    distill_prompt,
+    leaf_overlap,
+    members_to_send,
+    parse_distillation,
+)
 from engram.consolidation.lifecycle import (
     LifecycleRules,
     decayed_importance,
@@ -52,10 +61,11 @@ from engram.consolidation.similarity import (
     tokens,
 )
 from engram.core.errors import EngramError
+from engram.core.models import MAX_TAGS, NewMemory
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, Relation, write_links
-from engram.memories.service import rechunk_memory
-from engram.topics.service import rebuild_tree, tree_image
+from engram.memories.service import rechunk_memory, write_memory
+from engram.topics.service import LeafMembers, leaves_of_size, rebuild_tree, tree_image
 
 logger = Logger()
 
@@ -122,6 +132,7 @@ class StepContext:
     batch_size: int
     neighbours: int
     max_chars: int
+    distill: DistillRules
     actions: list[Row] = field(default_factory=list)
     candidates: int = 0
     skipped: str | None = None
@@ -161,14 +172,14 @@ class StepContext:
         if not self.apply:
             self.act(step, f"{action}_candidate", memory_ids, reason, details=details, applied=False)
 
-    def ask(self, purpose: str, system: str, prompt: str) -> str | None:
+    def ask(self, purpose: str, system: str, prompt: str, max_tokens: int = 1024) -> str | None:
         """One LLM call within the caps; None when refused or failed (logged, the pair is left alone)."""
         refusal = self.llm.refusal()
         if refusal:
             self.skipped = refusal
             return None
         try:
-            result = llm.complete(self.tenant_id, purpose, system, prompt, max_tokens=1024, run_id=self.run_id)
+            result = llm.complete(self.tenant_id, purpose, system, prompt, max_tokens=max_tokens, run_id=self.run_id)
         except llm.LlmError as exc:
             logger.warning("consolidation llm call failed", extra={"purpose": purpose, "error": str(exc)[:200]})
             self.skipped = f"llm call failed: {str(exc)[:200]}"
@@ -300,6 +311,25 @@ def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
 # --- near-duplicates and reconcile -------------------------------------------------------------
 
 
+def _lineage(
+    ctx: StepContext, newer: UUID, olders: Sequence[UUID], relations: Sequence[Relation], reason: str
+) -> list[UUID]:
+    """The run's links from `newer` to each of `olders` (supersedes ends an older memory's validity,
+    so `as_of` still finds it; derived_from keeps where a text came from). Returns the link ids."""
+    written = write_links(
+        ctx.conn,
+        ctx.tenant_id,
+        [
+            LinkCreate(from_id=newer, to_id=older, relation=rel, metadata={"reason": reason[:200]})
+            for older in olders
+            for rel in relations
+        ],
+        created_by="consolidation",
+        run_id=ctx.run_id,
+    )
+    return [link.id for link in written]
+
+
 def _absorb(
     ctx: StepContext,
     step: str,
@@ -331,22 +361,7 @@ def _absorb(
                     new_chunks = rechunk_memory(ctx.conn, ctx.tenant_id, {**survivor, **changes}, content or "")
                 elif changes:
                     store.update_memory(ctx.conn, survivor["id"], changes)
-                written = write_links(
-                    ctx.conn,
-                    ctx.tenant_id,
-                    [
-                        LinkCreate(
-                            from_id=survivor["id"],
-                            to_id=other["id"],
-                            relation=rel,
-                            metadata={"reason": reason[:200]},
-                        )
-                        for rel in relations
-                    ],
-                    created_by="consolidation",
-                    run_id=ctx.run_id,
-                )
-                links = [link.id for link in written]
+                links = _lineage(ctx, survivor["id"], [other["id"]], relations, reason)
         except (psycopg.errors.UniqueViolation, EngramError) as exc:
             # Another active memory already has the merged text, or a link of this pair exists.
             logger.info("merge skipped", extra={"memories": [str(i) for i in ids], "error": str(exc)[:200]})
@@ -692,6 +707,157 @@ def drop_decayed(ctx: StepContext, cursor: Row | None) -> Row | None:
     return _next(rows, ctx.batch_size)
 
 
+# --- topic distillation --------------------------------------------------------------------------
+
+
+class _NotDistilled(Exception):
+    """A distillation that cannot be written as it stands (its savepoint is rolled back)."""
+
+
+def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
+    """Seed 001's topic distillation: a leaf of the namespace's topic tree with enough overlapping
+    members is condensed by the LLM into fewer memories that keep every detail; the sources are
+    superseded by them through the graph. One leaf per batch, at most `max_leaves` a run; a plan
+    lists the leaves without a call. A leaf refused or declined is not asked about again until one
+    of its members changes or it gains or loses one."""
+    if ctx.apply and ctx.llm.unavailable:
+        ctx.skipped = ctx.llm.unavailable  # only an LLM distils
+        return None
+    rules = ctx.distill
+    seen: list[str] = list((cursor or {}).get("seen", []))
+    if len(seen) >= rules.max_leaves:
+        return None
+    for leaf in leaves_of_size(ctx.conn, ctx.namespace, rules.min_members):
+        if leaf.id in seen:
+            continue
+        members = list(store.memories_by_id(ctx.conn, leaf.memory_ids).values())
+        overlap = leaf_overlap([m["content"] for m in members], rules.overlap_jaccard)
+        if len(overlap.overlapping) < rules.min_members:
+            continue
+        sent = [members[i] for i in members_to_send([m["content"] for m in members], overlap, rules.prompt_chars)]
+        ids = [m["id"] for m in sent]
+        if store.distillation_answered(ctx.conn, ids):
+            continue
+        seen.append(leaf.id)
+        details: Row = {
+            "leaf": leaf.id,
+            "name": leaf.name,
+            "members": len(members),
+            "overlapping": len(overlap.overlapping),
+            "sent": len(sent),
+            "overlap_jaccard": rules.overlap_jaccard,
+        }
+        why = (
+            f"topic {leaf.id} ({leaf.name}): {len(overlap.overlapping)} of {len(members)} members overlap"
+            f" another (token Jaccard >= {rules.overlap_jaccard})"
+        )
+        if _undecided(ctx):
+            ctx.candidate("distill", "distill", ids, why, details)
+        else:
+            locked = store.memories_by_id(ctx.conn, ids, lock=True)
+            if len(locked) == len(ids):  # else one changed under us: the next run looks again
+                _distill_leaf(ctx, leaf, [locked[i] for i in ids], why, details)
+        return {"seen": seen}
+    return None
+
+
+def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[Row], why: str, details: Row) -> None:
+    ids = [m["id"] for m in sent]
+    answer = ctx.ask("consolidation_distill", DISTILL_SYSTEM, distill_prompt(sent), max_tokens=DISTILL_MAX_TOKENS)
+    if answer is None:
+        ctx.candidates += 1
+        return
+    try:
+        entries = parse_distillation(answer, [m["content"] for m in sent], ctx.max_chars)
+    except UnusableAnswer as exc:
+        ctx.act("distill", "distill_refused", ids, f"{why}; refused: {exc}", details=details, applied=False)
+        return
+    if not entries:
+        ctx.act(
+            "distill",
+            "distill_declined",
+            ids,
+            f"{why}; the LLM found nothing to condense",
+            details=details,
+            applied=False,
+        )
+        return
+    created: list[UUID] = []
+    links: list[UUID] = []
+    chunk_ids: list[UUID] = []
+    # The distilled memories hold from this instant, and their sources until it (supersedes ends them
+    # where the newer one starts): `as_of` before it reads the sources, after it the distillation.
+    valid_from = datetime.now(UTC)
+    try:
+        with ctx.conn.transaction():  # a savepoint: a clash undoes this leaf only
+            for entry in entries:
+                sources = [sent[i] for i in entry.sources]
+                new_id, new_chunks = _write_distilled(ctx, leaf, sources, entry.content, valid_from)
+                created.append(new_id)
+                chunk_ids += new_chunks
+                links += _lineage(ctx, new_id, [m["id"] for m in sources], ("supersedes", "derived_from"), why)
+    except (_NotDistilled, psycopg.errors.UniqueViolation, EngramError) as exc:
+        ctx.act("distill", "distill_refused", ids, f"{why}; not written: {exc}", details=details, applied=False)
+        return
+    consumed = [sent[i] for entry in entries for i in entry.sources]
+    ctx.chunk_ids += chunk_ids
+    ctx.consumed |= {m["id"] for m in consumed}
+    ctx.act(
+        "distill",
+        "distill",
+        [*(m["id"] for m in consumed), *created],
+        f"{why}; {len(consumed)} memories distilled into {len(created)}",
+        details={
+            **details,
+            "sources": len(consumed),
+            "distilled": [
+                {"memory_id": str(new_id), "sources": [str(sent[i]["id"]) for i in entry.sources]}
+                for new_id, entry in zip(created, entries, strict=True)
+            ],
+        },
+        before={"memories": [m["image"] for m in consumed], "created": [str(i) for i in created]},
+        links=links,
+    )
+
+
+def _write_distilled(
+    ctx: StepContext, leaf: LeafMembers, sources: list[Row], content: str, valid_from: datetime
+) -> tuple[UUID, list[UUID]]:
+    """A new memory holding `content`, with what its sources earned (merged_fields: highest layer,
+    max importance, summed counts, their tags) and the tag `distilled`. Returns its id and chunks."""
+    first = choose_survivor(sources)
+    fields = merged_fields(first, [m for m in sources if m is not first])
+    tags = ["distilled", *(t for t in fields["tags"] if t != "distilled")][:MAX_TAGS]
+    written = write_memory(
+        ctx.conn,
+        ctx.tenant_id,
+        NewMemory(
+            namespace=ctx.namespace,
+            content=content,
+            kind=first["kind"],
+            layer=fields["layer"],
+            importance=fields["importance"],
+            tags=tags,
+            source="distill",
+            metadata={"distilled_from_topic": leaf.id},
+            valid_from=valid_from,
+        ),
+    )
+    if not written.inserted:
+        raise _NotDistilled(f"a distilled text is memory {written.id} already")
+    store.update_memory(
+        ctx.conn,
+        written.id,
+        {
+            "access_count": fields["access_count"],
+            "repetition_count": fields["repetition_count"],
+            "last_accessed": fields["last_accessed"],
+            "layer_epoch": ctx.epoch,
+        },
+    )
+    return written.id, written.chunk_ids
+
+
 # --- the topic tree ------------------------------------------------------------------------------
 
 
@@ -733,5 +899,6 @@ STEP_FUNCTIONS: dict[str, StepFn] = {
     "reconcile": reconcile,
     "buffer_cap": buffer_cap,
     "drop_decayed": drop_decayed,
+    "distill": distill,
     "topics": topics,
 }

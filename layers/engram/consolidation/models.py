@@ -11,7 +11,9 @@ from pydantic import BaseModel, Field
 
 from engram.core.models import Namespace, Strict
 
-StepName = Literal["decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "topics"]
+StepName = Literal[
+    "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "distill", "topics"
+]
 RunStatus = Literal["queued", "running", "done", "failed", "undone"]
 
 
@@ -19,7 +21,7 @@ class ConsolidateRequest(Strict):
     namespace: Namespace = "default"
     dry_run: bool = Field(default=False, description="Plan only: list every action with its reason; change nothing")
     steps: list[StepName] | None = Field(
-        default=None, min_length=1, max_length=9, description="Steps to run, in the cycle's order (default: all)"
+        default=None, min_length=1, max_length=10, description="Steps to run, in the cycle's order (default: all)"
     )
 
 
@@ -61,7 +63,8 @@ class Action(BaseModel):
     step: str
     action: str = Field(
         description="decay, promote, gate_approve, gate_reject, demote, merge, supersede, "
-        "contradicts, evict, drop_decayed, or *_candidate in plans"
+        "contradicts, evict, drop_decayed, distill (distill_refused and distill_declined: not applied, with the "
+        "reason), topic_tree, or *_candidate in plans"
     )
     memory_ids: list[UUID]
     reason: str

@@ -49,6 +49,7 @@ from engram.adapters import llm
 from engram.adapters.queue import enqueue_consolidation, enqueue_embedding
 from engram.consolidation import cycle, store
 from engram.consolidation.dispatch_store import open_run
+from engram.consolidation.distilling import DistillRules
 from engram.consolidation.lifecycle import LifecycleRules
 from engram.consolidation.models import (
     Action,
@@ -79,6 +80,7 @@ STEPS: tuple[str, ...] = (
     "reconcile",
     "buffer_cap",
     "drop_decayed",
+    "distill",
     "topics",
 )
 Trigger = Literal["api", "schedule", "cli"]
@@ -199,6 +201,7 @@ def _context(
         batch_size=s.consolidation_batch_size,
         neighbours=s.consolidation_neighbours,
         max_chars=s.max_memory_chars,
+        distill=DistillRules.from_settings(s),
     )
 
 

@@ -250,6 +250,19 @@ def delete_run_verdicts(conn: psycopg.Connection[Any], run_id: UUID) -> None:
     conn.execute("DELETE FROM consolidation_verdicts WHERE run_id = %s", (run_id,))
 
 
+def distillation_answered(conn: psycopg.Connection[Any], ids: Sequence[UUID]) -> bool:
+    """The LLM was asked to distil exactly these memories by a run not undone, refused or declined,
+    and none of them changed since: asking again would get the same answer."""
+    row = conn.execute(
+        "SELECT 1 FROM consolidation_actions a JOIN consolidation_runs r ON r.id = a.run_id"
+        " WHERE a.step = 'distill' AND a.action IN ('distill_refused', 'distill_declined') AND r.status <> 'undone'"
+        " AND a.memory_ids @> %(ids)s::uuid[] AND a.memory_ids <@ %(ids)s::uuid[]"
+        " AND a.created_at >= (SELECT max(m.updated_at) FROM memories m WHERE m.id = ANY(%(ids)s::uuid[])) LIMIT 1",
+        {"ids": list(ids)},
+    ).fetchone()
+    return row is not None
+
+
 # --- memories -----------------------------------------------------------------------------------
 
 

@@ -276,6 +276,22 @@ def _place(conn: store.Conn, tenant_id: UUID, chunk_ids: Sequence[UUID]) -> int:
     return len(left)
 
 
+@dataclass(frozen=True)
+class LeafMembers:
+    id: str
+    name: str
+    memory_ids: list[UUID]
+
+
+def leaves_of_size(conn: store.Conn, namespace: str, min_members: int) -> list[LeafMembers]:
+    """Leaves with at least `min_members` live memories (documents left out), largest first: what
+    topic distillation looks at, in the caller's transaction."""
+    return [
+        LeafMembers(r["id"], r["name"], list(r["memory_ids"]))
+        for r in store.leaves_of_size(conn, namespace, min_members)
+    ]
+
+
 # --- undo of a rebuild ----------------------------------------------------------------------------
 
 

@@ -329,6 +329,21 @@ def member_pages(
     return out
 
 
+def leaves_of_size(conn: Conn, namespace: str, min_members: int) -> list[DictRow]:
+    """Leaves of the namespace with at least `min_members` live memories that are not documents (a
+    document's memory holds its synopsis): id, name and those memories' ids, largest first."""
+    return conn.execute(
+        sql.SQL(
+            "SELECT t.id, t.name, array_agg(m.id ORDER BY m.id) AS memory_ids FROM topics t"
+            " JOIN topic_members tm ON tm.tenant_id = t.tenant_id AND tm.topic_id = t.id"
+            " JOIN memories m ON m.id = tm.memory_id"
+            " WHERE t.namespace = %s AND t.is_leaf AND {live} AND m.document_tier IS NULL"
+            " GROUP BY t.id, t.name HAVING count(*) >= %s ORDER BY count(*) DESC, t.id"
+        ).format(live=_live("m")),
+        (namespace, min_members),
+    ).fetchall()
+
+
 def memory_ids_under(conn: Conn, topic_ids: Sequence[str]) -> list[UUID]:
     """Memories of these topics (leaves' members, nodes through their leaves)."""
     rows = conn.execute(

@@ -1,0 +1,306 @@
+"""Topic distillation through the HTTP API and the consolidation worker on a real PostgreSQL, with
+the LLM faked at the HTTP boundary: a leaf of overlapping memories becomes fewer memories that keep
+every detail, recall finds them instead of their sources, `as_of` still finds the sources, undo
+puts every row back, an answer that drops a detail is refused, and a run distils at most two leaves."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+import psycopg
+import pytest
+
+NS = "kb"
+# Six facts about one service, each stated twice in other words (token Jaccard 0.5-0.8 per pair),
+# grouped by the fake LLM two facts to a distilled memory: 12 memories -> 3.
+PAYMENTS: list[tuple[str, str]] = [
+    ("pay-deploy", "The payments service deploys from the release-2025 branch every Tuesday at 14:00 UTC."),
+    ("pay-deploy", "Every Tuesday at 14:00 UTC the payments service is deployed from the release-2025 branch."),
+    ("pay-db", "The payments service database is pay-db-03 running PostgreSQL 16 in eu-west-1."),
+    ("pay-db", "The payments service database pay-db-03 runs PostgreSQL 16 in the eu-west-1 region."),
+    ("pay-owner", "The payments service on-call is owned by Maria Lopez until 30 November 2026."),
+    ("pay-owner", "Maria Lopez owns the payments service on-call until 30 November 2026."),
+    ("pay-port", "The payments service API listens on port 8443 behind the load balancer lb-pay-1."),
+    ("pay-port", "Behind the load balancer lb-pay-1 the payments service API listens on port 8443."),
+    ("pay-undo", "Roll back the payments service with kubectl rollout undo in the cluster prod-eu."),
+    ("pay-undo", "To roll back the payments service use kubectl rollout undo in the cluster prod-eu."),
+    ("pay-retry", "The payments service retries failed card charges 3 times with a 30 second backoff."),
+    ("pay-retry", "Failed card charges are retried 3 times by the payments service with a 30 second backoff."),
+]
+GROUPS = {"pay-deploy": 0, "pay-db": 0, "pay-owner": 1, "pay-port": 1, "pay-undo": 2, "pay-retry": 2}
+OTHERS = [
+    "Feed the sourdough starter with equal parts flour and water every morning.",
+    "Sourdough bread needs a long cold proof in the fridge overnight for a sour crumb.",
+    "Bake the sourdough loaf in a preheated dutch oven with the lid on.",
+    "The robin sings at dawn from the top of the garden hedge.",
+    "Blue tits nest in the wooden bird box on the oak tree every spring.",
+    "Goldfinches come to the nyjer seed feeder in winter.",
+]
+
+
+def _owner(stack: Any) -> psycopg.Connection:
+    return psycopg.connect(stack.dsn, autocommit=True)
+
+
+def _snapshot(stack: Any, tenant_id: str) -> dict[str, Any]:
+    """Every memory, chunk and link row of the tenant, as the database renders them."""
+    with _owner(stack) as conn:
+        memories = conn.execute(
+            "SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        chunks = conn.execute(
+            "SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        links = conn.execute("SELECT count(*) FROM links WHERE tenant_id = %s", (tenant_id,)).fetchone()
+    return {"memories": dict(memories), "chunks": dict(chunks), "links": links[0] if links else 0}
+
+
+class FakeDistiller:
+    """The Messages API answering distillation prompts as a careful model would: the numbered
+    memories of each group become one memory made of the first statement of each of its facts.
+    `drop` removes a string from every answer (a model that loses a detail)."""
+
+    def __init__(self, fake_messages: Callable[..., Any], groups: dict[str, tuple[str, int]]) -> None:
+        self.groups = groups  # text -> (fact, group)
+        self.drop: str | None = None
+        messages = fake_messages(self.answer, (300, 120))
+        self.requests: list[dict[str, Any]] = messages.requests
+        self.url: str = messages.url
+
+    def answer(self, body: dict[str, Any]) -> str:
+        assert body["system"].startswith("You condense"), body["system"]
+        numbered = re.findall(r"^\[(\d+)\] \([^)]*\) (.*)$", body["messages"][0]["content"], re.M)
+        by_group: dict[int, list[tuple[int, str]]] = {}
+        for number, text in numbered:
+            if text not in self.groups:
+                continue  # a memory that overlaps none: left out
+            _fact, group = self.groups[text]
+            by_group.setdefault(group, []).append((int(number), text))
+        out = []
+        for members in by_group.values():
+            firsts: dict[str, str] = {}
+            for _n, text in members:
+                firsts.setdefault(self.groups[text][0], text)
+            content = " ".join(firsts.values())
+            if self.drop:
+                content = content.replace(self.drop, "")
+            out.append({"sources": [n for n, _t in members], "content": content})
+        return json.dumps({"distilled": out})
+
+
+@pytest.fixture
+def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
+    from engram_local.stack import LocalStack
+
+    def setenv(**values: str) -> None:
+        for key, value in values.items():
+            monkeypatch.setenv(key, value)
+        LocalStack.refresh_settings()
+
+    setenv(ENGRAM_LLM_LEVEL="off")
+    yield setenv
+    monkeypatch.undo()
+    LocalStack.refresh_settings()
+
+
+def _llm_on(settings_env: Callable[..., None], url: str) -> None:
+    settings_env(
+        ANTHROPIC_API_KEY="sk-test", ENGRAM_ANTHROPIC_BASE_URL=url, ENGRAM_LLM_LEVEL="auto", ENGRAM_LLM_BACKOFF_S="0.01"
+    )
+
+
+def _write(api: Any, texts: list[str]) -> list[str]:
+    ids = []
+    for text in texts:
+        reply = api.post("/v1/memories", {"namespace": NS, "content": text, "tags": ["ops"]})
+        assert reply.status == 201, reply.body
+        ids.append(reply.body["memory"]["id"])
+    return ids
+
+
+def _run(api: Any, stack: Any, tenant_id: str, **body: Any) -> dict[str, Any]:
+    from engram.consolidation import service
+
+    reply = api.post("/v1/consolidate", {"namespace": NS, **body})
+    assert reply.status == 202, reply.body
+    progress = service.run_cycle(stack.dsn, UUID(tenant_id), UUID(reply.body["id"]), time_budget_s=600)
+    assert progress.status == "done", progress
+    run = api.get(f"/v1/consolidation-runs/{reply.body['id']}?limit=200")
+    assert run.status == 200, run.body
+    return run.body
+
+
+def _distill_actions(run: dict[str, Any]) -> list[dict[str, Any]]:
+    return [a for a in run["actions"]["items"] if a["step"] == "distill"]
+
+
+def _recall(api: Any, query: str, **extra: Any) -> list[str]:
+    reply = api.post("/v1/recall", {"query": query, "namespace": NS, "limit": 10, "touch": False, **extra})
+    assert reply.status == 200, reply.body
+    return [r["memory_id"] for r in reply.body["results"]]
+
+
+def _leaf_members(api: Any) -> list[set[str]]:
+    def leaves(nodes: list[dict[str, Any]]) -> list[str]:
+        out = []
+        for n in nodes:
+            out += [n["id"]] if n["is_leaf"] else leaves(n["children"])
+        return out
+
+    ids = leaves(api.get(f"/v1/topics?namespace={NS}").body["topics"])
+    reply = api.post("/v1/topics/lookup", {"ids": ids, "limit": 100})
+    return [{m["memory_id"] for m in t["memories"]} for t in reply.body["topics"]]
+
+
+def _payments_leaf(api: Any, drain: Callable[[], Any], stack: Any, tenant_id: str) -> list[str]:
+    """The 12 payments memories and 6 others, embedded, with a topic tree holding the 12 in one leaf."""
+    ids = _write(api, [t for _f, t in PAYMENTS])
+    _write(api, OTHERS)
+    drain()
+    _run(api, stack, tenant_id, steps=["topics"])
+    assert any(set(ids) <= leaf for leaf in _leaf_members(api)), "the payments memories share a leaf"
+    return ids
+
+
+def test_a_leaf_of_overlapping_memories_is_distilled_recall_finds_it_and_undo_puts_every_row_back(
+    api, tenant, stack, drain, settings_env, fake_messages
+):
+    sources = _payments_leaf(api, drain, stack, tenant.id)
+    fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
+    _llm_on(settings_env, fake.url)
+    before = _snapshot(stack, tenant.id)
+
+    plan = _run(api, stack, tenant.id, dry_run=True, steps=["distill"])
+    (candidate,) = _distill_actions(plan)
+    assert candidate["action"] == "distill_candidate" and not candidate["applied"]
+    assert set(candidate["memory_ids"]) == set(sources) and candidate["details"]["overlapping"] == 12
+    assert not fake.requests and _snapshot(stack, tenant.id) == before  # a plan makes no call
+
+    run = _run(api, stack, tenant.id, steps=["distill", "topics"])
+    (action,) = _distill_actions(run)
+    assert action["action"] == "distill" and action["applied"]
+    assert action["details"]["sources"] == 12 and len(fake.requests) == 1
+    distilled = [d["memory_id"] for d in action["details"]["distilled"]]
+    assert len(distilled) == 3  # 12 memories -> 3
+    counts = {c["step"]: c for c in run["step_counts"]}
+    assert counts["distill"]["actions"] == 1 and run["llm_calls"] == 1
+    texts = []
+    for memory_id, entry in zip(distilled, action["details"]["distilled"], strict=True):
+        memory = api.get(f"/v1/memories/{memory_id}").body
+        texts.append(memory["content"])
+        assert memory["tags"][0] == "distilled" and "ops" in memory["tags"] and memory["source"] == "distill"
+        links = api.get(f"/v1/links?memory_id={memory_id}").body["items"]
+        assert {(link["relation"], link["to_id"]) for link in links} == {
+            (rel, s) for s in entry["sources"] for rel in ("supersedes", "derived_from")
+        }
+    assert any("release-2025" in t and "pay-db-03" in t for t in texts)
+    for source in sources:  # superseded, not deleted: history keeps them
+        assert api.get(f"/v1/memories/{source}").body["valid_to"] is not None
+    with _owner(stack) as conn:
+        logged = conn.execute(
+            "SELECT count(*) FROM llm_usage WHERE run_id = %s AND purpose = 'consolidation_distill'", (run["id"],)
+        ).fetchone()
+    assert logged is not None and logged[0] == 1
+
+    drain()  # the distilled memories get their vectors
+    question = "which branch does the payments service deploy from"
+    found = _recall(api, question)
+    assert found and found[0] in distilled and not set(found) & set(sources)
+    superseded_at = api.get(f"/v1/memories/{sources[0]}").body["valid_to"]
+    instant = datetime.fromisoformat(superseded_at.replace("Z", "+00:00")) - timedelta(seconds=1)
+    in_the_past = _recall(api, question, as_of=instant.isoformat())
+    assert sources[0] in in_the_past and not set(in_the_past) & set(distilled)
+
+    undone = api.post(f"/v1/consolidation-runs/{run['id']}/undo")
+    assert undone.status == 200, undone.body
+    assert _snapshot(stack, tenant.id) == before  # sources back, distilled memories and links gone
+    assert any(set(sources) <= leaf for leaf in _leaf_members(api))  # the tree before the run
+
+
+def test_an_answer_that_drops_a_number_is_refused_and_not_asked_again(
+    api, tenant, stack, drain, settings_env, fake_messages
+):
+    sources = _payments_leaf(api, drain, stack, tenant.id)
+    fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
+    fake.drop = " at 14:00 UTC"
+    _llm_on(settings_env, fake.url)
+    before = _snapshot(stack, tenant.id)
+    run = _run(api, stack, tenant.id, steps=["distill"])
+    (refused,) = _distill_actions(run)
+    assert refused["action"] == "distill_refused" and not refused["applied"]
+    assert "14:00" in refused["reason"] and "utc" in refused["reason"].lower()
+    assert set(refused["memory_ids"]) == set(sources)
+    assert _snapshot(stack, tenant.id) == before  # nothing written
+    assert len(fake.requests) == 1
+    again = _run(api, stack, tenant.id, steps=["distill"])  # nothing changed: not asked again
+    assert _distill_actions(again) == [] and len(fake.requests) == 1
+    api.post("/v1/memories", {"namespace": NS, "content": "The payments service logs go to the pay-logs index."})
+    drain()  # a new member joins the leaf: the leaf is asked about again
+    fake.drop = None
+    third = _run(api, stack, tenant.id, steps=["distill"])
+    assert len(fake.requests) == 2 and [a["action"] for a in _distill_actions(third)] == ["distill"]
+
+
+def test_with_the_llm_off_the_step_does_nothing_and_says_why(api, tenant, stack, drain, settings_env):
+    _payments_leaf(api, drain, stack, tenant.id)
+    before = _snapshot(stack, tenant.id)
+    run = _run(api, stack, tenant.id, steps=["distill"])
+    (counts,) = run["step_counts"]
+    assert counts["step"] == "distill" and counts["actions"] == 0
+    assert counts["skipped"].startswith("llm_disabled")
+    assert _distill_actions(run) == [] and _snapshot(stack, tenant.id) == before
+
+
+SUBJECTS = {
+    "bread": [
+        "Feed the sourdough starter with equal parts rye flour and water every morning at 7.",
+        "Every morning at 7 the sourdough starter is fed with equal parts rye flour and water.",
+        "The sourdough loaf bakes in a dutch oven at 250 C for 20 minutes with the lid on.",
+        "With the lid on the sourdough loaf bakes in a dutch oven at 250 C for 20 minutes.",
+    ],
+    "birds": [
+        "The garden robin sings at dawn from the top of the hedge near the gate.",
+        "From the top of the hedge near the gate the garden robin sings at dawn.",
+        "The garden robin nests in the ivy on the north wall of the shed every April.",
+        "Every April the garden robin nests in the ivy on the north wall of the shed.",
+    ],
+    "tax": [
+        "The quarterly VAT return is filed with HMRC by the 7th of the second month.",
+        "By the 7th of the second month the quarterly VAT return is filed with HMRC.",
+        "Corporation tax is paid to HMRC nine months and one day after the year end.",
+        "Nine months and one day after the year end corporation tax is paid to HMRC.",
+    ],
+}
+
+
+def test_a_run_distils_at_most_two_leaves_and_the_next_run_goes_on(
+    api, tenant, stack, drain, settings_env, fake_messages
+):
+    settings_env(ENGRAM_CONSOLIDATION_DISTILL_MIN_MEMBERS="4")
+    ids = {subject: _write(api, texts) for subject, texts in SUBJECTS.items()}
+    drain()
+    _run(api, stack, tenant.id, steps=["topics"])
+    leaves = _leaf_members(api)
+    assert all(any(set(group) <= leaf for leaf in leaves) for group in ids.values()), "one leaf per subject"
+    groups = {t: (t[:30], n) for n, texts in enumerate(SUBJECTS.values()) for t in texts}
+    fake = FakeDistiller(fake_messages, groups)
+    _llm_on(settings_env, fake.url)
+
+    first = _run(api, stack, tenant.id, steps=["distill"])
+    assert [a["action"] for a in _distill_actions(first)] == ["distill", "distill"]
+    assert len(fake.requests) == 2
+    second = _run(api, stack, tenant.id, steps=["distill"])
+    assert [a["action"] for a in _distill_actions(second)] == ["distill"]
+    distilled_subjects = {
+        subject
+        for run in (first, second)
+        for action in _distill_actions(run)
+        for subject, group in ids.items()
+        if set(group) <= set(action["memory_ids"])
+    }
+    assert distilled_subjects == set(SUBJECTS) and len(fake.requests) == 3

@@ -1,0 +1,92 @@
+"""Topic distillation's pure parts: which members overlap, which details a distilled text must keep,
+and the LLM's answer checked strictly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engram.consolidation.distilling import (
+    LeafOverlap,
+    details,
+    distill_prompt,
+    leaf_overlap,
+    members_to_send,
+    missing_details,
+    names,
+    parse_distillation,
+)
+from engram.consolidation.merging import UnusableAnswer
+
+A = "The payments service deploys from the release-2025 branch every Tuesday at 14:00 UTC."
+B = "Every Tuesday at 14:00 UTC the payments service is deployed from the release-2025 branch."
+C = "Maria Lopez owns the payments on-call until 30 November 2026."
+D = "The garden robin sings at dawn."
+
+
+def test_names_are_capitalised_inside_a_sentence_or_inside_a_word() -> None:
+    found = names("The VPN gateway of the Berlin office runs PostgreSQL. Use it. Ask Maria; she knows iOS.")
+    assert found == {"vpn", "berlin", "postgresql", "maria", "ios"}  # not "The", "Use", "Ask": sentence starts
+    assert names("- Deploy on Friday\n- Rollback by Anna") == {"friday", "anna"}
+
+
+def test_details_are_numbers_ids_and_names() -> None:
+    assert details(A) == {"release-2025", "14:00", "tuesday", "utc"}
+    assert details(C) >= {"30", "2026", "november", "lopez"}
+
+
+def test_a_distilled_text_missing_a_detail_is_found_out_case_blind() -> None:
+    assert missing_details([A, B], "the PAYMENTS service deploys from release-2025 every tuesday at 14:00 utc") == set()
+    assert missing_details([A, C], A) == details(C) - details(A)
+    assert missing_details([A], A.replace("14:00 ", "")) == {"14:00"}
+
+
+def test_members_overlap_by_their_closest_other_member() -> None:
+    overlap = leaf_overlap([A, B, C, D], 0.4)
+    assert overlap.overlapping == [0, 1]
+    assert overlap.best[0] == overlap.best[1] > 0.6 and overlap.best[3] < 0.2
+    assert leaf_overlap([A], 0.4).overlapping == []
+
+
+def test_members_to_send_fit_the_budget_most_overlapping_first() -> None:
+    overlap = LeafOverlap(overlapping=[1, 2], best=[0.1, 0.9, 0.8, 0.3])
+    texts = ["x" * 100] * 4
+    assert members_to_send(texts, overlap, 10_000) == [0, 1, 2, 3]
+    assert members_to_send(texts, overlap, 250) == [1, 2]  # the two closest; in the leaf's order
+    assert members_to_send(texts, overlap, 10) == [1, 2]  # two go whatever their size
+
+
+def test_the_prompt_numbers_members_from_one() -> None:
+    prompt = distill_prompt([{"layer": "working", "kind": "semantic", "importance": 0.5, "content": A}])
+    assert "[1] (working, semantic, importance 0.50) " + A in prompt
+
+
+def _answer(*entries: object) -> str:
+    return "Here you are: " + json.dumps({"distilled": list(entries)})
+
+
+def test_a_good_answer_is_parsed_into_distilled_memories() -> None:
+    got = parse_distillation(_answer({"sources": [2, 1], "content": f" {A} "}), [A, B, C], 1000)
+    assert [(d.sources, d.content) for d in got] == [([0, 1], A)]
+    assert parse_distillation('{"distilled": []}', [A, B], 1000) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        ("no json here", "no JSON"),
+        ('{"merged": []}', '"distilled"'),
+        (_answer({"sources": [1], "content": A}), "two or more"),
+        (_answer({"sources": [1, 4], "content": A}), "from 1 to 3"),
+        (_answer({"sources": [1, 2], "content": A}, {"sources": [2, 3], "content": A + C}), "memory 2 is in two"),
+        (_answer({"sources": [1, 2], "content": "  "}), "no content"),
+        (_answer({"sources": ["1", "2"], "content": A}), "list of memory numbers"),
+        (_answer({"sources": [1, 3], "content": A}), "drops details"),
+        (_answer({"sources": [1, 2], "content": A.replace("14:00", "2pm")}), "14:00"),
+        (_answer({"sources": [1, 2], "content": A * 40}), "the limit is 1000"),
+    ],
+)
+def test_a_bad_answer_is_refused_with_its_reason(answer: str, why: str) -> None:
+    with pytest.raises(UnusableAnswer, match=why):
+        parse_distillation(answer, [A, B, C], 1000)
