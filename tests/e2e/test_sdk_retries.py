@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -42,7 +43,8 @@ class Seen:
 class FlakyProxy:
     """Forwards to `upstream`; the first requests get the planned faults, in order:
     "503" / "429" (answered here, never forwarded), "drop" (connection closed without an answer),
-    "lost-503" (forwarded, then 503 instead of the server's answer: the write happened)."""
+    "lost-503" (forwarded, then 503 instead of the server's answer: the write happened),
+    "409-retryable" (answered here: the API's answer when the database rolled a race's loser back)."""
 
     upstream: str
     faults: list[str] = field(default_factory=list)
@@ -86,6 +88,11 @@ class FlakyProxy:
                     code = "dependency_unavailable" if fault == "503" else "throttled"
                     envelope = f'{{"error": {{"code": "{code}", "message": "injected", "details": null}}}}'
                     self._answer(int(fault), envelope.encode())
+                    return
+                if fault == "409-retryable":  # what the API says when the database undid a race's loser
+                    details = {"retryable": True, "sqlstate": "40P01"}
+                    envelope = {"error": {"code": "conflict", "message": "undone", "details": details}}
+                    self._answer(409, json.dumps(envelope).encode())
                     return
                 if fault == "drop":
                     self.close_connection = True
@@ -169,6 +176,16 @@ def test_a_create_is_retried_after_429_which_applies_nothing(proxy: FlakyProxy, 
     with client(proxy, key) as engram:
         written = engram.store_memory("Throttled once, stored once.")
     assert not written.deduplicated and len(proxy.seen) == 2
+
+
+def test_a_conflict_the_server_marks_retryable_is_retried_for_any_call(proxy: FlakyProxy, key: str) -> None:
+    with client(proxy, key) as engram:
+        a = engram.store_memory("Side A of the link.").memory
+        b = engram.store_memory("Side B of the link.").memory
+        proxy.faults = ["409-retryable"]
+        link = engram.link_memories(a.id, b.id, "relates_to")
+        assert [lk.id for lk in engram.iter_links(memory_id=a.id)] == [link.id]
+    assert [s.path for s in proxy.seen].count("/v1/links") == 2
 
 
 def test_retry_after_longer_than_the_policy_allows_is_raised(proxy: FlakyProxy, key: str) -> None:

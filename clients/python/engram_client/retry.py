@@ -1,8 +1,9 @@
 """When to send a request again, and how long to wait first.
 
 A request is sent again only when doing so cannot write twice:
-- it never reached the server (connect error or timeout, no free connection), or the server refused
-  it unprocessed (429): any call;
+- it never reached the server (connect error or timeout, no free connection), or the server says
+  nothing of it was done (429, or a 409 with `details.retryable`: the database undid the
+  transaction to settle a race with another): any call;
 - its outcome is unknown (503/502/504, a read that failed or timed out) and the call is safe to
   repeat: GET, PUT, DELETE, the read-only POSTs (recall, prime, topic lookup, query-document) and
   appends that carry an Idempotency-Key (the server answers a repeat with the first result).
@@ -41,10 +42,13 @@ class RetryPolicy:
             return retry_after
         return self.random.uniform(0.0, min(self.max_delay, self.base_delay * 2**retry))
 
-    def should_retry_status(self, status: int, retry_safe: bool, retry_after: float | None) -> bool:
+    def should_retry_status(
+        self, status: int, retry_safe: bool, retry_after: float | None, undone: bool = False
+    ) -> bool:
+        """`undone`: the answer says nothing was written and the request may be sent again."""
         if retry_after is not None and retry_after > self.max_retry_after:
             return False
-        return status == 429 or (retry_safe and status in UNKNOWN_OUTCOME_STATUSES)
+        return status == 429 or undone or (retry_safe and status in UNKNOWN_OUTCOME_STATUSES)
 
     @staticmethod
     def should_retry_error(error: httpx.TransportError, retry_safe: bool) -> bool:
@@ -67,3 +71,14 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def says_undone(response: httpx.Response) -> bool:
+    """A 409 whose envelope has `details.retryable: true`: the transaction was rolled back whole."""
+    if response.status_code != 409:
+        return False
+    try:
+        details = response.json().get("error", {}).get("details")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(details, dict) and details.get("retryable") is True

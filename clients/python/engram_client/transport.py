@@ -14,7 +14,7 @@ import httpx
 from engram_client.endpoints import Call
 from engram_client.errors import ConnectionFailed, EngramError, error_from_response
 from engram_client.models import Page
-from engram_client.retry import RetryPolicy, parse_retry_after
+from engram_client.retry import RetryPolicy, parse_retry_after, says_undone
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -78,7 +78,7 @@ class Attempts:
             return None
         retry_after = parse_retry_after(response.headers.get("retry-after"))
         if self.retries < self.policy.max_retries and self.policy.should_retry_status(
-            response.status_code, self.retry_safe, retry_after
+            response.status_code, self.retry_safe, retry_after, says_undone(response)
         ):
             return self._next(self.policy.backoff(self.retries, retry_after))
         return None
