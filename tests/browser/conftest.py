@@ -98,7 +98,16 @@ def page(browser: WebDriver) -> Iterator[WebDriver]:
     """The browser at laptop size with an empty session (no key from an earlier test)."""
     browser.set_window_size(*LAPTOP)
     yield browser
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     browser.execute_script("sessionStorage.clear()")
+
+
+def as_phone(driver: WebDriver) -> None:
+    """A phone's viewport (headless windows have a minimum width, so the page is emulated instead)."""
+    width, height = PHONE
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+    )
 
 
 class Console:
@@ -145,8 +154,10 @@ class Console:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         # The whole page, not only the window (Chromium's DevTools protocol), cut at a readable length.
+        # Captured beyond the viewport the page is laid out without a scrollbar: the window's inner width.
         size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 2400), "scale": 1}
+        width = self.driver.execute_script("return window.innerWidth")
+        clip = {"x": 0, "y": 0, "width": width, "height": min(size["height"], 2400), "scale": 1}
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "clip": clip})
         path.write_bytes(base64.b64decode(shot["data"]))
         return path

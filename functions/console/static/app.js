@@ -72,6 +72,10 @@ document.getElementById("namespace").addEventListener("change", (event) => {
   render();
 });
 
-window.addEventListener("hashchange", () => { render(); main.focus({ preventScroll: true }); });
+window.addEventListener("hashchange", () => {
+  document.getElementById("status").textContent = "";
+  render();
+  main.focus({ preventScroll: true });
+});
 showSession();
 render();

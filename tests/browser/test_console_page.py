@@ -1,0 +1,79 @@
+"""The console page itself in the browser: it loads nothing from elsewhere, the policy is in force,
+the key never leaves the tab, and the keyboard reaches every main control in order."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from tests.browser.conftest import Console
+
+VIEWS = ("#/overview", "#/recall", "#/topics", "#/runs", "#/documents")
+FOCUSED = (
+    "const e = document.activeElement;"
+    " return e.id || (e.getAttribute('href') || '') || e.getAttribute('name') || e.tagName.toLowerCase()"
+)
+
+
+def tab_order(console: Console, presses: int) -> list[str]:
+    order = []
+    for _ in range(presses):
+        ActionChains(console.driver).send_keys(Keys.TAB).perform()
+        order.append(console.driver.execute_script(FOCUSED))
+    return order
+
+
+def test_every_request_of_every_view_stays_on_the_origin(console: Console) -> None:
+    console.sign_in()
+    for route in VIEWS:
+        console.go(route)
+    loaded = console.driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert any(url.endswith("/console/app.js") for url in loaded) and any("/v1/stats" in url for url in loaded)
+    assert all(url.startswith(console.base + "/") for url in loaded), loaded
+    assert not console.severe_console_errors()
+
+
+def test_the_policy_blocks_a_request_to_another_origin(console: Console) -> None:
+    console.open()
+    blocked = console.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        " document.addEventListener('securitypolicyviolation', (e) => done([e.violatedDirective, e.blockedURI]));"
+        " fetch('http://198.51.100.7/steal').catch(() => {});"
+    )
+    assert blocked == ["connect-src", "http://198.51.100.7/steal"]
+
+
+def test_the_key_stays_in_this_tab_and_is_forgotten_on_request(console: Console) -> None:
+    console.sign_in()
+    storage = console.driver.execute_script("return [sessionStorage.length, localStorage.length, document.cookie]")
+    assert storage == [1, 0, ""]  # the key (the namespace is stored once changed), no local storage, no cookie
+    assert console.key not in console.find("#session").text  # only its public prefix is shown
+    console.find("#forget-key").click()
+    console.find("#api-key")
+    assert console.driver.execute_script("return sessionStorage.getItem('engram.console.key')") is None
+
+
+def test_a_wrong_key_is_refused_and_not_kept(console: Console) -> None:
+    console.open()
+    console.find("#api-key").send_keys("egk_00000000_not-a-key")
+    console.find("#use-key").click()
+    console.text_of("#status", "Key refused")
+    assert console.driver.execute_script("return sessionStorage.getItem('engram.console.key')") is None
+
+
+def test_the_keyboard_reaches_the_key_the_views_and_the_recall_controls_in_order(console: Console) -> None:
+    console.open()
+    assert tab_order(console, 4) == ["skip-link", "#/overview", "api-key", "use-key"]  # the title links home
+    console.sign_in()
+    console.driver.get("about:blank")
+    console.open("#/recall")  # a fresh load: focus starts at the top, the key is still in the tab
+    console.find("#recall-query")
+    order = tab_order(console, 40)
+    expected = [
+        "skip-link", "#/overview", "namespace", "forget-key", "#/recall", "#/topics", "#/runs", "#/documents",
+        "recall-query", "namespaces", "tags", "since", "until", "limit", "budget_chars", "min_score", "mode",
+        "kinds", "layers", "explain", "diversify", "include_expired", "recall-submit",
+    ]  # fmt: skip
+    assert not [name for name in expected if name not in order], order  # each is reached...
+    positions = [order.index(name) for name in expected]
+    assert positions == sorted(positions), order  # ...in reading order
