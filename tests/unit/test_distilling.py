@@ -90,3 +90,18 @@ def test_a_good_answer_is_parsed_into_distilled_memories() -> None:
 def test_a_bad_answer_is_refused_with_its_reason(answer: str, why: str) -> None:
     with pytest.raises(UnusableAnswer, match=why):
         parse_distillation(answer, [A, B, C], 1000)
+
+
+def test_overlap_of_all_pairs_at_once_is_the_pairwise_token_jaccard() -> None:
+    import random
+
+    from engram.consolidation.similarity import jaccard, tokens
+
+    rng = random.Random(7)
+    vocab = [f"w{i}" for i in range(40)] + ["port 5432", "db-01", "Berlin"]
+    texts = [" ".join(rng.sample(vocab, rng.randint(1, 12))) for _ in range(60)] + ["!!!", "?"]
+    got = leaf_overlap(texts, 0.3)
+    sets = [tokens(t) for t in texts]
+    want = [max(jaccard(a, b) for j, b in enumerate(sets) if j != i) for i, a in enumerate(sets)]
+    assert got.best == pytest.approx(want, abs=1e-6)
+    assert got.overlapping == [i for i, w in enumerate(want) if w >= 0.3 - 1e-9]

@@ -727,13 +727,28 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
     seen: list[str] = list((cursor or {}).get("seen", []))
     if len(seen) >= rules.max_leaves:
         return None
-    for leaf in leaves_of_size(ctx.conn, ctx.namespace, rules.min_members):
-        if leaf.id in seen:
+    leaves = {leaf.id: leaf for leaf in leaves_of_size(ctx.conn, ctx.namespace, rules.min_members)}
+    queue: list[str] | None = (cursor or {}).get("queue")
+    if queue is None:  # the run's first batch ranks every leaf once; the later ones look again at one
+        rows = store.memories_by_id(ctx.conn, [i for leaf in leaves.values() for i in leaf.memory_ids])
+        queue = [
+            leaf.id
+            for leaf in leaves.values()
+            if len(
+                leaf_overlap(
+                    [rows[i]["content"] for i in leaf.memory_ids if i in rows], rules.overlap_jaccard
+                ).overlapping
+            )
+            >= rules.min_members
+        ]
+    for leaf_id in queue:
+        leaf = leaves.get(leaf_id)
+        if leaf is None or leaf_id in seen:
             continue
         members = list(store.memories_by_id(ctx.conn, leaf.memory_ids).values())
         overlap = leaf_overlap([m["content"] for m in members], rules.overlap_jaccard)
         if len(overlap.overlapping) < rules.min_members:
-            continue
+            continue  # changed since the ranking
         sent = [members[i] for i in members_to_send([m["content"] for m in members], overlap, rules.prompt_chars)]
         ids = [m["id"] for m in sent]
         if store.distillation_answered(ctx.conn, ids):
@@ -757,7 +772,7 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
             locked = store.memories_by_id(ctx.conn, ids, lock=True)
             if len(locked) == len(ids):  # else one changed under us: the next run looks again
                 _distill_leaf(ctx, leaf, [locked[i] for i in ids], why, details)
-        return {"seen": seen}
+        return {"seen": seen, "queue": queue}
     return None
 
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from engram.consolidation.merging import UnusableAnswer, json_object
-from engram.consolidation.similarity import TOKEN, jaccard, normalized, specifics, tokens
+from engram.consolidation.similarity import TOKEN, normalized, specifics, tokens
 from engram.core.config import Settings
 
 
@@ -47,13 +50,24 @@ class LeafOverlap:
 
 
 def leaf_overlap(texts: Sequence[str], min_jaccard: float) -> LeafOverlap:
-    """Each member's closest other member by token Jaccard; those at `min_jaccard` or more overlap."""
+    """Each member's closest other member by token Jaccard; those at `min_jaccard` or more overlap.
+    All pairs at once: intersections are one product of 0/1 matrices over the tokens two or more
+    members share (a leaf of 1,000 takes milliseconds; pair by pair in Python it took seconds)."""
     sets = [tokens(t) for t in texts]
-    best = [0.0] * len(sets)
-    for i in range(len(sets)):
-        for j in range(i + 1, len(sets)):
-            sim = jaccard(sets[i], sets[j])
-            best[i], best[j] = max(best[i], sim), max(best[j], sim)
+    n = len(sets)
+    if n < 2:
+        return LeafOverlap([], [0.0] * n)
+    counts = Counter(t for s in sets for t in s)
+    shared = {t: i for i, t in enumerate(t for t, c in counts.items() if c > 1)}
+    x = np.zeros((n, max(1, len(shared))), dtype=np.float32)
+    for row, s in enumerate(sets):
+        x[row, [shared[t] for t in s if t in shared]] = 1.0
+    inter = x @ x.T
+    sizes = np.array([len(s) for s in sets], dtype=np.float32)
+    union = sizes[:, None] + sizes[None, :] - inter
+    jac = np.divide(inter, union, out=np.ones_like(inter), where=union > 0)  # two empty texts: alike
+    np.fill_diagonal(jac, -1.0)
+    best = [round(float(b), 6) for b in jac.max(axis=1)]
     return LeafOverlap([i for i, b in enumerate(best) if b >= min_jaccard], best)
 
 
