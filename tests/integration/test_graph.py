@@ -337,7 +337,8 @@ def test_recall_flags_contradictions_and_expands_links_within_the_budget(api):
     expanded = _recall(api, query="billing service retries charges", expand={"depth": 2})
     hit = next(h for h in expanded["results"] if h["memory_id"] == claim_id)
     linked = {n["memory_id"]: n for n in hit["linked"]}
-    assert set(linked) == {counter_id, cause_id}
+    # the contradicting memory is shown (and its summary charged) once, in conflicts
+    assert set(linked) == {cause_id} and [c["memory_id"] for c in hit["conflicts"]] == [counter_id]
     assert linked[cause_id]["depth"] == 2 and linked[cause_id]["path"] == [claim_id, counter_id, cause_id]
     assert linked[cause_id]["relation"] == "caused_by" and linked[cause_id]["direction"] == "out"
     only = _recall(api, query="billing service retries charges", expand={"relations": ["caused_by"]})
@@ -351,7 +352,13 @@ def test_recall_flags_contradictions_and_expands_links_within_the_budget(api):
     assert [c["memory_id"] for c in hit["conflicts"]] == [counter_id]
     text = len(hit["chunk"]["text"]) + sum(len(n["summary"] or "") for n in hit["conflicts"] + hit["linked"])
     assert text == tight["used_chars"]
-    assert any(n["summary"] is None for n in hit["linked"])
+    assert [n["memory_id"] for n in hit["linked"]] == [cause_id] and hit["linked"][0]["summary"] is None
+    # with room for everything, each summary is charged once
+    roomy = _recall(api, query="billing service retries charges", limit=1, budget_chars=5000, expand={"depth": 2})
+    (hit,) = roomy["results"]
+    counter_text = "Payments are never retried automatically; ops decide."
+    cause_text = "An outage in 2025 double-charged customers."
+    assert roomy["used_chars"] == len(hit["chunk"]["text"]) + len(counter_text) + len(cause_text)
 
     # ending the contradiction ends the flag; recall as of before it started does not flag it either
     link_id = api.get(f"/v1/links?memory_id={claim_id}&relation=contradicts").body["items"][0]["id"]
@@ -360,16 +367,73 @@ def test_recall_flags_contradictions_and_expands_links_within_the_budget(api):
     assert next(h for h in after["results"] if h["memory_id"] == claim_id)["conflicts"] == []
 
 
-def test_recall_expansion_stays_inside_the_tenant(api, make_tenant, api_for):
+def test_recall_expansion_stays_inside_the_tenant(api, make_tenant, api_for, stack):
+    import psycopg
+
     other = api_for(make_tenant("graph-recall-b").key)
-    (mine,) = _memories(api, "Quarterly roadmap draft for the search team.", namespace="graph-recall")
+    mine, my_plan = _memories(
+        api, "Quarterly roadmap draft for the search team.", "Hiring plan, second half.", namespace="graph-recall"
+    )
     theirs = _memories(
         other, "Quarterly roadmap draft for the search team, their copy.", "their secret plan", namespace="graph-recall"
     )
+    assert _link(api, mine, my_plan, "relates_to").status == 201
     assert _link(other, theirs[0], theirs[1], "contradicts").status == 201
+    # across tenants: refused either way, as if the other memory did not exist
+    assert _link(api, mine, theirs[1], "relates_to").status == 404
+    assert _link(other, theirs[1], mine, "contradicts").status == 404
+    # and should such links exist anyway (written past the trigger), recall still shows none of theirs
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("SET session_replication_role = replica")  # no triggers: the tenant check is one
+        tenant_of_mine = conn.execute("SELECT tenant_id FROM memories WHERE id = %s", (mine,)).fetchone()[0]
+        for relation, far in (("relates_to", theirs[1]), ("contradicts", theirs[0])):
+            conn.execute(
+                "INSERT INTO links (tenant_id, from_id, to_id, relation) VALUES (%s, %s, %s, %s)",
+                (tenant_of_mine, mine, far, relation),
+            )
     body = _recall(api, query="quarterly roadmap search team", expand={"depth": 3})
     assert [h["memory_id"] for h in body["results"]] == [mine]
-    assert body["results"][0]["conflicts"] == [] and body["results"][0]["linked"] == []
+    assert body["results"][0]["conflicts"] == []
+    assert [n["memory_id"] for n in body["results"][0]["linked"]] == [my_plan]
+    theirs_body = _recall(other, query="quarterly roadmap search team", expand={"depth": 3})
+    assert [h["memory_id"] for h in theirs_body["results"]] == [theirs[0]]
+    assert [c["memory_id"] for c in theirs_body["results"][0]["conflicts"]] == [theirs[1]]
+    assert theirs_body["results"][0]["linked"] == []  # the contradiction is shown once, in conflicts
+
+
+def test_recall_as_of_applies_to_conflicts_and_expansion(api):
+    now = datetime.now(UTC)
+    ns = {"namespace": "graph-asof"}
+    claim = api.post("/v1/memories", {"content": "The search cluster has three nodes.", **ns}).body["memory"]["id"]
+    soon = _iso(now + timedelta(days=5))
+    counter = api.post("/v1/memories", {"content": "The cluster grows to five.", **ns, "valid_from": soon})
+    plan = api.post("/v1/memories", {"content": "Capacity plan for next quarter.", **ns, "valid_from": soon})
+    gone = api.post(
+        "/v1/memories",
+        {"content": "Old sizing note.", **ns, "valid_from": _iso(T1), "valid_to": _iso(T2)},
+    )
+    counter_id, plan_id, gone_id = (x.body["memory"]["id"] for x in (counter, plan, gone))
+    assert _link(api, counter_id, claim, "contradicts").status == 201
+    assert _link(api, claim, plan_id, "relates_to").status == 201
+    assert _link(api, claim, gone_id, "relates_to").status == 201
+
+    def hit(**body):
+        found = _recall(api, query="search cluster nodes", namespace="graph-asof", expand={"depth": 1}, **body)
+        return next(h for h in found["results"] if h["memory_id"] == claim)
+
+    now_hit = hit()  # neither the counter claim nor the plan holds yet; the sizing note has expired
+    assert now_hit["conflicts"] == [] and now_hit["linked"] == []
+    later = hit(as_of=_iso(now + timedelta(days=6)))
+    assert [c["memory_id"] for c in later["conflicts"]] == [counter_id]
+    assert [n["memory_id"] for n in later["linked"]] == [plan_id]
+    expired = hit(include_expired=True)
+    assert expired["conflicts"] == [] and [n["memory_id"] for n in expired["linked"]] == [gone_id]
+
+
+def test_recall_expand_relations_may_not_be_empty(api):
+    r = api.post("/v1/recall", {"query": "anything", "expand": {"relations": []}})
+    assert r.status == 422, r.body
+    assert r.body["error"]["details"]["field"] == "expand.relations"
 
 
 def test_concurrent_overlapping_links_let_exactly_one_in(api, tenant):

@@ -47,9 +47,13 @@ def test_finds_by_exact_keyword(api, notes):
 
 
 def test_filters_by_tags_and_kinds(api, notes):
+    # hybrid: every memory with a vector is a candidate, so a filter leaves exactly its matches
     body = top(api, query="weekly schedule", tags=["process"], limit=10)
-    assert {h["memory_id"] for h in body["results"]} <= {notes[2], notes[5]}
-    assert top(api, query="database", kinds=["episodic"], limit=10)["results"][0]["memory_id"] == notes[3]
+    assert {h["memory_id"] for h in body["results"]} == {notes[2], notes[5]}
+    body = top(api, query="database", kinds=["episodic"], limit=10)
+    assert [h["memory_id"] for h in body["results"]] == [notes[3]]
+    body = top(api, query="who likes what", tags=["people"], kinds=["semantic"], limit=10)
+    assert {h["memory_id"] for h in body["results"]} == {notes[1], notes[4]}
     elsewhere = api.post("/v1/recall", {"query": "database", "namespaces": ["elsewhere", "nowhere"]})
     assert elsewhere.status == 200 and elsewhere.body["results"] == []
 
@@ -130,3 +134,39 @@ def test_memories_past_their_validity_are_history(api, drain):
         "/v1/recall", {"query": "VPN gateway address", "namespace": "valid", "include_expired": True}
     ).body
     assert {h["memory_id"] for h in history["results"]} == {old, new}
+
+
+def test_the_layers_filter_finds_matches_below_the_candidate_cut(api, stack):
+    import psycopg
+
+    # more buffer memories matching both words than recall takes candidates (40 at limit 1), and one
+    # core memory matching one word: the core one ranks below every buffer one
+    for i in range(45):
+        r = api.post("/v1/memories", {"content": f"quartz lantern quartz lantern note {i}", "namespace": "layers"})
+        assert r.status == 201, r.body
+    core = api.post("/v1/memories", {"content": "a single quartz for the core layer", "namespace": "layers"})
+    core_id = core.body["memory"]["id"]
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("UPDATE memories SET layer = 'core' WHERE id = %s", (core_id,))
+    body = top(api, namespace="layers", query="quartz lantern", mode="keyword", layers=["core"], limit=1)
+    assert [h["memory_id"] for h in body["results"]] == [core_id]
+    body = top(api, namespace="layers", query="quartz lantern", mode="keyword", layers=["buffer"], limit=50)
+    assert len(body["results"]) == 45 and core_id not in {h["memory_id"] for h in body["results"]}
+
+
+def test_a_memory_not_valid_yet_is_left_out_unless_as_of_reaches_it(api):
+    from datetime import UTC, datetime, timedelta
+
+    later = (datetime.now(UTC) + timedelta(days=5)).isoformat()
+    future = api.post(
+        "/v1/memories",
+        {"content": "From next week the standup moves to 10:30.", "namespace": "future", "valid_from": later},
+    ).body["memory"]
+    body = top(api, namespace="future", query="standup moves", mode="keyword")
+    assert body["results"] == []
+    at = (datetime.now(UTC) + timedelta(days=6)).isoformat()
+    body = top(api, namespace="future", query="standup moves", mode="keyword", as_of=at)
+    assert [h["memory_id"] for h in body["results"]] == [future["id"]]
+    # include_expired lets in what has ended, never what has not begun
+    body = top(api, namespace="future", query="standup moves", mode="keyword", include_expired=True)
+    assert body["results"] == []

@@ -338,9 +338,12 @@ def linked_memories(
     relations: Sequence[str] | None,
     depth: int,
     as_of: datetime,
+    include_expired: bool = False,
     limit_per_memory: int,
 ) -> dict[UUID, list[TraversalNode]]:
-    """For each memory, what its links (either way) reach within `depth`: one query for all."""
+    """For each memory, what its links (either way) valid at as_of reach within `depth`, through
+    memories valid at as_of (include_expired: or since expired), as recall reads memories: one
+    query for all."""
     if not memory_ids:
         return {}
     rows = store.walk_many(
@@ -351,6 +354,7 @@ def linked_memories(
         direction="both",
         relations=relations,
         as_of=as_of,
+        include_expired=include_expired,
         limit=limit_per_memory,
     )
     by_root: dict[UUID, list[dict[str, Any]]] = {}
@@ -360,12 +364,17 @@ def linked_memories(
 
 
 def conflicting_memories(
-    conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_ids: Sequence[UUID], as_of: datetime
+    conn: psycopg.Connection[DictRow],
+    tenant_id: UUID,
+    memory_ids: Sequence[UUID],
+    as_of: datetime,
+    include_expired: bool = False,
 ) -> dict[UUID, list[ChainLink]]:
-    """For each memory, the active memories linked to it by `contradicts` (either way) at as_of."""
+    """For each memory, the active memories linked to it by `contradicts` (either way) at as_of and
+    valid then (include_expired: or since expired)."""
     if not memory_ids:
         return {}
     found: dict[UUID, list[ChainLink]] = {}
-    for r in store.conflicts(conn, tenant_id, memory_ids, as_of):
+    for r in store.conflicts(conn, tenant_id, memory_ids, as_of, include_expired):
         found.setdefault(r["subject"], []).append(ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")))
     return found

@@ -221,6 +221,14 @@ def memory_summaries(
     return {r["id"]: r for r in rows}
 
 
+# A memory valid at %(as_of)s, as recall reads memories: valid_from (or, without one, the creation
+# time) <= as_of < valid_to; %(include_expired)s drops the upper bound.
+MEMORY_VALID_AT = sql.SQL(
+    "COALESCE(m.valid_from, m.created_at) <= %(as_of)s"
+    " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
+)
+
+
 def _steps(direction: Direction, relations: Sequence[str] | None) -> sql.Composable:
     """One hop from the frontier memory f.id: the links valid at as_of, in the asked direction(s)."""
     relation = sql.SQL(" AND l.relation = ANY(%(relations)s)") if relations else sql.SQL("")
@@ -236,15 +244,19 @@ def _steps(direction: Direction, relations: Sequence[str] | None) -> sql.Composa
     return {"out": out, "in": into, "both": sql.SQL("{} UNION ALL {}").format(out, into)}[direction]
 
 
-def walk_sql(root: sql.Composable, direction: Direction, relations: Sequence[str] | None) -> sql.Composable:
+def walk_sql(
+    root: sql.Composable, direction: Direction, relations: Sequence[str] | None, *, memories_valid: bool = False
+) -> sql.Composable:
     """Breadth-first walk from `root` in one recursive query, one row per level.
 
     Each level row carries the memories first reached at that level, the memory each was reached
     from, and the link used; `visited` carries every memory seen so far, so a cycle can never be
     walked twice and a memory reachable by many paths is reported once, at its smallest depth
     (strongest link first). The walk stops at %(depth)s levels, or one memory past %(limit)s (so
-    the caller can tell the limit cut it short). Deleted memories are never entered.
+    the caller can tell the limit cut it short). Deleted memories are never entered; with
+    `memories_valid` (recall), neither are memories not valid at %(as_of)s (MEMORY_VALID_AT).
     """
+    validity = sql.SQL(" AND {}").format(MEMORY_VALID_AT) if memories_valid else sql.SQL("")
     return sql.SQL(
         "WITH RECURSIVE walk(depth, frontier, visited, nodes, parents, edges) AS ("
         " SELECT 0, ARRAY[{root}]::uuid[], ARRAY[{root}]::uuid[], '{{}}'::uuid[], '{{}}'::uuid[], '{{}}'::uuid[]"
@@ -257,7 +269,7 @@ def walk_sql(root: sql.Composable, direction: Direction, relations: Sequence[str
         "  FROM (SELECT n.* FROM ("
         "    SELECT DISTINCT ON (step.node) step.node, step.parent, step.edge, step.strength"
         "    FROM unnest(w.frontier) AS f(id) CROSS JOIN LATERAL ({steps}) step"
-        "    JOIN memories m ON m.id = step.node AND m.status = 'active'"
+        "    JOIN memories m ON m.id = step.node AND m.status = 'active'{validity}"
         "    WHERE step.node <> ALL (w.visited)"
         "    ORDER BY step.node, step.strength DESC, step.edge) n"
         "   ORDER BY n.strength DESC, n.edge"
@@ -267,7 +279,7 @@ def walk_sql(root: sql.Composable, direction: Direction, relations: Sequence[str
         " SELECT w.depth, t.node, t.parent, t.edge, t.ord FROM walk w"
         " CROSS JOIN LATERAL unnest(w.nodes, w.parents, w.edges) WITH ORDINALITY AS t(node, parent, edge, ord)"
         " WHERE w.depth > 0"
-    ).format(root=root, steps=_steps(direction, relations))
+    ).format(root=root, steps=_steps(direction, relations), validity=validity)
 
 
 def walk(
@@ -312,9 +324,11 @@ def walk_many(
     direction: Direction,
     relations: Sequence[str] | None,
     as_of: datetime,
+    include_expired: bool,
     limit: int,
 ) -> list[Row]:
-    """The same walk from each of several memories, in one query (recall expansion)."""
+    """The same walk from each of several memories, in one query (recall expansion): only through
+    memories valid at as_of, as recall's results are."""
     query = sql.SQL(
         "SELECT r0.root, r.depth, r.node, r.parent, {summary}, {link_cols}"
         " FROM unnest(%(roots)s::uuid[]) AS r0(root) CROSS JOIN LATERAL ({walk}) r"
@@ -322,7 +336,7 @@ def walk_many(
     ).format(
         summary=SUMMARY_COLUMNS,
         link_cols=_prefixed_link_columns(),
-        walk=walk_sql(sql.SQL("r0.root"), direction, relations),
+        walk=walk_sql(sql.SQL("r0.root"), direction, relations, memories_valid=True),
     )
     return conn.execute(
         query,
@@ -332,12 +346,15 @@ def walk_many(
             "depth": depth,
             "limit": limit,
             "as_of": as_of,
+            "include_expired": include_expired,
             "relations": list(relations or []),
         },
     ).fetchall()
 
 
-def conflicts(conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[UUID], as_of: datetime) -> list[Row]:
+def conflicts(
+    conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[UUID], as_of: datetime, include_expired: bool
+) -> list[Row]:
     """`contradicts` links, either way, between each of `ids` and another active memory valid at as_of."""
     return conn.execute(
         sql.SQL(
@@ -349,11 +366,10 @@ def conflicts(conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[
             " SELECT l.to_id, l.from_id, l.id FROM links l"
             "  WHERE l.tenant_id = %(tenant)s AND l.to_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
             "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)) c"
-            " JOIN memories m ON m.id = c.other AND m.status = 'active'"
-            "  AND COALESCE(m.valid_from, m.created_at) <= %(as_of)s AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
+            " JOIN memories m ON m.id = c.other AND m.status = 'active' AND {valid}"
             " JOIN links l ON l.id = c.edge ORDER BY c.subject, l.strength DESC, l.id"
-        ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns()),
-        {"tenant": tenant_id, "ids": list(ids), "as_of": as_of},
+        ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns(), valid=MEMORY_VALID_AT),
+        {"tenant": tenant_id, "ids": list(ids), "as_of": as_of, "include_expired": include_expired},
     ).fetchall()
 
 

@@ -24,7 +24,9 @@ TopicId = Annotated[str, StringConstraints(pattern=r"^t[1-9][0-9]{0,17}$")]
 class RecallExpand(Strict):
     """Follow each result's links (either way) and attach the memories they reach."""
 
-    relations: list[LinkRelation] | None = Field(default=None, max_length=8, description="Default: every relation")
+    relations: list[LinkRelation] | None = Field(
+        default=None, min_length=1, max_length=8, description="Leave out for every relation; never empty"
+    )
     depth: int = Field(default=1, ge=1, le=3, description="Links to follow from each result")
     limit: int = Field(default=5, ge=1, le=20, description="Linked memories per result, nearest and strongest first")
 
