@@ -446,7 +446,7 @@ class RunFigures:
     supersessions: set[tuple[UUID, UUID]]
     extrapolated: dict[str, int] = field(default_factory=dict)  # step -> batches measured (the rest estimated)
     per_invocation: list[float] = field(default_factory=list)  # seconds of each worker invocation
-    longest_batch: tuple[float, str] = (0.0, "")
+    longest_batch: tuple[float, str] = (0.0, "")  # seconds, and of what (a batch's step, or an invocation)
 
 
 def _skip_rest_of_step(dsn: str, run_id: UUID) -> None:
@@ -464,16 +464,37 @@ def _skip_rest_of_step(dsn: str, run_id: UUID) -> None:
 def drive(
     dsn: str, tenant_id: str, namespace: str, budget_s: float, sample: int | None = None, memories: int = 0
 ) -> RunFigures:
-    """Run a whole cycle batch by batch. With `sample`, dedupe and reconcile stop after that many
-    batches and the rest of the step is estimated from their mean (reported as such)."""
-    import psycopg
-
+    """Run a whole cycle as the worker does: run_cycle with the time budget, one connection per
+    invocation, a continuation while it says so. With `sample`, batch by batch instead, dedupe and
+    reconcile stopping after that many batches, the rest of the step estimated from their mean."""
     from engram.consolidation import service
-    from engram.core.config import settings
     from engram.core.db import tenant_transaction
 
     with tenant_transaction(tenant_id) as conn:
         run_id = service.start_run(conn, UUID(tenant_id), namespace, dry_run=False, steps=None, trigger="cli")
+    if sample:
+        return _drive_by_batch(dsn, tenant_id, run_id, budget_s, sample, memories)
+    per_invocation: list[float] = []
+    batches = 0
+    while True:
+        t0 = time.perf_counter()
+        progress = service.run_cycle(dsn, UUID(tenant_id), run_id, time_budget_s=budget_s)
+        per_invocation.append(time.perf_counter() - t0)
+        batches += progress.batches
+        if progress.status != "continue":
+            assert progress.status == "done", progress
+            break
+    run = service.get_run(UUID(tenant_id), run_id)
+    seconds = {c.step: c.seconds for c in run.step_counts}
+    return _figures(dsn, run_id, seconds, {"all": batches}, per_invocation, {}, (max(per_invocation), "invocation"))
+
+
+def _drive_by_batch(dsn: str, tenant_id: str, run_id: UUID, budget_s: float, sample: int, memories: int) -> RunFigures:
+    import psycopg
+
+    from engram.consolidation import service
+    from engram.core.config import settings
+
     seconds: dict[str, float] = defaultdict(float)
     batches: dict[str, int] = defaultdict(int)
     durations: list[float] = []
@@ -493,11 +514,11 @@ def drive(
             seconds[step] += took
             batches[step] += 1
             durations.append(took)
-            longest = max(longest, (took, step))
+            longest = max(longest, (took, f"batch ({step})"))
             if progress.status != "continue":
                 assert progress.status == "done", progress
                 break
-            if sample and step in ("dedupe", "reconcile") and batches[step] >= sample:
+            if step in ("dedupe", "reconcile") and batches[step] >= sample:
                 total = -(-memories // pair_batch)
                 if total > batches[step]:
                     mean = seconds[step] / batches[step]
@@ -506,17 +527,31 @@ def drive(
                     seconds[step] = mean * total
                     batches[step] = total
                     _skip_rest_of_step(dsn, run_id)
-        actions = conn.execute(
-            "SELECT action, memory_ids, details FROM consolidation_actions WHERE run_id = %s", (run_id,)
-        ).fetchall()
-        llm_calls = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()[0]
     # The worker checks its deadline after each batch: replay the batch times against the budget.
     per_invocation = [0.0]
     for d in durations:
         if per_invocation[-1] >= budget_s:
             per_invocation.append(0.0)
         per_invocation[-1] += d
-    invocations = len(per_invocation)
+    return _figures(dsn, run_id, dict(seconds), dict(batches), per_invocation, extrapolated, longest)
+
+
+def _figures(
+    dsn: str,
+    run_id: UUID,
+    seconds: dict[str, float],
+    batches: dict[str, int],
+    per_invocation: list[float],
+    extrapolated: dict[str, int],
+    longest: tuple[float, str],
+) -> RunFigures:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        actions = conn.execute(
+            "SELECT action, memory_ids, details FROM consolidation_actions WHERE run_id = %s", (run_id,)
+        ).fetchall()
+        llm_calls = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()[0]
     counts: dict[str, int] = defaultdict(int)
     merges: set[frozenset[UUID]] = set()
     supersessions: set[tuple[UUID, UUID]] = set()
@@ -527,11 +562,11 @@ def drive(
         elif action == "supersede":
             supersessions.add((UUID(details["survivor"]), UUID(details["superseded"])))
     return RunFigures(
-        dict(seconds),
-        dict(batches),
-        sum(durations),
-        invocations - 1,
-        invocations,
+        seconds,
+        batches,
+        sum(per_invocation),
+        len(per_invocation) - 1,
+        len(per_invocation),
         llm_calls,
         dict(counts),
         merges,
@@ -590,8 +625,11 @@ def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budge
             if step in f.extrapolated
             else ""
         )
-        print(f"  {step:12s} {f.batches_by_step[step]:7d} {secs:9.2f}{note}")
+        batches = f.batches_by_step.get(step)
+        print(f"  {step:12s} {batches if batches is not None else '':>7} {secs:9.2f}{note}")
     print(f"  {'total':12s} {sum(f.batches_by_step.values()):7d} {f.total_s:9.2f}   {n / f.total_s:,.0f} memories/s")
+    if "all" in f.batches_by_step:
+        print("  (seconds per step: inside its batches; the total also counts commits and the worker's own work)")
     print(f"actions: {json.dumps(f.actions, sort_keys=True)}")
     if f.extrapolated:
         print("(precision and recall below cover only the measured batches)")
@@ -615,8 +653,8 @@ def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budge
     print(f"LLM calls: {f.llm_calls} ({f.llm_calls / n * 1000:.1f} per 1k memories)")
     print(
         f"worker invocations at a {budget:.0f} s budget: {f.invocations} ({f.continuations} continuations),"
-        f" seconds each: {', '.join(f'{x:.0f}' for x in f.per_invocation)}; longest batch"
-        f" {f.longest_batch[0]:.1f} s ({f.longest_batch[1]}); Lambda allows 900 s per invocation"
+        f" seconds each: {', '.join(f'{x:.0f}' for x in f.per_invocation)}; longest {f.longest_batch[1]}"
+        f" {f.longest_batch[0]:.1f} s; Lambda allows 900 s per invocation"
     )
 
 

@@ -518,9 +518,11 @@ def neighbours(
         " AND n.cosine >= %(min)s AND m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())"
         " ORDER BY q.memory_id, n.cosine DESC"
     ).format(d=d)
-    return conn.execute(
-        query, {"model": model_id, "ns": namespace, "k": k, "ids": list(ids), "min": min_cosine}
-    ).fetchall()
+    # Never prepared: after a few executions on one connection PostgreSQL may switch to a generic plan,
+    # which cannot see LIMIT k, guesses 10,000 neighbours per memory and hash-joins them against every
+    # memory of the table (a 500-memory batch took over 80 s at 100k memories instead of about 1 s).
+    params = {"model": model_id, "ns": namespace, "k": k, "ids": list(ids), "min": min_cosine}
+    return conn.execute(query, params, prepare=False).fetchall()
 
 
 def space_thresholds(conn: psycopg.Connection[Any]) -> Row | None:
