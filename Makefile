@@ -67,8 +67,15 @@ console-screenshots: venv browser
 # docs/openapi.json from the same routers and models that serve GET /v1/openapi.json (a test fails
 # when the two differ): run after changing a route or an edge model, and commit the file.
 .PHONY: openapi
-openapi: venv
+openapi: venv mcp-tools
 	$(PY) -c 'import json, pathlib; from engram_http.routes.admin import openapi_document; pathlib.Path("docs/openapi.json").write_text(json.dumps(openapi_document(), indent=2) + "\n")'
+
+# docs/mcp-tools.json, the MCP tool contract (names, descriptions, input schemas from the routes'
+# models, scopes) from the same code that serves tools/list; `make openapi` writes it too, as a
+# route's model is also a tool's schema. Commit the file (a test fails until you do).
+.PHONY: mcp-tools
+mcp-tools: venv
+	$(PY) -c 'import json, pathlib; from engram_mcp.server import tool_contract; pathlib.Path("docs/mcp-tools.json").write_text(json.dumps(tool_contract(), indent=2) + "\n")'
 
 # schemathesis (coverage + fuzzing, seed 8, 5 min) against a fresh local server on loopback over a
 # throwaway database; passes with 0 server errors and 0 response-schema violations (bench/fuzz.py).
@@ -109,6 +116,7 @@ bench: venv
 	$(PY) bench/cold_import.py
 	$(PY) bench/ingest_throughput.py
 	$(PY) bench/http_latency.py
+	$(PY) bench/mcp_latency.py
 	$(PY) bench/recall_latency.py
 	$(PY) bench/embed_throughput.py
 	$(PY) bench/document_ingest.py

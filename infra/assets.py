@@ -4,7 +4,7 @@
 
     build/lambda/functions/<name>/       one folder per function (handler.py ...)
     build/lambda/layers/deps/python/     third-party packages for arm64 / CPython 3.12
-    build/lambda/layers/core/python/     the engram and engram_http packages
+    build/lambda/layers/core/python/     the engram, engram_http and engram_mcp packages
     build/lambda/manifest.json           what was built, with sizes
 
 Synthesis must also work on a fresh clone (make synth, the tests), where nothing is built.

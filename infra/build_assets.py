@@ -1,7 +1,7 @@
 """`make build`: the Lambda function code and layers, for arm64 / Python 3.12, without Docker.
 
     build/lambda/layers/deps/python/   pip --platform manylinux aarch64 --only-binary wheels
-    build/lambda/layers/core/python/   engram + engram_http (engram_local stays behind)
+    build/lambda/layers/core/python/   engram + engram_http + engram_mcp (engram_local stays behind)
     build/lambda/functions/<name>/     each functions/<name>/ folder
     build/lambda/dist/*.zip            the same, zipped, to measure what is uploaded
     build/lambda/manifest.json         versions and sizes; the CDK app reads it
@@ -48,8 +48,9 @@ PROVIDED_BY_RUNTIME = {"boto3", "botocore", "s3transfer"}
 PRUNE_DIRS = {"__pycache__", "tests", "testing"}
 PRUNE_KEEP = {"numpy/testing", "numpy/_core/tests"}  # numpy imports numpy.testing lazily; keep it
 # The Claude client (imported lazily, only where an LLM is used: staging and prod run with
-# llm_level=auto). The local ONNX embedder ("local-embed") is left out: Bedrock embeds in the cloud.
-LAYER_EXTRAS = ("llm",)
+# llm_level=auto) and the MCP server (imported by functions/mcp alone). The local ONNX embedder
+# ("local-embed") is left out: Bedrock embeds in the cloud.
+LAYER_EXTRAS = ("llm", "mcp")
 LAMBDA_UNZIPPED_LIMIT = 262_144_000  # 250 MiB: function code plus all its layers
 DIRECT_UPLOAD_ZIP_LIMIT = 52_428_800  # 50 MiB; CDK uploads through S3, so this is only a warning
 EM_AARCH64 = 183

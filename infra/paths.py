@@ -12,6 +12,6 @@ FUNCTIONS_SRC = REPO_ROOT / "functions"
 LAYERS_SRC = REPO_ROOT / "layers"
 MIGRATIONS_DIR = LAYERS_SRC / "engram" / "schema" / "migrations"
 # The packages shipped in the core layer; engram_local (the dev server) stays behind.
-CORE_PACKAGES = ("engram", "engram_http")
+CORE_PACKAGES = ("engram", "engram_http", "engram_mcp")
 # Never shipped, whatever the mode.
 EXCLUDE = ["__pycache__", "*.pyc", "*.pyo", ".pytest_cache", "tests", ".gitkeep", "*.egg-info"]

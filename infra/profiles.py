@@ -49,6 +49,15 @@ PROFILES: dict[str, FunctionProfile] = {
     ),
     # Prime embeds the task (recall); topic names may use the LLM when ENGRAM_LLM_LEVEL allows.
     "topics": FunctionProfile(bedrock_embed=True, bedrock_llm=True, description="topic tree, resume and prime"),
+    # Remote MCP: its tools call the same services as the routes above, so it may do what they do
+    # together (enqueue embeddings and consolidation runs, embed queries, ask Claude) and no more.
+    "mcp": FunctionProfile(
+        embed_send=True,
+        consolidate_send=True,
+        bedrock_embed=True,
+        bedrock_llm=True,
+        description="remote MCP endpoint: the memory tools over streamable HTTP",
+    ),
     "document_ingest": FunctionProfile(
         timeout_s=300,
         embed_send=True,

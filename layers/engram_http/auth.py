@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from uuid import UUID
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
@@ -17,10 +19,18 @@ def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:
     event = app.current_event
     if not isinstance(event, APIGatewayProxyEventV2):  # an HTTP API resolver parses nothing else
         raise Unauthorized("missing or invalid API key")
-    ctx = event.request_context.authorizer.get_lambda or {}
+    return require_scope(caller(event.request_context.authorizer.get_lambda), scope)
+
+
+def caller(authorizer_context: Mapping[str, Any] | None) -> Principal:
+    """The key the authorizer resolved (its `context`); 401 when it names no tenant (no or a bad key)."""
+    ctx = authorizer_context or {}
     if not ctx.get("tenant_id"):
         raise Unauthorized("missing or invalid API key")
-    scopes = frozenset(str(ctx.get("scopes", "")).split())
-    if scope not in scopes and "admin" not in scopes:
+    return Principal(UUID(ctx["tenant_id"]), UUID(ctx["key_id"]), frozenset(str(ctx.get("scopes", "")).split()))
+
+
+def require_scope(who: Principal, scope: str) -> Principal:
+    if scope not in who.scopes and "admin" not in who.scopes:
         raise Forbidden(f"this key lacks the '{scope}' scope", {"required_scope": scope})
-    return Principal(UUID(ctx["tenant_id"]), UUID(ctx["key_id"]), scopes)
+    return who

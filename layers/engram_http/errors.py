@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -41,6 +42,13 @@ def validation_response(exc: RequestValidationError) -> Response:
             return error_response(
                 400, "malformed_json", "the request body is not valid JSON", {"reason": reason} if reason else None
             )
+    message, details = invalid_fields(errors)
+    return error_response(422, "invalid_field", message, details)
+
+
+def invalid_fields(errors: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+    """pydantic's errors as the 422 answer's message and details: the first field named, with its
+    limit, and every field in `fields` (the MCP tools answer bad arguments with the same words)."""
     fields = []
     for e in errors:
         message = _FRIENDLY.get(e.get("type", ""), str(e.get("msg", "is invalid")).removeprefix("Value error, "))
@@ -52,7 +60,7 @@ def validation_response(exc: RequestValidationError) -> Response:
         fields.append(item)
     first = fields[0]
     details = {"field": first["field"], **({"limit": first["limit"]} if "limit" in first else {}), "fields": fields}
-    return error_response(422, "invalid_field", f"{first['field']}: {first['message']}", details)
+    return f"{first['field']}: {first['message']}", details
 
 
 def install_error_handlers(app: APIGatewayHttpResolver) -> None:

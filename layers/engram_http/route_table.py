@@ -64,6 +64,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/exports/{export_id}", "portability"),
     Route("POST", "/v1/imports", "portability"),
     Route("GET", "/v1/imports/{import_id}", "portability"),
+    # Remote MCP (streamable HTTP, stateless, JSON responses): the same key and scopes as /v1.
+    Route("POST", "/mcp", "mcp"),
     # The memory console: static files only; every call it makes goes to /v1 with the operator's key.
     Route("GET", "/console", "console", auth=False),
     Route("GET", "/console/{asset}", "console", auth=False),
@@ -71,6 +73,8 @@ ROUTES: tuple[Route, ...] = (
 
 # Routes outside the JSON API: no router serves them and the OpenAPI document leaves them out.
 STATIC_FUNCTIONS: tuple[str, ...] = ("console",)
+# MCP's JSON-RPC endpoint: no router serves it either; docs/mcp-tools.json describes its tools.
+JSON_RPC_FUNCTIONS: tuple[str, ...] = ("mcp",)
 
 
 def http_functions() -> list[str]:

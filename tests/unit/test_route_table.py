@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engram_http.event_functions import EVENT_FUNCTIONS
 from engram_http.resolver import build_resolver
-from engram_http.route_table import ROUTES, STATIC_FUNCTIONS, http_functions
+from engram_http.route_table import JSON_RPC_FUNCTIONS, ROUTES, STATIC_FUNCTIONS, http_functions
 from engram_http.routes import all_routers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ def _served() -> set[tuple[str, str]]:
 
 
 def test_every_route_in_the_table_is_served_and_vice_versa():
-    table = {(r.method, r.path) for r in ROUTES if r.function not in STATIC_FUNCTIONS}
+    table = {(r.method, r.path) for r in ROUTES if r.function not in (*STATIC_FUNCTIONS, *JSON_RPC_FUNCTIONS)}
     assert table == _served()
 
 
@@ -41,3 +41,7 @@ def test_only_health_openapi_and_the_console_files_are_public():
 def test_static_routes_are_get_only_and_outside_v1():
     static = [r for r in ROUTES if r.function in STATIC_FUNCTIONS]
     assert static and all(r.method == "GET" and not r.path.startswith("/v1/") for r in static)
+
+
+def test_the_mcp_endpoint_is_one_post_behind_the_authorizer():
+    assert [(r.method, r.path, r.auth) for r in ROUTES if r.function in JSON_RPC_FUNCTIONS] == [("POST", "/mcp", True)]

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from uuid import UUID
 
-from engram.core.db import owner_connection
 from engram.core.errors import EngramError
-from engram.ops import operations
-from engram.tenancy.store import issue_key, revoke_key
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--dry-run", action="store_true", help="plan only: list the actions, change nothing")
     c.add_argument("--steps", default=None, help="comma-separated steps (default: every step)")
     sub.add_parser("settings", help="list every setting: its environment variable, value here, and description")
+    m = sub.add_parser("mcp", help="MCP over stdio for local agents, forwarded to the API's remote /mcp endpoint")
+    m.add_argument("--url", default=os.environ.get("ENGRAM_API_URL"), help="the API's base URL (env ENGRAM_API_URL)")
+    m.add_argument("--key", default=os.environ.get("ENGRAM_API_KEY"), help="an API key (env ENGRAM_API_KEY)")
     args = parser.parse_args(argv)
+    if args.command == "mcp":  # no database here: only the standard library is imported
+        from engram.ops import mcp_bridge
+
+        return mcp_bridge.run(args.url, args.key)
     try:
         return _run(args)
     except EngramError as exc:  # the caller's mistake or a limit: one clear line, no traceback
@@ -48,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: `engram mcp` must start without loading the database stack.
+    from engram.core.db import owner_connection
+    from engram.ops import operations
+    from engram.tenancy.store import issue_key, revoke_key
+
     if args.command == "settings":
         _print_settings()
     elif args.command == "migrate":

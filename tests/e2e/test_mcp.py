@@ -1,0 +1,212 @@
+"""The remote MCP endpoint through the local server (the API Gateway stand-in, the real authorizer and
+the mcp Lambda), driven by the MCP SDK's own clients: streamable HTTP, and stdio through `engram mcp`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import mcp
+import pytest
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+from engram_mcp.server import tool_contract
+
+Session = Callable[[mcp.Client], Awaitable[Any]]
+
+
+async def _over_http(url: str, key: str, work: Session) -> Any:
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {key}"})
+    async with http, mcp.Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client:
+        return await work(client)
+
+
+def over_http(url: str, key: str, work: Session) -> Any:
+    return asyncio.run(_over_http(url, key, work))
+
+
+def over_stdio(url: str, key: str, work: Session) -> Any:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "engram.ops.cli", "mcp", "--url", url],
+        env={"ENGRAM_API_KEY": key},
+    )
+
+    async def run() -> Any:
+        async with mcp.Client(stdio_client(params)) as client:
+            return await work(client)
+
+    return asyncio.run(run())
+
+
+def http_api(url: str, key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        url + path,
+        data=data,
+        method=method,
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def text(result: Any) -> str:
+    return result.content[0].text
+
+
+@pytest.fixture
+def wait_for_vectors(server):
+    """The server's embed poller fills the vectors in the background; recall by meaning wants them."""
+
+    def wait(key: str, memory_id: str) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if http_api(server, key, "GET", f"/v1/memories/{memory_id}")[1]["embedding_status"] == "ready":
+                return
+            time.sleep(0.2)
+        pytest.fail("the embedding never became ready")
+
+    return wait
+
+
+def test_a_client_lists_the_tools_then_stores_and_recalls(server, make_tenant, wait_for_vectors):
+    tenant = make_tenant("mcp-a")
+
+    async def store(client: mcp.Client) -> tuple[list[str], str]:
+        listed = await client.list_tools()
+        stored = await client.call_tool(
+            "store_memory", {"content": "The staging database is restored from backup every Sunday.", "tags": ["ops"]}
+        )
+        return [t.name for t in listed.tools], text(stored)
+
+    names, stored = over_http(server, tenant.key, store)
+    assert names == [t["name"] for t in tool_contract()]
+    assert stored.startswith("Stored memory ")
+    memory_id = stored.split()[2]
+    wait_for_vectors(tenant.key, memory_id)
+
+    async def recall(client: mcp.Client) -> tuple[Any, Any]:
+        found = await client.call_tool("recall", {"query": "when is staging restored?"})
+        again = await client.call_tool("get_memory", {"memory_id": memory_id})
+        return found, again
+
+    found, again = over_http(server, tenant.key, recall)
+    assert not found.is_error and text(found).startswith(f"1. memory {memory_id} ")
+    assert "restored from backup every Sunday" in text(found) and "degraded" not in text(found)
+    assert f"memory {memory_id} · v1 · default · semantic" in text(again)
+    status, listed = http_api(server, tenant.key, "GET", "/v1/memories")
+    assert status == 200 and [m["id"] for m in listed["items"]] == [memory_id]  # the same data as the HTTP API
+
+
+def test_errors_are_tool_errors_with_the_http_apis_messages_and_write_nothing(server, make_tenant):
+    tenant = make_tenant("mcp-errors")
+    bad = {"content": "x", "tags": ["ok", "y" * 70]}
+    status, envelope = http_api(server, tenant.key, "POST", "/v1/memories", bad)
+    assert status == 422
+    missing = "00000000-0000-0000-0000-0000000000aa"
+    status, not_found = http_api(server, tenant.key, "GET", f"/v1/memories/{missing}")
+    assert status == 404
+
+    async def work(client: mcp.Client) -> tuple[Any, Any, Any]:
+        return (
+            await client.call_tool("store_memory", bad),
+            await client.call_tool("get_memory", {"memory_id": missing}),
+            await client.call_tool("no_such_tool", {}),
+        )
+
+    invalid, absent, unknown = over_http(server, tenant.key, work)
+    assert (
+        invalid.is_error
+        and text(invalid) == envelope["error"]["message"] == "tags.1: String should have at most 64 characters"
+    )
+    assert invalid.structured_content == envelope
+    assert absent.is_error and text(absent) == not_found["error"]["message"]
+    assert unknown.is_error and text(unknown) == "no tool named 'no_such_tool'"
+    assert http_api(server, tenant.key, "GET", "/v1/memories")[1]["items"] == []
+
+
+def test_a_read_key_sees_and_may_call_only_the_read_tools(server, make_tenant):
+    tenant = make_tenant("mcp-read", scopes=["read"])
+    status, envelope = http_api(server, tenant.key, "POST", "/v1/memories", {"content": "x"})
+    assert status == 403
+
+    async def work(client: mcp.Client) -> tuple[list[str], Any, Any]:
+        listed = await client.list_tools()
+        refused = await client.call_tool("store_memory", {"content": "x"})
+        allowed = await client.call_tool("recall", {"query": "anything"})
+        return [t.name for t in listed.tools], refused, allowed
+
+    names, refused, allowed = over_http(server, tenant.key, work)
+    assert names == [t["name"] for t in tool_contract() if t["scope"] == "read"]
+    assert refused.is_error and text(refused) == envelope["error"]["message"] == "this key lacks the 'write' scope"
+    assert not allowed.is_error and text(allowed) == "No memories matched."
+
+
+def test_tenants_do_not_see_each_others_memories(server, make_tenant):
+    a, b = make_tenant("mcp-iso-a"), make_tenant("mcp-iso-b")
+    stored = over_http(server, a.key, lambda c: c.call_tool("store_memory", {"content": "Tenant A's secret plan."}))
+    memory_id = text(stored).split()[2]
+
+    async def snoop(client: mcp.Client) -> tuple[Any, Any]:
+        return (
+            await client.call_tool("get_memory", {"memory_id": memory_id}),
+            await client.call_tool("recall", {"query": "secret plan", "mode": "keyword"}),
+        )
+
+    got, found = over_http(server, b.key, snoop)
+    assert got.is_error and text(got) == f"memory {memory_id} not found"
+    assert text(found) == "No memories matched."
+
+
+def test_without_a_valid_key_the_endpoint_answers_401(server):
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    headers = {
+        "Authorization": "Bearer egk_not_a_key",
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+    }
+    request = urllib.request.Request(f"{server}/mcp", data=body, method="POST", headers=headers)
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=30)
+    assert caught.value.code == 401
+    assert caught.value.headers["www-authenticate"].startswith("Bearer")
+    assert json.loads(caught.value.read())["error"]["message"] == "missing or invalid API key"
+
+
+def test_the_stdio_bridge_forwards_a_whole_session(server, make_tenant, wait_for_vectors):
+    tenant = make_tenant("mcp-stdio")
+
+    async def store(client: mcp.Client) -> tuple[list[str], Any]:
+        listed = await client.list_tools()
+        return [t.name for t in listed.tools], await client.call_tool(
+            "store_memory", {"content": "Kayak trips leave from the north pier at dawn."}
+        )
+
+    names, stored = over_stdio(server, tenant.key, store)
+    assert names == [t["name"] for t in tool_contract()]
+    memory_id = text(stored).split()[2]
+    wait_for_vectors(tenant.key, memory_id)
+    found = over_stdio(server, tenant.key, lambda c: c.call_tool("recall", {"query": "where do kayak trips start?"}))
+    assert text(found).startswith(f"1. memory {memory_id} ")
+
+
+def test_the_stdio_bridge_reports_a_bad_key_to_the_client(server):
+    async def listing(client: mcp.Client) -> Any:
+        return await client.list_tools()
+
+    with pytest.raises(BaseException) as caught:  # the client's task group wraps the MCP error
+        over_stdio(server, "egk_not_a_key", listing)
+    assert "HTTP 401: missing or invalid API key" in repr(
+        caught.value.exceptions if hasattr(caught.value, "exceptions") else caught.value
+    )

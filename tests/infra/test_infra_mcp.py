@@ -1,0 +1,59 @@
+"""The mcp function: POST /mcp behind the same authorizer as /v1, in the VPC with the database, the
+shared layers (which carry the mcp package), and what its tools do through the services: enqueue
+embeddings and consolidation runs, embed queries, and Claude only where the LLM level allows it."""
+
+from __future__ import annotations
+
+from engram_http.route_table import ROUTES
+from infra.functions import function_name
+from infra.paths import CORE_PACKAGES
+
+
+def _as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def test_post_mcp_goes_to_the_mcp_function_behind_the_authorizer(dev):
+    assert [f"{r.method} {r.path}" for r in ROUTES if r.function == "mcp"] == ["POST /mcp"]
+    mcp_id = dev.function_logical_id("mcp")
+    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in dev.resources("AWS::ApiGatewayV2::Route").values()}
+    props = routes["POST /mcp"]
+    assert props["AuthorizationType"] == "CUSTOM" and props["AuthorizerId"] == {"Ref": authorizer_id}
+    integration_id = props["Target"]["Fn::Join"][1][1]["Ref"]
+    uri = dev.json["Resources"][integration_id]["Properties"]["IntegrationUri"]
+    assert uri["Fn::GetAtt"][0] == mcp_id
+    assert "engram_mcp" in CORE_PACKAGES  # the core layer ships the package the handler imports
+
+
+def test_the_mcp_function_may_do_what_its_tools_do_and_nothing_else(dev):
+    (fn,) = [
+        f
+        for f in dev.resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == function_name(dev.stack.functions.config, "mcp")
+    ]
+    props = fn["Properties"]
+    assert props["Handler"] == "handler.handler"
+    assert props["VpcConfig"]["SubnetIds"]
+    assert props["Timeout"] <= 29  # API Gateway waits 30 s
+    assert len(props["Layers"]) == 2  # the dependency layer and the core layer, as every function
+    statements = dev.role_statements("mcp")
+    actions = {a for st in statements for a in _as_list(st["Action"])}
+    assert "sqs:SendMessage" in actions
+    assert not any(a.startswith("s3:") for a in actions), actions
+    queues = {
+        q["Properties"]["QueueName"]: k
+        for k, q in dev.resources("AWS::SQS::Queue").items()
+        if q["Properties"]["QueueName"] in ("engram-dev-embed-jobs", "engram-dev-consolidate-jobs")
+    }
+    sends = [r for st in statements if "sqs:SendMessage" in _as_list(st["Action"]) for r in _as_list(st["Resource"])]
+    assert sorted(str(r) for r in sends) == sorted(str({"Fn::GetAtt": [q, "Arn"]}) for q in queues.values())
+    assert len(queues) == 2
+    invoke = [str(st["Resource"]) for st in statements if "bedrock:InvokeModel" in _as_list(st["Action"])]
+    assert invoke and all("titan-embed" in r and "anthropic" not in r for r in invoke)  # dev: LLM off
+
+
+def test_the_mcp_function_may_call_claude_where_the_llm_is_on(prod):
+    statements = prod.role_statements("mcp")
+    resources = [str(st["Resource"]) for st in statements if "bedrock:InvokeModel" in _as_list(st["Action"])]
+    assert any("anthropic" in r for r in resources)

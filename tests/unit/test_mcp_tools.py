@@ -1,0 +1,138 @@
+"""The MCP tools without a database: the committed contract, schemas taken from the routes' models,
+argument errors worded as the HTTP API words them, the scopes, and the stdio bridge's headers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp.shared.inbound import encode_header_value
+
+from engram.consolidation.models import ConsolidateRequest
+from engram.memories.models import MemoryCreate, MemoryPatch
+from engram.ops.mcp_bridge import Bridge, endpoint, header_value
+from engram.recall.models import RecallRequest
+from engram_http.errors import invalid_fields
+from engram_mcp.server import tool_contract
+from engram_mcp.tools import BY_NAME, TOOLS, InvalidArguments, visible_to
+
+ROOT = Path(__file__).resolve().parents[2]
+ISSUE_TOOLS = {
+    "store_memory",
+    "recall",
+    "get_memory",
+    "update_memory",
+    "forget",
+    "query_document",
+    "append_conversation",
+    "list_topics",
+    "lookup_topics",
+    "resume",
+    "prime",
+    "link_memories",
+    "memory_history",
+    "consolidate",
+}
+
+
+def test_the_committed_contract_is_what_the_server_lists():
+    committed = json.loads((ROOT / "docs" / "mcp-tools.json").read_text())
+    assert committed == tool_contract(), (
+        "tools changed: run `make openapi` (or `make mcp-tools`) and commit docs/mcp-tools.json"
+    )
+
+
+def test_every_capability_has_its_tool():
+    assert {t.name for t in TOOLS} >= ISSUE_TOOLS
+    assert len(BY_NAME) == len(TOOLS)
+
+
+def _properties(model: type) -> set[str]:
+    return set(model.model_json_schema()["properties"])  # type: ignore[attr-defined]
+
+
+def test_input_schemas_are_the_routes_models_with_their_path_parameters():
+    assert set(BY_NAME["store_memory"].input_schema["properties"]) == _properties(MemoryCreate)
+    assert set(BY_NAME["recall"].input_schema["properties"]) == _properties(RecallRequest)
+    assert set(BY_NAME["update_memory"].input_schema["properties"]) == {"memory_id"} | _properties(MemoryPatch)
+    update = BY_NAME["update_memory"].input_schema
+    assert update["required"] == ["memory_id"] and update["additionalProperties"] is False
+    assert update["properties"]["memory_id"] == {"format": "uuid", "type": "string"}
+    # a query parameter's bounds come from the route's signature
+    resume = BY_NAME["resume"].input_schema["properties"]
+    assert (resume["budget_chars"]["minimum"], resume["budget_chars"]["maximum"]) == (200, 100_000)
+    assert "format" not in resume  # the route's text/json switch means nothing to a tool
+
+
+def test_consolidate_is_a_dry_run_unless_asked_otherwise():
+    assert ConsolidateRequest().dry_run is False  # the HTTP default
+    tool = BY_NAME["consolidate"]
+    assert tool.input_schema["properties"]["dry_run"]["default"] is True
+    assert tool.parse({}).body.dry_run is True
+    assert tool.parse({"dry_run": False}).body.dry_run is False
+
+
+def _message(tool: str, arguments: dict) -> str:
+    with pytest.raises(InvalidArguments) as caught:
+        BY_NAME[tool].parse(arguments)
+    return invalid_fields(caught.value.errors)[0]
+
+
+def test_bad_arguments_get_the_http_apis_words():
+    assert _message("store_memory", {"content": "x", "tags": ["a", "x" * 70]}) == (
+        "tags.1: String should have at most 64 characters"
+    )
+    assert _message("store_memory", {"content": "x", "colour": "blue"}) == "colour: is not a known field"
+    assert _message("get_memory", {}) == "memory_id: is required"
+    assert _message("get_memory", {"memory_id": "1", "extra": 1}).startswith("memory_id: Input should be a valid UUID")
+    assert _message("resume", {"budget_chars": 5}) == "budget_chars: Input should be greater than or equal to 200"
+    assert _message("update_memory", {"memory_id": "00000000-0000-0000-0000-000000000001", "importance": 2}) == (
+        "importance: Input should be less than or equal to 1"
+    )
+
+
+def test_a_read_key_sees_the_read_tools_only():
+    read = {t.name for t in visible_to(frozenset({"read"}))}
+    assert read == {t.name for t in TOOLS if t.scope == "read"}
+    assert {"recall", "resume", "get_memory"} <= read and not read & {"store_memory", "forget", "consolidate"}
+    assert len(visible_to(frozenset({"admin"}))) == len(visible_to(frozenset({"read", "write"}))) == len(TOOLS)
+    assert {t.name for t in visible_to(frozenset({"write"}))} == {t.name for t in TOOLS if t.scope == "write"}
+
+
+def test_bridge_endpoint_and_header_encoding_match_the_mcp_transport():
+    assert endpoint("http://h:1") == endpoint("http://h:1/") == endpoint("http://h:1/mcp") == "http://h:1/mcp"
+    for name in ("store_memory", "mémoire", " padded", "=?base64?eA==?=", "tab\there"):
+        assert header_value(name) == encode_header_value(name), name
+
+
+def test_bridge_headers_follow_the_negotiated_and_the_per_request_version():
+    bridge = Bridge("http://127.0.0.1:1", "egk_x")
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}
+    assert "MCP-Protocol-Version" not in bridge.headers(init)
+    assert bridge.headers(init)["Authorization"] == "Bearer egk_x"
+    bridge._remember_version(init, json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}}))
+    listed = bridge.headers({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    assert listed["MCP-Protocol-Version"] == "2025-06-18" and "Mcp-Method" not in listed
+    modern = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "recall", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}},
+    }
+    headers = bridge.headers(modern)
+    assert (headers["MCP-Protocol-Version"], headers["Mcp-Method"], headers["Mcp-Name"]) == (
+        "2026-07-28",
+        "tools/call",
+        "recall",
+    )
+
+
+def test_bridge_answers_a_request_it_cannot_deliver_with_a_jsonrpc_error():
+    bridge = Bridge("http://127.0.0.1:9", "egk_x", timeout_s=2)  # port 9 (discard): nothing listens
+    answer = json.loads(bridge.forward('{"jsonrpc":"2.0","id":7,"method":"tools/list"}') or "{}")
+    assert answer["id"] == 7 and answer["error"]["message"].startswith("cannot reach http://127.0.0.1:9/mcp")
+    assert bridge.forward('{"jsonrpc":"2.0","method":"notifications/initialized"}') is None  # nobody waits for it
+    assert json.loads(bridge.forward("not json") or "{}")["error"]["code"] == -32700
+    with pytest.raises(ValueError, match="--url must be an http"):
+        Bridge("ftp://x", "k")
