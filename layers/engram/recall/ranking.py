@@ -16,6 +16,10 @@ W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
 # a small k lets each list's first hits lead, which is what evidence within a small budget needs.
 RRF_K = 10
 MMR_LAMBDA = 0.7
+# Keyword rank: the sum of the matched query words' inverse document frequencies (engram.recall.store),
+# counted over at most KEYWORD_IDF_ROWS rows; False: ts_rank_cd alone, which weighs every word alike.
+KEYWORD_IDF = True
+KEYWORD_IDF_ROWS = 10_000
 
 
 @dataclass

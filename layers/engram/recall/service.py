@@ -23,6 +23,7 @@ from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
+from engram.recall import ranking
 from engram.recall.models import (
     CompactHit,
     GraphNeighbour,
@@ -146,7 +147,12 @@ def _candidates(
     if req.mode == "vector" and dimension is None:
         degraded.append("keyword_fallback")
     exact = _scan_settings(conn, req, where, params, dimension, degraded)
-    return conn.execute(candidate_sql(where, dimension, use_keyword, exact=exact), params).fetchall()
+    params["idf_rows"] = ranking.KEYWORD_IDF_ROWS
+    query = candidate_sql(
+        where, dimension, use_keyword, as_of=req.as_of is not None, exact=exact, keyword_idf=ranking.KEYWORD_IDF
+    )
+    rows = conn.execute(query, params).fetchall()
+    return [r for r in rows if r["layer"] in req.layers] if req.layers else rows
 
 
 def _scan_settings(
@@ -286,7 +292,7 @@ def _attach_graph(
 ) -> int:
     """Flag every `contradicts` link of the results (always) and, with `expand`, attach what their
     links reach: one query each for all results. Summaries share budget_chars with the results."""
-    conflicts = graph.conflicting_memories(conn, tenant_id, memory_ids, at, req.include_expired)
+    conflicts = graph.conflicting_memories(conn, tenant_id, memory_ids, at)
     linked = (
         graph.linked_memories(
             conn,
@@ -295,7 +301,6 @@ def _attach_graph(
             relations=req.expand.relations,
             depth=req.expand.depth,
             as_of=at,
-            include_expired=req.include_expired,
             limit_per_memory=req.expand.limit,
         )
         if req.expand
@@ -310,12 +315,7 @@ def _attach_graph(
             _neighbour(c.memory, c.link, [h.memory_id, c.memory.id], 1) for c in conflicts.get(h.memory_id, [])
         ]
         if req.expand:
-            shown = {c.memory_id for c in h.conflicts}  # a contradicting memory is shown (and charged) once
-            h.linked = [
-                _neighbour(n.memory, n.via, n.path, n.depth)
-                for n in linked.get(h.memory_id, [])
-                if n.memory.id not in shown
-            ]
+            h.linked = [_neighbour(n.memory, n.via, n.path, n.depth) for n in linked.get(h.memory_id, [])]
     return fit_neighbours(hits, req.budget_chars, used)
 
 

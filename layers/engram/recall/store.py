@@ -33,9 +33,6 @@ def recall_filters(req: RecallRequest) -> tuple[sql.Composable, dict[str, Any]]:
     if req.source:
         clauses.append("c.source = %(source)s")
         params["source"] = req.source
-    if req.layers:  # in the query, so matches below the first k are found too; windows have no layer
-        clauses.append("EXISTS (SELECT 1 FROM memories m WHERE m.id = c.memory_id AND m.layer = ANY(%(layers)s))")
-        params["layers"] = list(req.layers)
     if req.topics:  # the topics' memories: engram.topics looks them up inside the recall's transaction
         clauses.append("c.memory_id = ANY(%(topic_memories)s)")
     if req.since:
@@ -113,7 +110,9 @@ def candidate_sql(
     dimension: int | None,
     use_keyword: bool,
     *,
+    as_of: bool = False,
     exact: sql.Composable | None = None,
+    keyword_idf: bool = False,
 ) -> sql.Composed:
     if dimension:
         vec: sql.Composable = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(where, dimension, exact))
@@ -123,17 +122,36 @@ def candidate_sql(
         # Any query term may match (OR): questions rarely share every word. tenant_chunks: see migration 0004.
         kw: sql.Composable = sql.SQL(
             "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')"
-            "::tsquery AS q),"
-            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank FROM tenant_chunks c, tq"
+            "::tsquery AS q),{idf}"
+            " kw AS MATERIALIZED (SELECT c.id, {rank} AS rank FROM tenant_chunks c, tq"
             " WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q AND {where} ORDER BY rank DESC LIMIT %(k)s)"
-        ).format(where=where)
+        ).format(
+            where=where,
+            idf=_KEYWORD_IDF.format(where=where) if keyword_idf else sql.SQL(""),
+            rank=sql.SQL("(SELECT sum(idf.w) FROM idf WHERE c.tsv @@ idf.q) + ts_rank_cd(c.tsv, tq.q, 32)")
+            if keyword_idf
+            else sql.SQL("ts_rank_cd(c.tsv, tq.q, 32)"),
+        )
     else:
         kw = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
     return sql.SQL("WITH {vec}, {kw}, {rest} {validity}").format(
-        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT
+        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT if as_of else _VALID_NOW
     )
 
 
+# BM25's inverse document frequency of each query word among the rows the filters leave: a word most rows
+# share (a speaker's name, "work") weighs little beside a rare one. Both counts stop at %(idf_rows)s rows
+# (GIN index on tsv), so a word in that many rows or more weighs about nothing and a large namespace costs
+# no more than that. Turns are short: term frequency and length are left to ts_rank_cd, the tie-break.
+_KEYWORD_IDF = sql.SQL(
+    " words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q"
+    " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
+    " scope AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM tenant_chunks c WHERE {where}"
+    " LIMIT %(idf_rows)s) s),"
+    " idf AS MATERIALIZED (SELECT words.q, ln(1 + (scope.n - df.n + 0.5) / (df.n + 0.5)) AS w FROM words, scope,"
+    " LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM tenant_chunks c WHERE c.tsv @@ words.q AND {where}"
+    " LIMIT %(idf_rows)s) m) df),"
+)
 _CANDIDATE_ROWS = sql.SQL(
     "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
@@ -146,10 +164,11 @@ _CANDIDATE_ROWS = sql.SQL(
     " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
 )
-# What is valid at an instant, as_of or else now: valid_from (or, without one, the creation time)
-# <= as_of < valid_to; a conversation turn counts from when it was said. A memory whose validity
-# ended (superseded, expired) is history, only with include_expired; one not valid yet never is.
+# A memory whose validity ended (superseded, expired) is history: only when asked for.
+_VALID_NOW = sql.SQL("AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())")
+# What was valid at an instant: valid_from (or, without one, the creation time) <= as_of < valid_to;
+# a conversation turn counts from when it was said.
 _VALID_AT = sql.SQL(
-    "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= COALESCE(%(as_of)s::timestamptz, now())"
-    " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > COALESCE(%(as_of)s::timestamptz, now()))"
+    "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= %(as_of)s"
+    " AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
 )

@@ -1,0 +1,27 @@
+"""How recall ranks, through the API on real Postgres + pgvector: keyword words weighed by how rare they
+are, and results that repeat an earlier one waiting behind ones that say something else."""
+
+from __future__ import annotations
+
+
+def test_a_rare_query_word_outranks_a_word_every_memory_shares(api, drain):
+    # ts_rank_cd alone ranks the memory saying "Maria" three times first; weighed by rarity, the one
+    # holding "sourdough" (one memory of five) leads, and "Maria" (four of five) weighs little.
+    contents = [
+        "Maria, Maria and Maria went to the bank.",
+        "Maria likes green tea.",
+        "Maria walked home in the rain.",
+        "Maria repainted the hallway.",
+        "The sourdough starter is bubbling again.",
+    ]
+    ids = []
+    for text in contents:
+        r = api.post("/v1/memories", {"content": text, "namespace": "idf"})
+        assert r.status == 201, r.body
+        ids.append(r.body["memory"]["id"])
+    drain()
+    r = api.post("/v1/recall", {"query": "Maria sourdough", "namespace": "idf", "mode": "keyword", "explain": True})
+    assert r.status == 200, r.body
+    ranked = [h["memory_id"] for h in r.body["results"]]
+    assert ranked[0] == ids[4]
+    assert set(ranked) == set(ids)  # every memory matching any word is still a candidate
