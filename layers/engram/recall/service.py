@@ -148,11 +148,8 @@ def _candidates(
         degraded.append("keyword_fallback")
     exact = _scan_settings(conn, req, where, params, dimension, degraded)
     params["idf_rows"] = ranking.KEYWORD_IDF_ROWS
-    query = candidate_sql(
-        where, dimension, use_keyword, as_of=req.as_of is not None, exact=exact, keyword_idf=ranking.KEYWORD_IDF
-    )
-    rows = conn.execute(query, params).fetchall()
-    return [r for r in rows if r["layer"] in req.layers] if req.layers else rows
+    query = candidate_sql(where, dimension, use_keyword, exact=exact, keyword_idf=ranking.KEYWORD_IDF)
+    return conn.execute(query, params).fetchall()
 
 
 def _scan_settings(
@@ -292,7 +289,7 @@ def _attach_graph(
 ) -> int:
     """Flag every `contradicts` link of the results (always) and, with `expand`, attach what their
     links reach: one query each for all results. Summaries share budget_chars with the results."""
-    conflicts = graph.conflicting_memories(conn, tenant_id, memory_ids, at)
+    conflicts = graph.conflicting_memories(conn, tenant_id, memory_ids, at, req.include_expired)
     linked = (
         graph.linked_memories(
             conn,
@@ -301,6 +298,7 @@ def _attach_graph(
             relations=req.expand.relations,
             depth=req.expand.depth,
             as_of=at,
+            include_expired=req.include_expired,
             limit_per_memory=req.expand.limit,
         )
         if req.expand
@@ -315,7 +313,12 @@ def _attach_graph(
             _neighbour(c.memory, c.link, [h.memory_id, c.memory.id], 1) for c in conflicts.get(h.memory_id, [])
         ]
         if req.expand:
-            h.linked = [_neighbour(n.memory, n.via, n.path, n.depth) for n in linked.get(h.memory_id, [])]
+            shown = {c.memory_id for c in h.conflicts}  # a contradicting memory is shown (and charged) once
+            h.linked = [
+                _neighbour(n.memory, n.via, n.path, n.depth)
+                for n in linked.get(h.memory_id, [])
+                if n.memory.id not in shown
+            ]
     return fit_neighbours(hits, req.budget_chars, used)
 
 

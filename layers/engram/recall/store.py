@@ -33,6 +33,9 @@ def recall_filters(req: RecallRequest) -> tuple[sql.Composable, dict[str, Any]]:
     if req.source:
         clauses.append("c.source = %(source)s")
         params["source"] = req.source
+    if req.layers:  # in the query, so matches below the first k are found too; windows have no layer
+        clauses.append("EXISTS (SELECT 1 FROM memories m WHERE m.id = c.memory_id AND m.layer = ANY(%(layers)s))")
+        params["layers"] = list(req.layers)
     if req.topics:  # the topics' memories: engram.topics looks them up inside the recall's transaction
         clauses.append("c.memory_id = ANY(%(topic_memories)s)")
     if req.since:
@@ -110,7 +113,6 @@ def candidate_sql(
     dimension: int | None,
     use_keyword: bool,
     *,
-    as_of: bool = False,
     exact: sql.Composable | None = None,
     keyword_idf: bool = False,
 ) -> sql.Composed:
@@ -135,7 +137,7 @@ def candidate_sql(
     else:
         kw = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
     return sql.SQL("WITH {vec}, {kw}, {rest} {validity}").format(
-        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT if as_of else _VALID_NOW
+        vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT
     )
 
 
@@ -164,11 +166,10 @@ _CANDIDATE_ROWS = sql.SQL(
     " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
 )
-# A memory whose validity ended (superseded, expired) is history: only when asked for.
-_VALID_NOW = sql.SQL("AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > now())")
-# What was valid at an instant: valid_from (or, without one, the creation time) <= as_of < valid_to;
-# a conversation turn counts from when it was said.
+# What is valid at an instant, as_of or else now: valid_from (or, without one, the creation time)
+# <= as_of < valid_to; a conversation turn counts from when it was said. A memory whose validity
+# ended (superseded, expired) is history, only with include_expired; one not valid yet never is.
 _VALID_AT = sql.SQL(
-    "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= %(as_of)s"
-    " AND (m.valid_to IS NULL OR m.valid_to > %(as_of)s)"
+    "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= COALESCE(%(as_of)s::timestamptz, now())"
+    " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > COALESCE(%(as_of)s::timestamptz, now()))"
 )
