@@ -31,6 +31,7 @@ RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
 HANDLER = "handler.handler"
 VPC_POLICY = "service-role/AWSLambdaVPCAccessExecutionRole"
+BASIC_POLICY = "service-role/AWSLambdaBasicExecutionRole"  # logs only: for functions outside the VPC
 # Cross-region inference profile ids start with a geography ("us.", "eu.", "apac.", "global.").
 INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
 
@@ -114,7 +115,9 @@ class Functions(Construct):
                 f"{construct_id(name)}Role",
                 assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
                 description=f"{function_name(config, name)} execution role",
-                managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(VPC_POLICY)],
+                managed_policies=[
+                    iam.ManagedPolicy.from_aws_managed_policy_name(VPC_POLICY if profile.database else BASIC_POLICY)
+                ],
             )
             log_group = logs.LogGroup(
                 self,
@@ -135,9 +138,9 @@ class Functions(Construct):
                 memory_size=config.memory_for(name),
                 timeout=Duration.seconds(profile.timeout_s),
                 role=role,
-                vpc=vpc,
-                vpc_subnets=subnets,
-                security_groups=[security_group],
+                vpc=vpc if profile.database else None,
+                vpc_subnets=subnets if profile.database else None,
+                security_groups=[security_group] if profile.database else None,
                 environment={**environment, "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}"},
                 tracing=lambda_.Tracing.ACTIVE,
                 logging_format=lambda_.LoggingFormat.JSON,
@@ -166,8 +169,9 @@ class Functions(Construct):
         uploads_bucket: s3.IBucket,
     ) -> None:
         config, profile = self.config, profile_for(name)
-        # Every function reads the one database secret, and no other.
-        database.secret.grant_read(role)
+        # Every function that uses the database reads the one database secret, and no other.
+        if profile.database:
+            database.secret.grant_read(role)
         if profile.embed_send:
             queues.get(EMBED_QUEUE).queue.grant_send_messages(role)
         if profile.consolidate_send:
@@ -208,12 +212,20 @@ class Functions(Construct):
                 "are generated per upload, so they cannot be listed in advance.",
             )
 
-        acknowledge(
-            role,
-            f"AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/{VPC_POLICY}]",
-            "AWSLambdaVPCAccessExecutionRole is the AWS-maintained minimum for a VPC Lambda: ENI "
-            "management (which has no resource-level permissions) and writing its logs.",
-        )
+        if profile.database:
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/{VPC_POLICY}]",
+                "AWSLambdaVPCAccessExecutionRole is the AWS-maintained minimum for a VPC Lambda: ENI "
+                "management (which has no resource-level permissions) and writing its logs.",
+            )
+        else:
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/{BASIC_POLICY}]",
+                "AWSLambdaBasicExecutionRole is the AWS-maintained minimum for a Lambda outside the VPC: "
+                "writing its own logs.",
+            )
         acknowledge(
             role,
             "AwsSolutions-IAM5[Resource::*]",

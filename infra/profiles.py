@@ -32,6 +32,8 @@ class FunctionProfile:
     # (S3 -> SQS -> Lambda: retries, a DLQ and partial batch responses, unlike a direct invoke).
     s3_trigger_prefix: str | None = None
     scheduled: bool = False  # invoked by the EventBridge Scheduler consolidation schedule
+    # In the VPC with the database secret; False: outside the VPC, no secret (static files only).
+    database: bool = True
     description: str = ""
 
 
@@ -43,6 +45,8 @@ PROFILES: dict[str, FunctionProfile] = {
     "memories": FunctionProfile(embed_send=True, description="memory CRUD; enqueues embedding jobs"),
     "recall": FunctionProfile(bedrock_embed=True, description="hybrid recall; embeds the query"),
     "graph": FunctionProfile(description="links between memories, traversal and history"),
+    # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.
+    "console": FunctionProfile(timeout_s=10, database=False, description="the memory console's static files"),
     "conversations": FunctionProfile(embed_send=True, description="verbatim conversations"),
     "documents": FunctionProfile(
         embed_send=True, uploads_write=True, bedrock_llm=True, description="documents and query-document"

@@ -49,6 +49,18 @@ class Storage(Construct):
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
             server_access_logs_bucket=self.logs_bucket,
             server_access_logs_prefix="s3-access/uploads/",
+            # The console PUTs documents from the browser straight to a presigned URL. The signature is
+            # the authorization; CORS only lets a page read S3's answer. Any origin: the API's own
+            # origin is not known before the API exists (it depends on this bucket), and a custom
+            # domain may serve it.
+            cors=[
+                s3.CorsRule(
+                    allowed_methods=[s3.HttpMethods.PUT],
+                    allowed_origins=["*"],
+                    allowed_headers=["content-type", "x-amz-checksum-sha256"],
+                    max_age=3600,
+                )
+            ],
             lifecycle_rules=[
                 s3.LifecycleRule(
                     id="expire-uploads",
