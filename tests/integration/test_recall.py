@@ -170,3 +170,16 @@ def test_a_memory_not_valid_yet_is_left_out_unless_as_of_reaches_it(api):
     # include_expired lets in what has ended, never what has not begun
     body = top(api, namespace="future", query="standup moves", mode="keyword", include_expired=True)
     assert body["results"] == []
+
+
+def test_importance_reads_back_as_written_after_the_recall_boost(api):
+    memory = api.post(
+        "/v1/memories", {"content": "The kiln fires at 1240 degrees.", "namespace": "kiln", "importance": 0.53}
+    )
+    memory_id = memory.body["memory"]["id"]
+    top(api, namespace="kiln", query="kiln fires", mode="keyword")  # touch: +0.03 in the database (`real`)
+    assert api.get(f"/v1/memories/{memory_id}").body["importance"] == 0.56
+    hit = top(api, namespace="kiln", query="kiln fires", mode="keyword", touch=False)["results"][0]
+    assert hit["importance"] == 0.56
+    listed = api.get("/v1/memories?namespace=kiln").body["items"]
+    assert [m["importance"] for m in listed] == [0.56]

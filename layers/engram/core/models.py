@@ -117,6 +117,9 @@ def _importance(value: float) -> float:
 Importance = Annotated[
     float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"), AfterValidator(_importance)
 ]
+# Importance as read back. Arithmetic in the database (the recall boost, decay) leaves `real` noise
+# (0.53 + 0.03 reads 0.55999994): rounded to the same 6 places, every answer shows the value meant.
+StoredImportance = Annotated[float, AfterValidator(_importance)]
 
 
 def not_null_in_schema(schema: dict[str, Any]) -> None:
@@ -158,7 +161,7 @@ class Memory(BaseModel):
     kind: Kind
     layer: Layer
     content: str
-    importance: float
+    importance: StoredImportance
     tags: list[str]
     source: str | None
     metadata: dict[str, Any]

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
-from engram.core.models import Kind, Metadata, Strict, Timestamp, UuidField
+from engram.core.models import Kind, Metadata, StoredImportance, Strict, Timestamp, UuidField
 
 RELATIONS = ("supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of")
 Relation = Literal[
@@ -92,7 +92,7 @@ class MemorySummary(BaseModel):
     summary: str = Field(description=f"The first {SUMMARY_CHARS} characters of the content")
     truncated: bool = Field(description="The content is longer than the summary")
     tags: list[str]
-    importance: float
+    importance: StoredImportance
     created_at: datetime
     valid_from: datetime | None
     valid_to: datetime | None
@@ -116,7 +116,7 @@ class MemoryVersion(BaseModel):
     version: int
     content: str
     kind: Kind
-    importance: float
+    importance: StoredImportance
     tags: list[str]
     source: str | None
     metadata: dict[str, Any]

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, field_validator
 
-from engram.core.models import Namespace, Strict
+from engram.core.models import Namespace, StoredImportance, Strict
 
 MAX_BUDGET_CHARS = 100_000
 
@@ -18,7 +18,7 @@ class ResumeMemory(BaseModel):
     namespace: str
     kind: str
     layer: str
-    importance: float
+    importance: StoredImportance
     updated_at: datetime
     text: str
     truncated: bool = Field(description="Cut to fit its section (Recent only: Core memories are whole or left out)")
@@ -80,7 +80,7 @@ class PrimedMemory(BaseModel):
     namespace: str
     kind: str
     layer: str | None
-    importance: float
+    importance: StoredImportance
     tags: list[str]
     created_at: datetime
     score: float = Field(description="Relevance to the task (recall's score, core memories weighted up)")

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
-from engram.core.models import Layer, Namespace, Strict, Tags, Timestamp, UuidField
+from engram.core.models import Layer, Namespace, StoredImportance, Strict, Tags, Timestamp, UuidField
 
 RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
 # The graph's relations (engram.graph): a unit test keeps the two lists equal.
@@ -140,7 +140,7 @@ class RecallHit(BaseModel):
     kind: str
     layer: str | None
     tags: list[str]
-    importance: float
+    importance: StoredImportance
     source: str | None
     created_at: datetime
     chunk: RecalledChunk

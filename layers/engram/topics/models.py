@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from engram.core.models import Strict
+from engram.core.models import StoredImportance, Strict
 
 TOPIC_ID_PATTERN = r"^t[1-9][0-9]{0,17}$"
 TopicId = Annotated[str, StringConstraints(pattern=TOPIC_ID_PATTERN)]
@@ -45,7 +45,7 @@ class TopicMember(BaseModel):
     kind: str
     layer: str
     tags: list[str]
-    importance: float
+    importance: StoredImportance
     created_at: datetime
     summary: str = Field(description="The start of the content")
     truncated: bool
