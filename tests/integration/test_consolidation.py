@@ -88,6 +88,7 @@ class FakeClaude:
 
     def __init__(self, fake_messages: Callable[..., Any]) -> None:
         self.merged: str | None = None  # what a merge request gets back (None: "do not merge")
+        self.reconcile = "update"  # the decision a reconcile request gets back
         messages = fake_messages(self.answer, (100, 10))
         self.requests: list[dict[str, Any]] = messages.requests
         self.url: str = messages.url
@@ -96,7 +97,7 @@ class FakeClaude:
         system = body.get("system") or ""
         prompt = body["messages"][0]["content"]
         if "same topic" in system:
-            return '{"decision": "update"}'
+            return json.dumps({"decision": self.reconcile})
         if "near-duplicate" in system:
             return json.dumps({"merge": True, "content": self.merged}) if self.merged else '{"merge": false}'
         if "lesson" in prompt.lower():
@@ -307,6 +308,27 @@ def test_reconcile_through_the_llm_supersedes_the_stale_fact(api, tenant, stack,
 
     assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 200
     assert _snapshot(stack, tenant.id) == before
+
+
+def test_a_contradiction_asked_again_after_a_change_keeps_its_one_link(api, tenant, stack, drain, fake_claude):
+    ids = _plant(api, drain, stack, tenant.id)
+    fake_claude.reconcile = "contradiction"
+
+    def run_reconcile() -> tuple[int, list[dict[str, Any]]]:
+        asked = len(fake_claude.requests)
+        run_id = _start(api, steps=["reconcile"])
+        assert _run(stack, tenant.id, run_id).status == "done"
+        calls = sum(1 for r in fake_claude.requests[asked:] if "same topic" in r["system"])
+        return calls, [a for a in _actions(api, run_id) if a["action"] == "contradicts"]
+
+    calls, [linked] = run_reconcile()
+    assert calls == 1 and set(linked["memory_ids"]) == {ids["old"], ids["new"]}
+    links = api.get(f"/v1/links?memory_id={ids['new']}&relation=contradicts").body["items"]
+    assert [(link["from_id"], link["to_id"]) for link in links] == [(ids["new"], ids["old"])]
+    assert api.patch(f"/v1/memories/{ids['new']}", {"importance": 0.9}).status == 200  # the verdict is stale
+    calls, [again] = run_reconcile()  # asked again; the link it would write exists: no failure, no second link
+    assert calls == 1 and set(again["memory_ids"]) == {ids["old"], ids["new"]}
+    assert len(api.get(f"/v1/links?memory_id={ids['new']}&relation=contradicts").body["items"]) == 1
 
 
 def test_llm_cap_stops_the_llm_steps_and_says_so(api, tenant, stack, drain, fake_claude, settings_env):

@@ -60,7 +60,7 @@ from engram.consolidation.similarity import (
     shared_rare_tokens,
     tokens,
 )
-from engram.core.errors import EngramError
+from engram.core.errors import Conflict, EngramError
 from engram.core.models import MAX_TAGS, NewMemory
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, Relation, write_links
@@ -537,6 +537,39 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
     return scan.cursor()
 
 
+def _contradicts(ctx: StepContext, newer: Row, older: Row, verdict: PairVerdict, details: Row) -> None:
+    """Both kept, linked newer -> older (`contradicts`); never resolved by consolidation."""
+    links: list[UUID] = []
+    try:
+        written = write_links(
+            ctx.conn,
+            ctx.tenant_id,
+            [
+                LinkCreate(
+                    from_id=newer["id"],
+                    to_id=older["id"],
+                    relation="contradicts",
+                    metadata={"run_id": str(ctx.run_id)},
+                )
+            ],
+            created_by="consolidation",
+            run_id=ctx.run_id,
+        )
+        links = [link.id for link in written]
+    except Conflict:
+        pass  # linked by an earlier run; one side changed since, so it was asked again
+    # Not asked again until one side changes (the verdict goes with this run's undo).
+    store.record_verdict(ctx.conn, ctx.tenant_id, newer["id"], older["id"], "reconcile", "contradiction", ctx.run_id)
+    ctx.act(
+        "reconcile",
+        "contradicts",
+        [newer["id"], older["id"]],
+        f"llm: they disagree and it cannot tell which holds; both kept, linked; {verdict.reason}",
+        details=details,
+        links=links,
+    )
+
+
 def _common_tokens(ctx: StepContext, cursor: Row | None) -> frozenset[str]:
     """The namespace's common tokens: counted once, on the step's first batch, then carried in the
     step's cursor (a continuation does not count them again)."""
@@ -623,31 +656,7 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
                 relations=("supersedes", "derived_from"),
             )
         elif decided.decision == "contradiction":
-            links: list[UUID] = []
-            with ctx.conn.transaction():
-                written = write_links(
-                    ctx.conn,
-                    ctx.tenant_id,
-                    [
-                        LinkCreate(
-                            from_id=newer["id"],
-                            to_id=older["id"],
-                            relation="contradicts",
-                            metadata={"run_id": str(ctx.run_id)},
-                        )
-                    ],
-                    created_by="consolidation",
-                    run_id=ctx.run_id,
-                )
-                links = [link.id for link in written]
-            ctx.act(
-                "reconcile",
-                "contradicts",
-                [newer["id"], older["id"]],
-                f"llm: they disagree and it cannot tell which holds; both kept, linked; {verdict.reason}",
-                details=details,
-                links=links,
-            )
+            _contradicts(ctx, newer, older, verdict, details)
         else:
             store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "reconcile", "keep_both", ctx.run_id)
     step_cursor = scan.cursor()
