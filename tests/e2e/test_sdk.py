@@ -32,10 +32,12 @@ from engram_local.aws import SqsPoller, complete_s3_notification
 
 @pytest.fixture(scope="module")
 def workers(server: str, stack: Any) -> Iterator[None]:
-    """The upload and consolidation queues drained in the background, as `make dev` does."""
+    """The upload, consolidation, export and import queues drained in the background, as `make dev` does."""
     pollers = [
         SqsPoller(stack.uploads_queue_url, "document_ingest", batch_size=1, shape_body=complete_s3_notification),
         SqsPoller(stack.consolidate_queue_url, "consolidation_worker", batch_size=1),
+        SqsPoller(stack.export_queue_url, "export_worker", batch_size=1),
+        SqsPoller(stack.import_events_queue_url, "import_worker", batch_size=1, shape_body=complete_s3_notification),
     ]
     threads = [p.start() for p in pollers]
     yield
@@ -248,6 +250,29 @@ def test_consolidation_run_and_undo(engram: Engram) -> None:
     assert engram.undo_consolidation(run.id).status == "undone"
 
 
+@pytest.mark.usefixtures("workers")
+def test_export_to_a_file_and_import_it_into_another_tenant(
+    engram: Engram, server: str, make_tenant: Any, tmp_path: Path
+) -> None:
+    engram.store_memory("Portable fact: the ledger runs on PostgreSQL.", namespace="port", tags=["ledger"])
+    conv = engram.create_conversation(namespace="port", title="moving")
+    engram.append_conversation(conv.id, [{"role": "user", "content": "Pack the ledger notes."}])
+    path = tmp_path / "export.jsonl"
+    job = engram.export_to_file(path, namespace="port", poll_interval=0.1)
+    assert job.status == "ready" and job.counts is not None and (job.counts.memories, job.counts.messages) == (1, 1)
+    assert path.stat().st_size == job.bytes and path.read_bytes().count(b"\n") >= 3
+
+    with Engram(server, make_tenant("sdk-import").key) as other:
+        seen: list[UploadProgress] = []
+        imported = other.import_file(path, progress=seen.append, poll_interval=0.1)
+        assert imported.status == "done" and imported.report is not None
+        assert (imported.report.imported.memories, imported.report.refused_count) == (1, 0)
+        assert seen[0].stage == "uploading" and seen[-1].stage == "ready" and seen[-1].status == imported
+        assert [m.tags for m in other.iter_memories(namespace="port")] == [["ledger"]]
+        again = other.import_file(path, poll_interval=0.1)
+        assert again.report is not None and again.report.deduplicated.memories == 1
+
+
 def test_admin(engram: Engram, server: str) -> None:
     assert engram.health() == {"status": "ok", "database": "ok"}
     issued = engram.create_key(["read"], name="sdk-reader")
@@ -293,6 +318,11 @@ def test_async_client_end_to_end(server: str, make_tenant: Any, tmp_path: Path, 
             status = await engram.upload_document(path, namespace="async", progress=seen.append, poll_interval=0.1)
             assert status.status == "ready" and seen[0].stage == "uploading" and seen[-1].stage == "ready"
             assert (await engram.get_memory(status.memory_id or "")).content.startswith("# Notes")
+
+            exported = await engram.export_to_file(tmp_path / "async.jsonl", namespace="async", poll_interval=0.1)
+            assert exported.counts is not None and exported.counts.memories == 6  # 5 notes and the document
+            reimported = await engram.import_file(tmp_path / "async.jsonl", poll_interval=0.1)
+            assert reimported.report is not None and reimported.report.deduplicated.memories == 6
 
             with pytest.raises(InvalidField) as invalid:
                 await engram.recall("x", limit=1000)

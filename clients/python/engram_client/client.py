@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -13,8 +13,8 @@ import httpx
 
 from engram_client import endpoints
 from engram_client.endpoints import Call
-from engram_client.errors import UploadFailed, WaitTimedOut
-from engram_client.models import Kind, Run, UploadStatus, UploadTicket
+from engram_client.errors import EngramError, JobFailed, UploadFailed, WaitTimedOut
+from engram_client.models import ExportJob, ImportJob, Kind, Run, UploadStatus, UploadTicket
 from engram_client.retry import RetryPolicy
 from engram_client.transport import (
     DEFAULT_TIMEOUT,
@@ -28,6 +28,7 @@ from engram_client.transport import (
     read,
 )
 from engram_client.uploads import (
+    BLOCK_BYTES,
     LocalFile,
     ProgressCallback,
     Stage,
@@ -45,22 +46,54 @@ def _upload_call(file: LocalFile, options: dict[str, Any]) -> Call[UploadTicket]
     return endpoints.create_upload(file.size, file.sha256, content_type=file.content_type, **options)
 
 
-def _settled(status: UploadStatus, progress: ProgressCallback | None) -> bool:
-    """Report a polled status; True once it is ready, UploadFailed once it failed."""
-    stage: Stage = "ready" if status.status == "ready" else "failed" if status.status == "failed" else "processing"
+def _report(progress: ProgressCallback | None, job_id: str, total: int) -> Callable[[int], None]:
+    def report(sent: int) -> None:
+        if progress is not None:
+            progress(UploadProgress("uploading", job_id, sent, total))
+
+    return report
+
+
+def _stage(status: str, ready: str, failed: str = "failed") -> Stage:
+    return "ready" if status == ready else "failed" if status == failed else "processing"
+
+
+def upload_settled(status: UploadStatus, progress: ProgressCallback | None) -> bool:
+    """Report a polled upload; True once ready, UploadFailed once failed."""
+    stage = _stage(status.status, "ready")
     if progress is not None:
         progress(UploadProgress(stage, status.upload_id, status.size_bytes, status.size_bytes, status))
     if stage == "failed":
-        raise UploadFailed(status.upload_id, status.reason)
+        raise UploadFailed(status.upload_id, status.reason, status)
     return stage == "ready"
 
 
-def _sent(ticket: UploadTicket, file: LocalFile, progress: ProgressCallback | None) -> Callable[[int], None]:
-    def report(sent: int) -> None:
-        if progress is not None:
-            progress(UploadProgress("uploading", ticket.upload_id, sent, file.size))
+def import_settled(job: ImportJob, progress: ProgressCallback | None) -> bool:
+    """Report a polled import; True once done (its report lists refused lines), JobFailed once failed."""
+    stage = _stage(job.status, "done")
+    if progress is not None:
+        progress(UploadProgress(stage, job.id, job.size_bytes, job.size_bytes, job))
+    if stage == "failed":
+        raise JobFailed("import", job.id, job.error, job)
+    return stage == "ready"
 
-    return report
+
+def export_settled(job: ExportJob) -> bool:
+    if job.status == "failed":
+        raise JobFailed("export", job.id, job.error, job)
+    return job.status == "ready"
+
+
+def _download_checked(job: ExportJob, written: int) -> ExportJob:
+    if job.bytes is not None and written != job.bytes:
+        raise EngramError(f"export {job.id}: downloaded {written} bytes of {job.bytes}")
+    return job
+
+
+def _s3_call(method: str, url: str) -> Call[httpx.Response]:
+    # Presigned URLs: a PUT or GET of one object, safe to send again; the path shown in errors
+    # leaves out the signature.
+    return Call(method, url.split("?", 1)[0], lambda r: r, retry_safe=True)
 
 
 class Engram:
@@ -92,11 +125,14 @@ class Engram:
     ) -> None:
         self.close()
 
-    def _exchange(self, make_request: Callable[[], httpx.Request], call: Call[Any]) -> httpx.Response:
+    def _exchange(
+        self, make_request: Callable[[], httpx.Request], call: Call[Any], stream: bool = False
+    ) -> httpx.Response:
+        """Send, and again while the retry policy allows; `stream`: the body of the answer is not read."""
         attempts = Attempts(self.settings.retry, call.retry_safe)
         while True:
             try:
-                response = self._http.send(make_request())
+                response = self._http.send(make_request(), stream=stream)
             except httpx.TransportError as error:
                 delay = attempts.after_error(error)
                 if delay is None:
@@ -159,6 +195,11 @@ class Engram:
     iter_consolidation_runs = SyncPages(endpoints.list_consolidation_runs)
     get_consolidation_run = SyncEndpoint(endpoints.get_consolidation_run)
     undo_consolidation = SyncEndpoint(endpoints.undo_consolidation)
+    # ---- export and import
+    create_export = SyncEndpoint(endpoints.create_export)
+    get_export = SyncEndpoint(endpoints.get_export)
+    create_import = SyncEndpoint(endpoints.create_import)
+    get_import = SyncEndpoint(endpoints.get_import)
     # ---- admin
     health = SyncEndpoint(endpoints.health)
     stats = SyncEndpoint(endpoints.stats)
@@ -169,6 +210,25 @@ class Engram:
     purge_namespace = SyncEndpoint(endpoints.purge_namespace)
 
     # ---- composite calls
+
+    def _wait(
+        self, fetch: Callable[[], T], settled: Callable[[T], bool], what: str, timeout: float, interval: float
+    ) -> T:
+        deadline = time.monotonic() + timeout
+        while True:
+            current = fetch()
+            if settled(current):
+                return current
+            if time.monotonic() >= deadline:
+                raise WaitTimedOut(f"{what} not finished after {timeout} s: {current!r}")
+            time.sleep(interval)
+
+    def _put_file(self, url: str, headers: Mapping[str, str], file: LocalFile, report: Callable[[int], None]) -> None:
+        put = _s3_call("PUT", url)
+        response = self._exchange(
+            lambda: self._http.build_request("PUT", url, headers=headers, content=blocks(file, report)), put
+        )
+        read(put, response)
 
     def upload_document(
         self,
@@ -203,13 +263,7 @@ class Engram:
             "chunking": chunking,
         }
         ticket: UploadTicket = self._send(_upload_call(file, options))
-        put = Call("PUT", ticket.url, lambda r: r, retry_safe=True)
-        report = _sent(ticket, file, progress)
-        response = self._exchange(
-            lambda: self._http.build_request("PUT", ticket.url, headers=ticket.headers, content=blocks(file, report)),
-            put,
-        )
-        read(put, response)
+        self._put_file(ticket.url, ticket.headers, file, _report(progress, ticket.upload_id, file.size))
         if not wait:
             return self.get_upload(ticket.upload_id)
         return self.wait_for_upload(
@@ -225,25 +279,84 @@ class Engram:
         progress: ProgressCallback | None = None,
     ) -> UploadStatus:
         """Poll an upload until it is ready (returned) or failed (UploadFailed)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            status = self.get_upload(upload_id)
-            if _settled(status, progress):
-                return status
-            if time.monotonic() >= deadline:
-                raise WaitTimedOut(f"upload {upload_id} still {status.status} after {timeout} s")
-            time.sleep(poll_interval)
+        return self._wait(
+            lambda: self.get_upload(upload_id),
+            lambda status: upload_settled(status, progress),
+            f"upload {upload_id}",
+            timeout,
+            poll_interval,
+        )
 
     def wait_for_consolidation(self, run_id: str, *, timeout: float = 600.0, poll_interval: float = 1.0) -> Run:
         """Poll a consolidation run until it is done, failed or undone."""
-        deadline = time.monotonic() + timeout
-        while True:
-            run = self.get_consolidation_run(run_id, limit=1)
-            if run.finished:
-                return run
-            if time.monotonic() >= deadline:
-                raise WaitTimedOut(f"consolidation run {run_id} still {run.status} after {timeout} s")
-            time.sleep(poll_interval)
+        return self._wait(
+            lambda: self.get_consolidation_run(run_id, limit=1),
+            lambda run: run.finished,
+            f"consolidation run {run_id}",
+            timeout,
+            poll_interval,
+        )
+
+    def wait_for_export(self, export_id: str, *, timeout: float = 600.0, poll_interval: float = 1.0) -> ExportJob:
+        """Poll an export until it is ready (returned, with a fresh `download_url`) or failed (JobFailed)."""
+        return self._wait(
+            lambda: self.get_export(export_id), export_settled, f"export {export_id}", timeout, poll_interval
+        )
+
+    def export_to_file(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        namespace: str | None = None,
+        timeout: float = 600.0,
+        poll_interval: float = 1.0,
+    ) -> ExportJob:
+        """Export this tenant's data (or one namespace) as JSONL into `path`: queue the export, wait
+        for it, and stream the file from its presigned URL (never whole in memory)."""
+        job = self.wait_for_export(
+            self.create_export(namespace=namespace).id, timeout=timeout, poll_interval=poll_interval
+        )
+        url = job.download_url or ""  # set on every ready export
+        get = _s3_call("GET", url)
+        response = self._exchange(lambda: self._http.build_request("GET", url), get, stream=True)
+        written = 0
+        try:
+            if not response.is_success:
+                response.read()
+                read(get, response)
+            with open(path, "wb") as out:
+                for block in response.iter_bytes(BLOCK_BYTES):
+                    written += out.write(block)
+        finally:
+            response.close()
+        return _download_checked(job, written)
+
+    def import_file(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        namespace: str | None = None,
+        id_policy: Literal["keep", "map"] | None = None,
+        progress: ProgressCallback | None = None,
+        wait: bool = True,
+        wait_timeout: float = 600.0,
+        poll_interval: float = 0.5,
+    ) -> ImportJob:
+        """Import an export file: a presigned PUT with its size and SHA-256, the file sent in blocks,
+        then the import polled until done (its `report` lists what was imported, deduplicated and
+        refused) or failed (JobFailed)."""
+        file = describe(path, "application/x-ndjson")
+        ticket = self.create_import(file.size, file.sha256, namespace=namespace, id_policy=id_policy)
+        self._put_file(ticket.upload_url, ticket.headers, file, _report(progress, ticket.id, file.size))
+        if not wait:
+            return self.get_import(ticket.id)
+        return self._wait(
+            lambda: self.get_import(ticket.id),
+            lambda job: import_settled(job, progress),
+            f"import {ticket.id}",
+            wait_timeout,
+            poll_interval,
+        )
 
 
 class AsyncEngram:
@@ -274,11 +387,13 @@ class AsyncEngram:
     ) -> None:
         await self.aclose()
 
-    async def _exchange(self, make_request: Callable[[], httpx.Request], call: Call[Any]) -> httpx.Response:
+    async def _exchange(
+        self, make_request: Callable[[], httpx.Request], call: Call[Any], stream: bool = False
+    ) -> httpx.Response:
         attempts = Attempts(self.settings.retry, call.retry_safe)
         while True:
             try:
-                response = await self._http.send(make_request())
+                response = await self._http.send(make_request(), stream=stream)
             except httpx.TransportError as error:
                 delay = attempts.after_error(error)
                 if delay is None:
@@ -341,6 +456,11 @@ class AsyncEngram:
     iter_consolidation_runs = AsyncPages(endpoints.list_consolidation_runs)
     get_consolidation_run = AsyncEndpoint(endpoints.get_consolidation_run)
     undo_consolidation = AsyncEndpoint(endpoints.undo_consolidation)
+    # ---- export and import
+    create_export = AsyncEndpoint(endpoints.create_export)
+    get_export = AsyncEndpoint(endpoints.get_export)
+    create_import = AsyncEndpoint(endpoints.create_import)
+    get_import = AsyncEndpoint(endpoints.get_import)
     # ---- admin
     health = AsyncEndpoint(endpoints.health)
     stats = AsyncEndpoint(endpoints.stats)
@@ -351,6 +471,32 @@ class AsyncEngram:
     purge_namespace = AsyncEndpoint(endpoints.purge_namespace)
 
     # ---- composite calls
+
+    async def _wait(
+        self,
+        fetch: Callable[[], Awaitable[T]],
+        settled: Callable[[T], bool],
+        what: str,
+        timeout: float,
+        interval: float,
+    ) -> T:
+        deadline = time.monotonic() + timeout
+        while True:
+            current = await fetch()
+            if settled(current):
+                return current
+            if time.monotonic() >= deadline:
+                raise WaitTimedOut(f"{what} not finished after {timeout} s: {current!r}")
+            await asyncio.sleep(interval)
+
+    async def _put_file(
+        self, url: str, headers: Mapping[str, str], file: LocalFile, report: Callable[[int], None]
+    ) -> None:
+        put = _s3_call("PUT", url)
+        response = await self._exchange(
+            lambda: self._http.build_request("PUT", url, headers=headers, content=async_blocks(file, report)), put
+        )
+        read(put, response)
 
     async def upload_document(
         self,
@@ -381,15 +527,7 @@ class AsyncEngram:
             "chunking": chunking,
         }
         ticket: UploadTicket = await self._send(_upload_call(file, options))
-        put = Call("PUT", ticket.url, lambda r: r, retry_safe=True)
-        report = _sent(ticket, file, progress)
-        response = await self._exchange(
-            lambda: self._http.build_request(
-                "PUT", ticket.url, headers=ticket.headers, content=async_blocks(file, report)
-            ),
-            put,
-        )
-        read(put, response)
+        await self._put_file(ticket.url, ticket.headers, file, _report(progress, ticket.upload_id, file.size))
         if not wait:
             return await self.get_upload(ticket.upload_id)
         return await self.wait_for_upload(
@@ -405,22 +543,77 @@ class AsyncEngram:
         progress: ProgressCallback | None = None,
     ) -> UploadStatus:
         """`Engram.wait_for_upload`, awaited."""
-        deadline = time.monotonic() + timeout
-        while True:
-            status = await self.get_upload(upload_id)
-            if _settled(status, progress):
-                return status
-            if time.monotonic() >= deadline:
-                raise WaitTimedOut(f"upload {upload_id} still {status.status} after {timeout} s")
-            await asyncio.sleep(poll_interval)
+        return await self._wait(
+            lambda: self.get_upload(upload_id),
+            lambda status: upload_settled(status, progress),
+            f"upload {upload_id}",
+            timeout,
+            poll_interval,
+        )
 
     async def wait_for_consolidation(self, run_id: str, *, timeout: float = 600.0, poll_interval: float = 1.0) -> Run:
         """`Engram.wait_for_consolidation`, awaited."""
-        deadline = time.monotonic() + timeout
-        while True:
-            run = await self.get_consolidation_run(run_id, limit=1)
-            if run.finished:
-                return run
-            if time.monotonic() >= deadline:
-                raise WaitTimedOut(f"consolidation run {run_id} still {run.status} after {timeout} s")
-            await asyncio.sleep(poll_interval)
+        return await self._wait(
+            lambda: self.get_consolidation_run(run_id, limit=1),
+            lambda run: run.finished,
+            f"consolidation run {run_id}",
+            timeout,
+            poll_interval,
+        )
+
+    async def wait_for_export(self, export_id: str, *, timeout: float = 600.0, poll_interval: float = 1.0) -> ExportJob:
+        """`Engram.wait_for_export`, awaited."""
+        return await self._wait(
+            lambda: self.get_export(export_id), export_settled, f"export {export_id}", timeout, poll_interval
+        )
+
+    async def export_to_file(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        namespace: str | None = None,
+        timeout: float = 600.0,
+        poll_interval: float = 1.0,
+    ) -> ExportJob:
+        """`Engram.export_to_file`, awaited (the file is written with blocking writes of 1 MiB)."""
+        created = await self.create_export(namespace=namespace)
+        job = await self.wait_for_export(created.id, timeout=timeout, poll_interval=poll_interval)
+        url = job.download_url or ""  # set on every ready export
+        get = _s3_call("GET", url)
+        response = await self._exchange(lambda: self._http.build_request("GET", url), get, stream=True)
+        written = 0
+        try:
+            if not response.is_success:
+                await response.aread()
+                read(get, response)
+            with open(path, "wb") as out:
+                async for block in response.aiter_bytes(BLOCK_BYTES):
+                    written += out.write(block)
+        finally:
+            await response.aclose()
+        return _download_checked(job, written)
+
+    async def import_file(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        namespace: str | None = None,
+        id_policy: Literal["keep", "map"] | None = None,
+        progress: ProgressCallback | None = None,
+        wait: bool = True,
+        wait_timeout: float = 600.0,
+        poll_interval: float = 0.5,
+    ) -> ImportJob:
+        """`Engram.import_file`, awaited."""
+        file = describe(path, "application/x-ndjson")
+        ticket = await self.create_import(file.size, file.sha256, namespace=namespace, id_policy=id_policy)
+        await self._put_file(ticket.upload_url, ticket.headers, file, _report(progress, ticket.id, file.size))
+        if not wait:
+            return await self.get_import(ticket.id)
+        return await self._wait(
+            lambda: self.get_import(ticket.id),
+            lambda job: import_settled(job, progress),
+            f"import {ticket.id}",
+            wait_timeout,
+            poll_interval,
+        )

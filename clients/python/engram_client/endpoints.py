@@ -29,6 +29,9 @@ from engram_client.models import (
     DeletedConversation,
     Direction,
     DocumentWritten,
+    ExportJob,
+    ImportJob,
+    ImportTicket,
     IssuedApiKey,
     Kind,
     Layer,
@@ -689,6 +692,38 @@ def get_consolidation_run(run_id: Ref, *, limit: int | None = None, cursor: str 
 def undo_consolidation(run_id: Ref) -> Call[Run]:
     """Put back everything a run changed (409 naming the memories changed since)."""
     return Call("POST", _path("/v1/consolidation-runs/{}/undo", run_id), _model(Run))
+
+
+# ---- export and import -------------------------------------------------------------------------
+
+
+def create_export(*, namespace: str | None = None) -> Call[ExportJob]:
+    """Queue an export of this tenant's data (or one namespace) as a JSONL file (`export_to_file`
+    waits and downloads it)."""
+    return Call("POST", "/v1/exports", _model(ExportJob), json=_body(namespace=namespace))
+
+
+def get_export(export_id: Ref) -> Call[ExportJob]:
+    """An export's status and counts; once ready, a presigned `download_url` (fresh on each call)."""
+    return Call("GET", _path("/v1/exports/{}", export_id), _model(ExportJob), retry_safe=True)
+
+
+def create_import(
+    size_bytes: int,
+    sha256: str | None = None,
+    *,
+    namespace: str | None = None,
+    id_policy: Literal["keep", "map"] | None = None,
+) -> Call[ImportTicket]:
+    """A presigned PUT for an export file; its arrival imports it, all or nothing (`import_file` does
+    the whole exchange)."""
+    body = _body(size_bytes=size_bytes, sha256=sha256, namespace=namespace, id_policy=id_policy)
+    return Call("POST", "/v1/imports", _model(ImportTicket), json=body)
+
+
+def get_import(import_id: Ref) -> Call[ImportJob]:
+    """An import's status and report: imported, deduplicated, and every refused line with its reason."""
+    return Call("GET", _path("/v1/imports/{}", import_id), _model(ImportJob), retry_safe=True)
 
 
 # ---- admin -------------------------------------------------------------------------------------

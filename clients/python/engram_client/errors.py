@@ -100,13 +100,23 @@ class ConnectionFailed(EngramError):
         self.cause = cause
 
 
-class UploadFailed(EngramError):
-    """A document upload was refused after the PUT: `reason` is the server's (checksum, size, UTF-8...)."""
+class JobFailed(EngramError):
+    """A job the server runs after the request (an upload's ingest, an export, an import) failed:
+    `reason` is the server's, `job` the last status read."""
 
-    def __init__(self, upload_id: str, reason: str | None) -> None:
-        super().__init__(f"upload {upload_id} failed: {reason}")
-        self.upload_id = upload_id
+    def __init__(self, what: str, job_id: str, reason: str | None, job: Any = None) -> None:
+        super().__init__(f"{what} {job_id} failed: {reason}")
+        self.job_id = job_id
         self.reason = reason
+        self.job = job
+
+
+class UploadFailed(JobFailed):
+    """A document upload was refused after the PUT (checksum, size, not UTF-8...)."""
+
+    def __init__(self, upload_id: str, reason: str | None, job: Any = None) -> None:
+        super().__init__("upload", upload_id, reason, job)
+        self.upload_id = upload_id
 
 
 class WaitTimedOut(EngramError):

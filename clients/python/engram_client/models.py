@@ -588,6 +588,75 @@ class RunWithActions(Run):
     actions: CursorPage[Action]
 
 
+# ---- export and import -------------------------------------------------------------------------
+
+
+class ExportCounts(Result):
+    memories: int = 0
+    versions: int = 0
+    documents: int = 0
+    links: int = 0
+    conversations: int = 0
+    messages: int = 0
+    topics: int = 0
+
+
+class ExportJob(Result):
+    id: str
+    status: str  # queued | running | ready | failed
+    namespace: str | None
+    counts: ExportCounts | None
+    bytes: int | None
+    error: str | None
+    download_url: str | None  # a presigned GET of the JSONL file once ready; it expires (get the job again)
+    expires_at: datetime | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class ImportCounts(Result):
+    memories: int = 0
+    versions: int = 0
+    documents: int = 0
+    links: int = 0
+    conversations: int = 0
+    messages: int = 0
+
+
+class Refusal(Result):
+    line: int
+    reason: str
+
+
+class ImportReport(Result):
+    lines: int
+    imported: ImportCounts
+    deduplicated: ImportCounts
+    mapped_ids: int
+    topics_skipped: int
+    refused: list[Refusal]
+    refused_count: int
+
+
+class ImportJob(Result):
+    id: str
+    status: str  # pending | done | failed
+    namespace: str | None
+    id_policy: str
+    size_bytes: int
+    error: str | None
+    report: ImportReport | None
+    expires_at: datetime
+    created_at: datetime
+    updated_at: datetime
+
+
+class ImportTicket(ImportJob):
+    upload_url: str
+    headers: dict[str, str]
+
+
 # ---- admin -------------------------------------------------------------------------------------
 
 

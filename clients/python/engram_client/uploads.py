@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engram_client.models import UploadStatus
+from engram_client.models import ImportJob, UploadStatus
 
 BLOCK_BYTES = 1 << 20  # read and sent 1 MiB at a time: a 50 MiB document never sits in memory whole
 
@@ -18,14 +18,15 @@ Stage = Literal["uploading", "processing", "ready", "failed"]
 
 @dataclass(frozen=True)
 class UploadProgress:
-    """What `upload_document` reports: bytes sent while `uploading`, then the server's status while
-    `processing` (the object is checked and ingested), then `ready` or `failed`."""
+    """What `upload_document` and `import_file` report: bytes sent while `uploading`, then the
+    server's status while `processing` (the file is checked and ingested or imported), then `ready`
+    or `failed`. `upload_id` is the upload's or the import's id."""
 
     stage: Stage
     upload_id: str
     bytes_sent: int
     bytes_total: int
-    status: UploadStatus | None = None
+    status: UploadStatus | ImportJob | None = None
 
 
 ProgressCallback = Callable[[UploadProgress], None]
