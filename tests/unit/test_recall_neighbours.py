@@ -1,20 +1,14 @@
-"""Graph context on recall results: relation lists agree, and summaries fit the character budget."""
+"""Graph context on recall results: summaries fit the character budget."""
 
 from __future__ import annotations
 
-import typing
 from datetime import UTC, datetime
 from uuid import uuid4
 
-from engram.graph.models import RELATIONS, Relation
-from engram.recall.models import GraphNeighbour, LinkRelation, RecalledChunk, RecallHit
+from engram.recall.models import GraphNeighbour, RecalledChunk, RecallHit
 from engram.recall.neighbours import MIN_SUMMARY_CHARS, fit_neighbours
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
-
-
-def test_recall_knows_exactly_the_graphs_relations():
-    assert typing.get_args(LinkRelation) == typing.get_args(Relation) == RELATIONS
 
 
 def _neighbour(summary: str, relation: str = "relates_to") -> GraphNeighbour:

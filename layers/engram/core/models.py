@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from uuid import UUID
 
 from pydantic import (
@@ -117,6 +117,12 @@ def _importance(value: float) -> float:
 Importance = Annotated[
     float, Field(ge=0.0, le=1.0, description="0..1, rounded to 6 decimal places"), AfterValidator(_importance)
 ]
+# The relations a link between two memories can have (engram.graph); recall expands and reports them.
+Relation = Literal[
+    "supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of"
+]
+RELATIONS: tuple[str, ...] = get_args(Relation)
+
 # Importance as read back. Arithmetic in the database (the recall boost, decay) leaves `real` noise
 # (0.53 + 0.03 reads 0.55999994): rounded to the same 6 places, every answer shows the value meant.
 StoredImportance = Annotated[float, AfterValidator(_importance)]

@@ -8,12 +8,8 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
-from engram.core.models import Kind, Metadata, StoredImportance, Strict, Timestamp, UuidField
+from engram.core.models import Kind, Metadata, Relation, StoredImportance, Strict, Timestamp, UuidField
 
-RELATIONS = ("supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of")
-Relation = Literal[
-    "supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of"
-]
 Direction = Literal["out", "in", "both"]
 CreatedBy = Literal["api", "consolidation"]
 EndedReason = Literal["link_deleted", "memory_deleted"]

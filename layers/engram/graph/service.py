@@ -43,11 +43,11 @@ from pydantic import ValidationError
 from engram.core.config import settings
 from engram.core.db import in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, EngramError, InvalidField, NotFound
+from engram.core.models import RELATIONS, Relation
 from engram.graph import store
 from engram.graph.models import (
     MAX_DEPTH,
     MAX_NODES,
-    RELATIONS,
     ChainLink,
     CreatedBy,
     Direction,
@@ -58,7 +58,6 @@ from engram.graph.models import (
     LinkPage,
     MemoryHistory,
     MemoryVersion,
-    Relation,
     Traversal,
     TraversalNode,
 )

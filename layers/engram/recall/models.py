@@ -8,13 +8,9 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
-from engram.core.models import Layer, Namespace, StoredImportance, Strict, Tags, Timestamp, UuidField
+from engram.core.models import Layer, Namespace, Relation, StoredImportance, Strict, Tags, Timestamp, UuidField
 
 RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
-# The graph's relations (engram.graph): a unit test keeps the two lists equal.
-LinkRelation = Literal[
-    "supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of"
-]
 
 
 # Topic ids as engram.topics gives them (t12): a capability does not import another's models.
@@ -24,7 +20,7 @@ TopicId = Annotated[str, StringConstraints(pattern=r"^t[1-9][0-9]{0,17}$")]
 class RecallExpand(Strict):
     """Follow each result's links (either way) and attach the memories they reach."""
 
-    relations: list[LinkRelation] | None = Field(
+    relations: list[Relation] | None = Field(
         default=None, min_length=1, max_length=8, description="Leave out for every relation; never empty"
     )
     depth: int = Field(default=1, ge=1, le=3, description="Links to follow from each result")
@@ -50,7 +46,11 @@ class RecallRequest(Strict):
     limit: int = Field(default=10, ge=1, le=100)
     budget_chars: int | None = Field(default=None, ge=100, le=200_000)
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
-    diversify: bool = False
+    diversify: bool = Field(
+        default=True,
+        description="MMR: a result that repeats an earlier one waits behind one that says something else; "
+        "false ranks by score alone",
+    )
     explain: bool = False
     touch: bool = True
     include_expired: bool = Field(default=False, description="Also memories whose valid_to has passed")
@@ -114,7 +114,7 @@ class GraphNeighbour(BaseModel):
     """A memory linked to a result: what the link says, and the start of the memory's content."""
 
     memory_id: UUID
-    relation: LinkRelation
+    relation: Relation
     direction: Literal["out", "in"] = Field(
         description="out: the link goes from the memory before it on the path to this one; in: the other way"
     )

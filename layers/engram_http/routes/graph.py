@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from engram.core.models import Timestamp
+from engram.core.models import Relation, Timestamp
 from engram.graph import service as graph
 from engram.graph.models import (
     MAX_DEPTH,
@@ -21,7 +21,6 @@ from engram.graph.models import (
     LinkCreate,
     LinkPage,
     MemoryHistory,
-    Relation,
     Traversal,
 )
 from engram_http.auth import principal
