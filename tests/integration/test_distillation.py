@@ -304,3 +304,26 @@ def test_a_run_distils_at_most_two_leaves_and_the_next_run_goes_on(
         if set(group) <= set(action["memory_ids"])
     }
     assert distilled_subjects == set(SUBJECTS) and len(fake.requests) == 3
+
+
+def test_a_distilled_text_that_is_a_source_keeps_that_memory_and_supersedes_the_rest(
+    api, tenant, stack, drain, settings_env, fake_messages
+):
+    sources = _payments_leaf(api, drain, stack, tenant.id)
+    fake = FakeDistiller(fake_messages, {t: (f, f) for f, t in PAYMENTS})  # each fact's first wording, verbatim
+    _llm_on(settings_env, fake.url)
+    before = _snapshot(stack, tenant.id)
+    run = _run(api, stack, tenant.id, steps=["distill"])
+    (action,) = _distill_actions(run)
+    assert action["action"] == "distill", action["reason"]
+    kept = [d["memory_id"] for d in action["details"]["distilled"]]
+    assert len(kept) == 6 and set(kept) < set(sources)  # no new memory: six sources stay
+    for memory_id in sources:
+        memory = api.get(f"/v1/memories/{memory_id}").body
+        if memory_id in kept:
+            assert memory["valid_to"] is None and memory["tags"] == ["distilled", "ops"]
+        else:
+            assert memory["valid_to"] is not None
+    assert _snapshot(stack, tenant.id)["links"] == before["links"] + 12  # supersedes + derived_from, 6 each
+    assert api.post(f"/v1/consolidation-runs/{run['id']}/undo").status == 200
+    assert _snapshot(stack, tenant.id) == before

@@ -806,7 +806,8 @@ def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[Row], why: str
             applied=False,
         )
         return
-    created: list[UUID] = []
+    created: list[UUID] = []  # new memories (undo deletes them)
+    results: list[UUID] = []  # each entry's memory: a new one, or the source whose text it is
     links: list[UUID] = []
     chunk_ids: list[UUID] = []
     # The distilled memories hold from this instant, and their sources until it (supersedes ends them
@@ -816,10 +817,17 @@ def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[Row], why: str
         with ctx.conn.transaction():  # a savepoint: a clash undoes this leaf only
             for entry in entries:
                 sources = [sent[i] for i in entry.sources]
-                new_id, new_chunks = _write_distilled(ctx, leaf, sources, entry.content, valid_from)
-                created.append(new_id)
-                chunk_ids += new_chunks
-                links += _lineage(ctx, new_id, [m["id"] for m in sources], ("supersedes", "derived_from"), why)
+                same = [m for m in sources if content_hash(m["content"]) == content_hash(entry.content)]
+                if same:  # the text is a source's own: that memory takes in the others, as a merge does
+                    result = same[0]["id"]
+                    _keep_distilled(ctx, same[0], [m for m in sources if m is not same[0]])
+                else:
+                    result, new_chunks = _write_distilled(ctx, leaf, sources, entry.content, valid_from)
+                    created.append(result)
+                    chunk_ids += new_chunks
+                results.append(result)
+                olders = [m["id"] for m in sources if m["id"] != result]
+                links += _lineage(ctx, result, olders, ("supersedes", "derived_from"), why)
     except (_NotDistilled, psycopg.errors.UniqueViolation, EngramError) as exc:
         ctx.act("distill", "distill_refused", ids, f"{why}; not written: {exc}", details=details, applied=False)
         return
@@ -830,18 +838,32 @@ def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[Row], why: str
         "distill",
         "distill",
         [*(m["id"] for m in consumed), *created],
-        f"{why}; {len(consumed)} memories distilled into {len(created)}",
+        f"{why}; {len(consumed)} memories distilled into {len(results)}",
         details={
             **details,
             "sources": len(consumed),
             "distilled": [
-                {"memory_id": str(new_id), "sources": [str(sent[i]["id"]) for i in entry.sources]}
-                for new_id, entry in zip(created, entries, strict=True)
+                {"memory_id": str(result), "sources": [str(sent[i]["id"]) for i in entry.sources]}
+                for result, entry in zip(results, entries, strict=True)
             ],
         },
         before={"memories": [m["image"] for m in consumed], "created": [str(i) for i in created]},
         links=links,
     )
+
+
+def _distilled_tags(tags: list[str]) -> list[str]:
+    return ["distilled", *(t for t in tags if t != "distilled")][:MAX_TAGS]
+
+
+def _keep_distilled(ctx: StepContext, kept: Row, others: list[Row]) -> None:
+    """A source whose text the LLM returned as the distilled one stays, with what the others earned
+    (merged_fields) and the tag `distilled`; its before-image is the run's (it is a source)."""
+    fields = merged_fields(kept, others)
+    fields["tags"] = _distilled_tags(fields["tags"])
+    changes = {k: v for k, v in fields.items() if v != kept[k]}
+    if changes:
+        store.update_memory(ctx.conn, kept["id"], changes)
 
 
 def _write_distilled(
@@ -851,7 +873,7 @@ def _write_distilled(
     max importance, summed counts, their tags) and the tag `distilled`. Returns its id and chunks."""
     first = choose_survivor(sources)
     fields = merged_fields(first, [m for m in sources if m is not first])
-    tags = ["distilled", *(t for t in fields["tags"] if t != "distilled")][:MAX_TAGS]
+    tags = _distilled_tags(fields["tags"])
     written = write_memory(
         ctx.conn,
         ctx.tenant_id,
