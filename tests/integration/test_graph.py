@@ -643,3 +643,29 @@ def test_supersedes_cycles_are_refused_naming_the_cycle(api):
     ab = api.get(f"/v1/links?memory_id={a}&relation=supersedes").body["items"][0]["id"]
     assert api.delete(f"/v1/links/{ab}").status == 200
     assert _link(api, c, a, "supersedes").status == 201
+
+
+def test_links_are_listed_newest_first_a_page_at_a_time(api):
+    hub, *others = _memories(api, "page hub", "page one", "page two", "page three", "page four")
+    made = [
+        _link(api, hub, others[0]).body["id"],
+        _link(api, others[1], hub, "caused_by").body["id"],
+        _link(api, hub, others[2], "caused_by").body["id"],
+        _link(api, others[3], hub).body["id"],
+    ]
+    assert api.delete(f"/v1/links/{made[0]}").status == 200
+
+    def pages(query: str) -> list[str]:
+        seen, cursor = [], None
+        while True:
+            r = api.get(f"/v1/links?memory_id={hub}&limit=2{query}" + (f"&cursor={quote(cursor)}" if cursor else ""))
+            assert r.status == 200, r.body
+            seen += [x["id"] for x in r.body["items"]]
+            cursor = r.body["next_cursor"]
+            if cursor is None:
+                return seen
+
+    assert pages("") == made[:0:-1]  # live ones, newest first
+    assert pages("&include_ended=true") == made[::-1]
+    assert pages("&direction=out&include_ended=true") == [made[2], made[0]]
+    assert pages("&direction=in&relation=caused_by") == [made[1]]

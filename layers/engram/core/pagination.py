@@ -41,8 +41,9 @@ def newest_first(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """Run `select` with the filters whose value is set; return one page and the next cursor.
 
-    `filters` pairs a constant SQL condition holding one %s with its value; None/empty values are
-    skipped. `alias` is the table alias `select` gives the paged table, if any.
+    `filters` pairs a constant SQL condition with what fills its %s: a value for one, a tuple for
+    several, True for a condition without any; a None, False or empty value skips the condition.
+    `alias` is the table alias `select` gives the paged table, if any.
     """
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidField("limit", f"must be between 1 and {MAX_PAGE}", limit=MAX_PAGE)
@@ -54,9 +55,11 @@ def newest_first(
     where: list[sql.Composable] = [sql.SQL("true")]
     params: list[Any] = []
     for clause, value in filters:
-        if value:
-            where.append(sql.SQL(clause))
-            params.append(value)
+        if not value:
+            continue
+        where.append(sql.SQL(clause))
+        if value is not True:
+            params += list(value) if isinstance(value, tuple) else [value]
     if cursor:
         where.append(sql.SQL("({}, {}) < (%s, %s)").format(created_at, row_id))
         params += list(decode_cursor(cursor))

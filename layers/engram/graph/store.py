@@ -12,7 +12,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import DictRow
 
-from engram.core.pagination import decode_cursor, encode_cursor
+from engram.core.pagination import newest_first
 from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, LinkCreate
 
 LINK_COLUMNS = sql.SQL(
@@ -187,28 +187,20 @@ def list_links(
     limit: int,
 ) -> tuple[list[Row], str | None]:
     """Newest first, keyset-paginated on (created_at, id)."""
-    where: list[sql.Composable] = [sql.SQL("true")]
-    params: list[Any] = []
-    if memory_id is not None:
-        ends = {"out": "l.from_id = %s", "in": "l.to_id = %s", "both": "(l.from_id = %s OR l.to_id = %s)"}
-        where.append(sql.SQL(ends[direction]))
-        params += [memory_id] * (2 if direction == "both" else 1)
-    if relations:
-        where.append(sql.SQL("l.relation = ANY(%s)"))
-        params.append(list(relations))
-    if not include_ended:
-        where.append(sql.SQL("l.ended_at IS NULL AND (l.valid_to IS NULL OR l.valid_to > now())"))
-    if cursor:
-        where.append(sql.SQL("(l.created_at, l.id) < (%s, %s)"))
-        params += list(decode_cursor(cursor))
-    rows = conn.execute(
-        sql.SQL("SELECT {} FROM links l WHERE {} ORDER BY l.created_at DESC, l.id DESC LIMIT %s").format(
-            LINK_COLUMNS, sql.SQL(" AND ").join(where)
-        ),
-        [*params, limit + 1],
-    ).fetchall()
-    page = rows[:limit]
-    return page, (encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None)
+    ends = {"out": "l.from_id = %s", "in": "l.to_id = %s", "both": "(l.from_id = %s OR l.to_id = %s)"}
+    end_values = None if memory_id is None else (memory_id,) * (2 if direction == "both" else 1)
+    return newest_first(
+        conn,
+        select=sql.SQL("SELECT {} FROM links l").format(LINK_COLUMNS),
+        filters=[
+            (ends[direction], end_values),
+            ("l.relation = ANY(%s)", list(relations or [])),
+            ("l.ended_at IS NULL AND (l.valid_to IS NULL OR l.valid_to > now())", not include_ended),
+        ],
+        cursor=cursor,
+        limit=limit,
+        alias="l",
+    )
 
 
 def memory_summaries(
