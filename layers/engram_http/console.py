@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from engram.core.config import settings
+
 INDEX = "index.html"
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -28,23 +30,28 @@ CONTENT_TYPES = {
 ASSET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}\.(html|js|css|svg)$")
 
 
-def upload_origin() -> str:
-    """scheme://host[:port] of the presigned upload URLs: the S3 client that signs them addresses
-    buckets by path on this endpoint (the regional S3 endpoint in AWS, the moto server locally)."""
-    from engram.adapters import s3
+def upload_origins() -> list[str]:
+    """Where the browser PUTs presigned uploads: the S3 endpoint the signing client addresses buckets
+    on by path (tests/unit/test_console_policy.py checks real presigned URLs against this). Read
+    from the settings, not from a boto3 client: creating one costs a cold start about a second."""
+    s = settings()
+    if s.s3_endpoint_url:  # the local stand-in (moto), or any endpoint boto3 is pointed at
+        parts = urlsplit(s.s3_endpoint_url)
+        return [f"{parts.scheme}://{parts.netloc}"]
+    region = s.aws_region or "us-east-1"
+    # botocore signs path-style URLs on the global endpoint; the regional one is allowed too, for
+    # the day it switches.
+    return ["https://s3.amazonaws.com", f"https://s3.{region}.amazonaws.com"]
 
-    parts = urlsplit(s3.client().meta.endpoint_url)
-    return f"{parts.scheme}://{parts.netloc}"
 
-
-def content_security_policy(upload: str) -> str:
+def content_security_policy(uploads: list[str]) -> str:
     return "; ".join(
         [
             "default-src 'none'",
             "script-src 'self'",
             "style-src 'self'",
             "img-src 'self' data:",
-            f"connect-src 'self' {upload}",
+            f"connect-src 'self' {' '.join(uploads)}",
             "base-uri 'none'",
             "form-action 'none'",
             "frame-ancestors 'none'",
@@ -99,6 +106,6 @@ def console_handler(static_dir: Path) -> Callable[[dict[str, Any], Any], dict[st
     """The Lambda entry point of functions/console, serving its own static/ folder."""
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return serve_static(static_dir, event, content_security_policy(upload_origin()))
+        return serve_static(static_dir, event, content_security_policy(upload_origins()))
 
     return handler

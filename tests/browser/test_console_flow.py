@@ -43,6 +43,14 @@ def test_paste_key_find_a_memory_and_open_its_page(console: Console) -> None:
     pie = ids[0]
     newer = store(console, "Grandma's apple pie now uses four apples: three were not enough.", tags=["baking"])
     call(console.base, console.key, "POST", "/v1/links", {"from_id": newer, "to_id": pie, "relation": "relates_to"})
+    call(console.base, console.key, "PATCH", f"/v1/memories/{pie}", {"importance": 0.9})  # version 2
+    chat = call(console.base, console.key, "POST", "/v1/conversations", {"title": "kitchen"})["id"]
+    turns = [
+        {"role": "user", "content": "What oven temperature for the apple pie?"},
+        {"role": "assistant", "content": "Bake the apple pie at 190 degrees for fifty minutes."},
+        {"role": "user", "content": "Thanks, noted."},
+    ]
+    call(console.base, console.key, "POST", f"/v1/conversations/{chat}/messages", {"messages": turns})
     wait_for_vectors(console)
 
     console.sign_in()
@@ -51,7 +59,6 @@ def test_paste_key_find_a_memory_and_open_its_page(console: Console) -> None:
     console.go("#/overview")
     row = console.text_of("#main table", "default")
     assert "buffer 11" in row.text and "semantic 11" in row.text
-    console.screenshot("overview")
 
     console.go("#/recall")
     console.find("#recall-query").send_keys("how many apples go into the pie?")
@@ -63,6 +70,8 @@ def test_paste_key_find_a_memory_and_open_its_page(console: Console) -> None:
     assert first.find_elements(By.CSS_SELECTOR, "mark"), "the query's words are marked in the matched chunk"
     bars = first.find_elements(By.CSS_SELECTOR, "svg.score-bars rect.bar")
     assert len(bars) == 4 and float(bars[0].get_attribute("width")) > 0  # vector part drawn
+    window = console.find("#recall-results .turns")  # the conversation's original turns, word for word
+    assert "Bake the apple pie at 190 degrees for fifty minutes." in window.text
     console.screenshot("recall")
 
     first.find_element(By.LINK_TEXT, "Open memory").click()
@@ -76,6 +85,9 @@ def test_paste_key_find_a_memory_and_open_its_page(console: Console) -> None:
     console.find("#restore-memory").click()
     console.find("#trash-memory")
     assert call(console.base, console.key, "GET", f"/v1/memories/{found}")["status"] == "active"
+
+    console.go(f"#/memory/{pie}")
+    assert "version 1" in console.find(".versions").text  # the importance change kept the first version
     assert not console.severe_console_errors()
 
 
@@ -120,6 +132,11 @@ def test_dry_run_then_run_and_see_the_topic_map(console: Console) -> None:
     console.find("dialog[open] #confirm-yes").click()
     console.text_of("#run-status", "done")
     console.text_of(".run-head", "undone")
+
+    console.go("#/overview")
+    runs = console.text_of("section[aria-labelledby='runs-title'] table", "plan")
+    assert "run" in runs.text.split() and "done" in runs.text
+    console.screenshot("overview")
     assert not console.severe_console_errors()
 
 

@@ -47,8 +47,10 @@ async function actionItem(action, cache, budget) {
       return item;
     }
   }
-  if (ids.length) {
-    item.append(h("ul", { class: "action-memories" }, ids.slice(0, 10).map((id) => h("li", null, h("a", { href: `#/memory/${id}` }, id)))));
+  if (ids.length > 3) {
+    item.append(h("p", { class: "muted" }, `${ids.length} memories`));
+  } else if (ids.length) {
+    item.append(h("ul", { class: "action-memories" }, ids.map((id) => h("li", null, h("a", { href: `#/memory/${id}` }, id)))));
   }
   if (d.from && d.to) item.append(h("p", { class: "muted" }, `${d.from} → ${d.to}`));
   return item;

@@ -61,6 +61,12 @@ class Settings(BaseSettings):
         validation_alias="AWS_REGION",
         description="AWS region of the Bedrock client (Lambda sets AWS_REGION; boto3's default otherwise)",
     )
+    s3_endpoint_url: str | None = Field(
+        default=None,
+        validation_alias="AWS_ENDPOINT_URL_S3",
+        description="S3 endpoint override, read by boto3 itself (the local stand-in); the console's policy "
+        "allows the browser to PUT presigned uploads there",
+    )
     embed_batch_chunks: int = Field(default=32, ge=1, le=500, description="Chunk ids per embed-jobs SQS message")
     minilm_dir: Path | None = Field(
         default=None,
