@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
 from engram_client import (
@@ -39,88 +40,102 @@ class Seen:
     idempotency_key: str | None
 
 
+def envelope(status: int, code: str, message: str, details: Any = None) -> tuple[int, bytes]:
+    return status, json.dumps({"error": {"code": code, "message": message, "details": details}}).encode()
+
+
+# Faults answered by the proxy itself; the request never reaches the server.
+ANSWERED = {
+    "503": envelope(503, "dependency_unavailable", "injected"),
+    "429": envelope(429, "throttled", "injected"),
+    # What the API says when the database rolled back the loser of a race: nothing was written.
+    "409-retryable": envelope(409, "conflict", "undone", {"retryable": True, "sqlstate": "40P01"}),
+}
+
+
 @dataclass
 class FlakyProxy:
-    """Forwards to `upstream`; the first requests get the planned faults, in order:
-    "503" / "429" (answered here, never forwarded), "drop" (connection closed without an answer),
-    "lost-503" (forwarded, then 503 instead of the server's answer: the write happened),
-    "409-retryable" (answered here: the API's answer when the database rolled a race's loser back)."""
+    """Forwards to `upstream`; the first requests get the planned faults, in order: those of
+    ANSWERED (never forwarded), "drop" (connection closed without an answer), "stall" (no answer
+    until the proxy stops), "lost-503" (forwarded, then 503 instead of the server's answer: the
+    write happened)."""
 
     upstream: str
     faults: list[str] = field(default_factory=list)
     retry_after: str | None = "0"
     seen: list[Seen] = field(default_factory=list)
     url: str = ""
+    released: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> FlakyProxy:
-        proxy = self
-        target = urlsplit(self.upstream)
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _answer(self, status: int, body: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                if proxy.retry_after is not None:
-                    self.send_header("Retry-After", proxy.retry_after)
-                self.end_headers()
-                self.wfile.write(body)
-
-            def _forward(self, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
-                conn = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
-                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
-                conn.request(self.command, self.path, body=body or None, headers=headers)
-                resp = conn.getresponse()
-                data = resp.read()
-                conn.close()
-                return resp.status, resp.getheaders(), data
-
-            def _handle(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                proxy.seen.append(Seen(self.command, self.path, self.headers.get("Idempotency-Key")))
-                fault = proxy.faults.pop(0) if proxy.faults else None
-                if fault in ("503", "429"):
-                    code = "dependency_unavailable" if fault == "503" else "throttled"
-                    envelope = f'{{"error": {{"code": "{code}", "message": "injected", "details": null}}}}'
-                    self._answer(int(fault), envelope.encode())
-                    return
-                if fault == "409-retryable":  # what the API says when the database undid a race's loser
-                    details = {"retryable": True, "sqlstate": "40P01"}
-                    envelope = {"error": {"code": "conflict", "message": "undone", "details": details}}
-                    self._answer(409, json.dumps(envelope).encode())
-                    return
-                if fault == "drop":
-                    self.close_connection = True
-                    self.connection.shutdown(socket.SHUT_RDWR)
-                    return
-                status, headers, data = self._forward(body)
-                if fault == "lost-503":
-                    self._answer(503, b'{"error": {"code": "bad_gateway", "message": "answer lost", "details": null}}')
-                    return
-                self.send_response(status)
-                for name, value in headers:
-                    if name.lower() not in ("connection", "transfer-encoding", "content-length"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _handle
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), FaultingHandler)
+        self.server.proxy = self  # type: ignore[attr-defined]  # read by the handler
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         return self
 
     def stop(self) -> None:
+        self.released.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+class FaultingHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    @property
+    def proxy(self) -> FlakyProxy:
+        return self.server.proxy  # type: ignore[attr-defined, no-any-return]
+
+    def _answer(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        if self.proxy.retry_after is not None:
+            self.send_header("Retry-After", self.proxy.retry_after)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _forward(self, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        target = urlsplit(self.proxy.upstream)
+        conn = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+        conn.request(self.command, self.path, body=body or None, headers=headers)
+        resp = conn.getresponse()
+        data = resp.read()
+        conn.close()
+        return resp.status, resp.getheaders(), data
+
+    def _handle(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.proxy.seen.append(Seen(self.command, self.path, self.headers.get("Idempotency-Key")))
+        fault = self.proxy.faults.pop(0) if self.proxy.faults else None
+        if fault in ANSWERED:
+            self._answer(*ANSWERED[fault])
+            return
+        if fault in ("stall", "drop"):
+            if fault == "stall":
+                self.proxy.released.wait()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        status, headers, data = self._forward(body)
+        if fault == "lost-503":
+            self._answer(*envelope(503, "bad_gateway", "the answer was lost"))
+            return
+        self.send_response(status)
+        for name, value in headers:
+            if name.lower() not in ("connection", "transfer-encoding", "content-length"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _handle
 
 
 @pytest.fixture
@@ -211,6 +226,19 @@ def test_a_dropped_connection_is_retried_only_when_safe(proxy: FlakyProxy, key: 
         with pytest.raises(ConnectionFailed):
             engram.store_memory("sent into a dropped connection")
         assert len(proxy.seen) == 3
+
+
+def test_a_read_timeout_is_retried_only_when_safe(proxy: FlakyProxy, key: str) -> None:
+    # A read timeout far above what a forwarded request takes here: only the stalled attempt hits it.
+    timeout = httpx.Timeout(5.0, read=1.5)
+    with Engram(proxy.url, key, retry=FAST, timeout=timeout) as engram:
+        proxy.faults = ["stall"]
+        assert engram.list_memories().items == []
+        assert len(proxy.seen) == 2
+        proxy.faults = ["stall"]
+        with pytest.raises(ConnectionFailed) as failed:
+            engram.store_memory("its answer never came")
+        assert isinstance(failed.value.cause, httpx.ReadTimeout) and len(proxy.seen) == 3
 
 
 def test_a_refused_connection_is_retried_then_raised() -> None:

@@ -168,6 +168,8 @@ def error_from_response(response: httpx.Response, retry_after: float | None = No
         details = envelope.get("details")
     elif isinstance(body, dict) and isinstance(body.get("message"), str):
         message = body["message"]
+    elif body is None and response.text.strip():  # S3's XML error of a presigned request, a proxy's page
+        message = response.text.strip()[:500]
     request_id = details.get("request_id") if isinstance(details, dict) else None
     request_id = request_id or response.headers.get("apigw-requestid")
     cls = _BY_STATUS.get(status, ServerError if status >= 500 else ApiError)
