@@ -8,6 +8,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 
 from engram.core.models import NAMESPACE_PATTERN, Tag, Timestamp
+from engram.core.pagination import MAX_PAGE
 
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,512}={0,2}$"  # what the API returns: URL-safe base64
 PRINTABLE_PATTERN = r"^[^\x00-\x1f\x7f]+$"  # no NUL or other control characters
@@ -15,6 +16,7 @@ PRINTABLE_PATTERN = r"^[^\x00-\x1f\x7f]+$"  # no NUL or other control characters
 NamespaceQuery = Annotated[str | None, Query(pattern=NAMESPACE_PATTERN)]
 TagsQuery = Annotated[list[Tag] | None, Query(description="Repeatable; every tag given must be present")]
 CursorQuery = Annotated[str | None, Query(pattern=CURSOR_PATTERN, description="next_cursor of the previous page")]
+PageLimitQuery = Annotated[int, Query(ge=1, le=MAX_PAGE)]  # the default is each list's own
 SinceQuery = Annotated[Timestamp | None, Query(description="Created at or after (ISO 8601)")]
 UntilQuery = Annotated[Timestamp | None, Query(description="Created before (ISO 8601)")]
 AgentIdQuery = Annotated[str | None, Query(max_length=200, pattern=PRINTABLE_PATTERN)]

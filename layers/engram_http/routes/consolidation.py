@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from engram.consolidation import service as consolidation
 from engram.consolidation.models import ConsolidateRequest, Run, RunPage, RunWithActions
 from engram_http.auth import principal
-from engram_http.params import CursorQuery, NamespaceQuery
+from engram_http.params import CursorQuery, NamespaceQuery, PageLimitQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -38,7 +38,7 @@ def consolidate(body: ConsolidateRequest) -> Response[Run]:
 def list_runs(
     namespace: NamespaceQuery = None,
     cursor: CursorQuery = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: PageLimitQuery = 50,
 ) -> RunPage:
     who = principal(router, "read")
     return consolidation.list_runs(who.tenant_id, namespace=namespace, cursor=cursor, limit=limit)
@@ -52,7 +52,7 @@ def list_runs(
 def get_run(
     run_id: UUID,
     cursor: ActionCursorQuery = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 100,
+    limit: PageLimitQuery = 100,
 ) -> RunWithActions:
     who = principal(router, "read")
     return consolidation.get_run_with_actions(who.tenant_id, run_id, cursor=cursor, limit=limit)

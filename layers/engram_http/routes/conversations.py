@@ -20,7 +20,14 @@ from engram.conversations.models import (
     MessagesAppend,
 )
 from engram_http.auth import principal
-from engram_http.params import AgentIdQuery, CursorQuery, IdempotencyKeyHeader, NamespaceQuery, TagsQuery
+from engram_http.params import (
+    AgentIdQuery,
+    CursorQuery,
+    IdempotencyKeyHeader,
+    NamespaceQuery,
+    PageLimitQuery,
+    TagsQuery,
+)
 from engram_http.resolver import json_response
 
 router = Router()
@@ -44,7 +51,7 @@ def list_conversations(
     tag: TagsQuery = None,
     agent_id: AgentIdQuery = None,
     cursor: CursorQuery = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: PageLimitQuery = 50,
 ) -> ConversationPage:
     who = principal(router, "read")
     return conversations.list_conversations(

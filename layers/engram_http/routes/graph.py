@@ -24,7 +24,7 @@ from engram.graph.models import (
     Traversal,
 )
 from engram_http.auth import principal
-from engram_http.params import CursorQuery
+from engram_http.params import CursorQuery, PageLimitQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -60,7 +60,7 @@ def list_links(
     direction: Annotated[Direction, Query(description="With memory_id: out (from it), in (to it) or both")] = "both",
     include_ended: Annotated[bool, Query(description="Also links that no longer hold (history)")] = False,
     cursor: CursorQuery = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: PageLimitQuery = 50,
 ) -> LinkPage:
     who = principal(router, "read")
     return graph.list_links(

@@ -20,7 +20,7 @@ from engram.memories.models import (
     MemoryWritten,
 )
 from engram_http.auth import principal
-from engram_http.params import CursorQuery, NamespaceQuery, SinceQuery, TagsQuery, UntilQuery
+from engram_http.params import CursorQuery, NamespaceQuery, PageLimitQuery, SinceQuery, TagsQuery, UntilQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -53,7 +53,7 @@ def list_memories(
     since: SinceQuery = None,
     until: UntilQuery = None,
     cursor: CursorQuery = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: PageLimitQuery = 50,
 ) -> MemoryPage:
     who = principal(router, "read")
     return memories.list_memories(
@@ -73,7 +73,7 @@ def list_memories(
 def list_trash(
     namespace: NamespaceQuery = None,
     cursor: CursorQuery = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: PageLimitQuery = 50,
 ) -> MemoryPage:
     who = principal(router, "read")
     return memories.list_memories(who.tenant_id, namespace=namespace, deleted=True, cursor=cursor, limit=limit)
