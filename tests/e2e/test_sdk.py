@@ -161,7 +161,7 @@ def test_graph(engram: Engram) -> None:
 
 
 def test_conversations(engram: Engram) -> None:
-    conv = engram.create_conversation(title="Planning", namespace="chat", agent_id="planner", tags=["q3"])
+    conv = engram.start_conversation(title="Planning", namespace="chat", agent_id="planner", tags=["q3"])
     first = engram.append_conversation(
         conv.id,
         [
@@ -245,7 +245,7 @@ def test_consolidation_run_and_undo(engram: Engram) -> None:
     done = engram.wait_for_consolidation(run.id, poll_interval=0.1)
     assert done.status == "done" and [c.step for c in done.step_counts] == ["decay"]
     assert [r.id for r in engram.iter_consolidation_runs(namespace="cons", limit=1)] == [run.id, plan.id]
-    actions = engram.get_consolidation_run(run.id).actions
+    actions = engram.consolidation_run(run.id).actions
     assert actions.items and actions.items[0].step == "decay"
     assert engram.undo_consolidation(run.id).status == "undone"
 

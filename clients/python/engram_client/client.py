@@ -170,6 +170,7 @@ class Engram:
     traverse = SyncEndpoint(endpoints.traverse)
     # ---- conversations
     create_conversation = SyncEndpoint(endpoints.create_conversation)
+    start_conversation = create_conversation  # the MCP tool's name
     get_conversation = SyncEndpoint(endpoints.get_conversation)
     list_conversations = SyncEndpoint(endpoints.list_conversations)
     iter_conversations = SyncPages(endpoints.list_conversations)
@@ -194,6 +195,7 @@ class Engram:
     list_consolidation_runs = SyncEndpoint(endpoints.list_consolidation_runs)
     iter_consolidation_runs = SyncPages(endpoints.list_consolidation_runs)
     get_consolidation_run = SyncEndpoint(endpoints.get_consolidation_run)
+    consolidation_run = get_consolidation_run  # the MCP tool's name
     undo_consolidation = SyncEndpoint(endpoints.undo_consolidation)
     # ---- export and import
     create_export = SyncEndpoint(endpoints.create_export)
@@ -431,6 +433,7 @@ class AsyncEngram:
     traverse = AsyncEndpoint(endpoints.traverse)
     # ---- conversations
     create_conversation = AsyncEndpoint(endpoints.create_conversation)
+    start_conversation = create_conversation  # the MCP tool's name
     get_conversation = AsyncEndpoint(endpoints.get_conversation)
     list_conversations = AsyncEndpoint(endpoints.list_conversations)
     iter_conversations = AsyncPages(endpoints.list_conversations)
@@ -455,6 +458,7 @@ class AsyncEngram:
     list_consolidation_runs = AsyncEndpoint(endpoints.list_consolidation_runs)
     iter_consolidation_runs = AsyncPages(endpoints.list_consolidation_runs)
     get_consolidation_run = AsyncEndpoint(endpoints.get_consolidation_run)
+    consolidation_run = get_consolidation_run  # the MCP tool's name
     undo_consolidation = AsyncEndpoint(endpoints.undo_consolidation)
     # ---- export and import
     create_export = AsyncEndpoint(endpoints.create_export)
