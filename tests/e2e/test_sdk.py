@@ -25,6 +25,7 @@ from engram_client import (
     Unauthorized,
     UploadFailed,
     UploadProgress,
+    WaitTimedOut,
 )
 from engram_client.models import CompactHit, RecallHit
 from engram_local.aws import SqsPoller, complete_s3_notification
@@ -191,6 +192,12 @@ def test_documents_inline_and_query(engram: Engram) -> None:
     assert doc.document.tier == 0 and doc.document.sha256 == hashlib.sha256(body.encode()).hexdigest()
     answer = engram.query_document(doc.memory.id, "how many copies does the backup keep?", substrings=["copies"])
     assert any("14 copies" in span.text for span in answer.spans)
+
+    # A ticket whose PUT never comes stays pending: a wait ends in WaitTimedOut, naming the status.
+    ticket = engram.create_upload(len(body), hashlib.sha256(body.encode()).hexdigest(), namespace="docs")
+    assert ticket.status == "pending" and ticket.headers["Content-Length"] == str(len(body))
+    with pytest.raises(WaitTimedOut, match="still pending"):
+        engram.wait_for_upload(ticket.upload_id, timeout=0)
 
 
 @pytest.mark.usefixtures("workers")

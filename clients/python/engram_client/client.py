@@ -222,7 +222,7 @@ class Engram:
             if settled(current):
                 return current
             if time.monotonic() >= deadline:
-                raise WaitTimedOut(f"{what} not finished after {timeout} s: {current!r}")
+                raise WaitTimedOut(f"{what} still {getattr(current, 'status', 'unfinished')} after {timeout} s")
             time.sleep(interval)
 
     def _put_file(self, url: str, headers: Mapping[str, str], file: LocalFile, report: Callable[[int], None]) -> None:
@@ -490,7 +490,7 @@ class AsyncEngram:
             if settled(current):
                 return current
             if time.monotonic() >= deadline:
-                raise WaitTimedOut(f"{what} not finished after {timeout} s: {current!r}")
+                raise WaitTimedOut(f"{what} still {getattr(current, 'status', 'unfinished')} after {timeout} s")
             await asyncio.sleep(interval)
 
     async def _put_file(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
 
 import httpx
@@ -29,7 +29,7 @@ USER_AGENT = "engram-client-python/0.1.0"
 @dataclass(frozen=True)
 class Settings:
     base_url: str
-    api_key: str | None
+    api_key: str | None = field(repr=False)  # never in a log line that prints the client's settings
     retry: RetryPolicy
 
     @staticmethod
