@@ -31,6 +31,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from engram_local.aws import SqsPoller, complete_s3_notification
 from engram_local.postgres import free_port
+from tests.integration.conftest import FakeMessages
 
 CHROMIUM = Path(os.environ.get("ENGRAM_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("ENGRAM_CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -164,6 +165,22 @@ class Console:
 
     def severe_console_errors(self) -> list[str]:
         return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@pytest.fixture
+def llm(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[FakeMessages]:
+    """Claude answers through a fake Messages API on a local port, for one test."""
+    from engram_local.stack import LocalStack
+
+    fake = FakeMessages(lambda _body: "The nightly backup starts at 02:00 UTC [1].", (321, 17))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    monkeypatch.setenv("ENGRAM_ANTHROPIC_BASE_URL", fake.url)
+    monkeypatch.setenv("ENGRAM_LLM_LEVEL", "auto")
+    LocalStack.refresh_settings()
+    yield fake
+    fake.close()
+    monkeypatch.undo()
+    LocalStack.refresh_settings()
 
 
 @pytest.fixture

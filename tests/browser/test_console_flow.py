@@ -140,7 +140,7 @@ def test_dry_run_then_run_and_see_the_topic_map(console: Console) -> None:
     assert not console.severe_console_errors()
 
 
-def test_upload_a_document_with_progress_and_ask_it(console: Console, tmp_path) -> None:
+def test_drop_a_document_see_the_upload_progress_and_ask_it(console: Console, tmp_path) -> None:
     doc = tmp_path / "runbook.md"
     doc.write_text(
         "# Runbook\n\n## Backups\n\nThe nightly backup starts at 02:00 UTC and keeps 14 copies.\n\n"
@@ -148,7 +148,14 @@ def test_upload_a_document_with_progress_and_ask_it(console: Console, tmp_path) 
     )
     console.sign_in()
     console.go("#/documents")
-    console.driver.find_element(By.CSS_SELECTOR, "#document-file").send_keys(str(doc))
+    # Dropped on the zone as a file dragged from the desktop arrives (WebDriver cannot drag from outside).
+    console.driver.execute_script(
+        "const data = new DataTransfer();"
+        " data.items.add(new File([arguments[0]], 'runbook.md', {type: 'text/markdown'}));"
+        " const drop = new DragEvent('drop', {dataTransfer: data, bubbles: true});"
+        " document.getElementById('drop-zone').dispatchEvent(drop);",
+        doc.read_text(),
+    )
     console.text_of("#upload-status", "Ready")
     assert console.driver.execute_script("return document.getElementById('upload-progress').value") == 1
     console.find("#query-question").send_keys("When does the nightly backup start?")
@@ -156,6 +163,25 @@ def test_upload_a_document_with_progress_and_ask_it(console: Console, tmp_path) 
     spans = console.text_of("#query-spans", "02:00 UTC")
     assert "characters" in spans.text
     console.screenshot("documents")
+    assert not console.severe_console_errors()
+
+
+def test_an_answer_cites_its_spans_and_the_call_shows_in_the_usage(console: Console, llm) -> None:
+    body = "# Runbook\n\nThe nightly backup starts at 02:00 UTC and keeps 14 copies.\n\n" + "Filler line.\n" * 50
+    document = call(console.base, console.key, "POST", "/v1/documents", {"content": body})["memory"]["id"]
+    console.sign_in()
+    console.go(f"#/documents/{document}")  # a document's memory page links here with its id filled in
+    console.find("#query-question").send_keys("When does the nightly backup start?")
+    console.driver.find_element(By.CSS_SELECTOR, "#query-form button").click()
+    answer = console.text_of(".answer", "02:00 UTC")
+    answer.find_element(By.CSS_SELECTOR, "button.citation").click()
+    assert console.driver.execute_script("return document.activeElement.id") == "span-1"
+    assert "02:00 UTC" in console.find("#span-1").text and len(llm.requests) == 1
+    console.screenshot("documents-answer")
+
+    console.go("#/overview")
+    usage = console.text_of("section[aria-labelledby='usage-title']", "query_document")
+    assert "1 call, 321 input and 17 output tokens" in usage.text
     assert not console.severe_console_errors()
 
 

@@ -1,7 +1,7 @@
 // Documents: drag-and-drop (or pick) a Markdown or text file, PUT it to the presigned URL with a
 // progress bar, follow its status until it is ready, then ask it a question.
 import { get, post } from "./api.js";
-import { h, num, errorBox } from "./dom.js";
+import { h, num, errorBox, highlighted } from "./dom.js";
 
 const POLL_MS = 1000;
 // Set by the browser itself; a script may not send them (the presigned URL's Content-Length included).
@@ -61,12 +61,20 @@ async function upload(file, namespace, out, onReady) {
   }
 }
 
+function showSpan(n) {
+  const span = document.getElementById(`span-${n}`);
+  span.scrollIntoView({ block: "center" });
+  span.focus();
+}
+
 function answerWithCitations(answer, spans) {
-  // "[2]" in the answer links to span 2 below.
+  // "[2]" in the answer is a button to span 2 below (not a #fragment link: the hash is the view).
   const known = new Set(spans.map((s) => String(s.n)));
   return answer.split(/(\[\d+\])/).map((part) => {
     const n = part.match(/^\[(\d+)\]$/);
-    return n && known.has(n[1]) ? h("a", { href: `#span-${n[1]}`, class: "citation" }, part) : part;
+    return n && known.has(n[1])
+      ? h("button", { type: "button", class: "citation", "aria-label": `span ${n[1]}`, onclick: () => showSpan(n[1]) }, part)
+      : part;
   });
 }
 
@@ -86,9 +94,9 @@ function queryBox(memoryInput) {
         r.answer ? h("section", { class: "answer" }, h("h3", null, "Answer"), h("p", null, answerWithCitations(r.answer, r.spans)))
           : h("p", { class: "muted" }, r.reason || "No answer (no LLM configured): the spans below are what it would read."),
         h("h3", null, `Spans used (${num(r.used_bytes)} of ${num(r.budget_bytes)} bytes${r.truncated ? ", cut" : ""})`),
-        h("ol", { class: "spans", id: "query-spans" }, r.spans.map((s) => h("li", { id: `span-${s.n}`, value: s.n },
+        h("ol", { class: "spans", id: "query-spans" }, r.spans.map((s) => h("li", { id: `span-${s.n}`, value: s.n, tabindex: -1 },
           h("span", { class: "muted" }, `characters ${num(s.start)}–${num(s.end)} · score ${num(s.score)}`),
-          h("pre", { class: "content" }, s.text)))));
+          h("pre", { class: "content" }, highlighted(s.text, question))))));
     } catch (error) {
       out.replaceChildren(errorBox(error));
     }

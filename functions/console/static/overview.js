@@ -52,7 +52,7 @@ function usageSection(usage) {
   }
   return h("section", { "aria-labelledby": "usage-title" },
     h("h2", { id: "usage-title" }, "LLM usage this month"),
-    h("p", null, `${num(usage.calls)} calls, ${num(usage.input_tokens)} input and ${num(usage.output_tokens)} output tokens since `, when(usage.since)),
+    h("p", null, `${num(usage.calls)} call${usage.calls === 1 ? "" : "s"}, ${num(usage.input_tokens)} input and ${num(usage.output_tokens)} output tokens since `, when(usage.since)),
     by.size ? table(["Component / model", "Calls", "Failed", "Input tokens", "Output tokens"],
       [...by].map(([k, s]) => [k, num(s.calls), num(s.failed), num(s.input), num(s.output)])) : null);
 }
