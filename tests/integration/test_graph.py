@@ -669,3 +669,55 @@ def test_links_are_listed_newest_first_a_page_at_a_time(api):
     assert pages("&include_ended=true") == made[::-1]
     assert pages("&direction=out&include_ended=true") == [made[2], made[0]]
     assert pages("&direction=in&relation=caused_by") == [made[1]]
+
+
+def test_trash_and_restore_of_a_supersedes_pair_at_once_both_land(api, tenant, stack):
+    """Restoring the newer memory revives its link and closes the older one's validity, while
+    trashing the older one waits for the tenant's turn holding the older one's row: a deadlock,
+    which the database settles by undoing one and the service runs again."""
+    import concurrent.futures
+    import time
+    from uuid import UUID
+
+    import psycopg
+
+    from engram.core.db import connection
+    from engram.memories import service as memories
+
+    older, newer = _memories(api, "pair: lunch is at noon", "pair: lunch is at one")
+    assert _link(api, newer, older, "supersedes").status == 201
+    assert api.delete(f"/v1/memories/{newer}").status == 200  # the older one is current again
+    tenant_id = UUID(tenant.id)
+    key = f"engram.memory_status:{tenant.id}"
+    pids: dict[str, int] = {}
+
+    with psycopg.connect(stack.dsn) as turn, psycopg.connect(stack.dsn, autocommit=True) as monitor:
+        turn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (key,))  # the turn, held
+
+        def wait_until_waiting(name: str) -> None:
+            while (
+                name not in pids
+                or not monitor.execute(
+                    "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s", (pids[name],)
+                ).fetchone()[0]
+            ):
+                time.sleep(0.005)
+
+        def run(name: str, call):
+            def go():
+                pids[name] = connection().info.backend_pid
+                return call()
+
+            return go
+
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            restore = pool.submit(run("restore", lambda: memories.restore_memory(tenant_id, UUID(newer))))
+            wait_until_waiting("restore")  # first in line for the turn
+            trash = pool.submit(run("trash", lambda: memories.delete_memory(tenant_id, UUID(older))))
+            wait_until_waiting("trash")  # holds the older row, in line behind the restore
+            turn.commit()
+            assert str(restore.result().id) == newer and str(trash.result().id) == older
+
+    assert api.get(f"/v1/memories/{newer}").status == 200 and api.get(f"/v1/memories/{older}").status == 404
+    # the older one is in the trash, so the link is ended whichever of the two ran first
+    assert api.get(f"/v1/links?memory_id={newer}").body["items"] == []

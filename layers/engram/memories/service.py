@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from engram.adapters.queue import enqueue_embedding
 from engram.core.activity import record_activity
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.models import Memory, MemoryWrite, NewMemory
 from engram.core.pagination import newest_first
@@ -227,8 +227,11 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
 
 
 def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
-    """Soft delete: the memory goes to the trash and out of recall; restore brings it back."""
-    with tenant_transaction(tenant_id) as conn:
+    """Soft delete: the memory goes to the trash and out of recall; restore brings it back.
+    Trash and restore take turns on the tenant's links (migration 0013): a deadlock with another
+    one is run again (every effect is in the transaction)."""
+
+    def trash(conn: psycopg.Connection[Any]) -> Memory:
         row = conn.execute(
             "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
             " WHERE id = %s AND status = 'active' RETURNING id",
@@ -239,9 +242,13 @@ def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
         conn.execute("UPDATE chunks SET active = false WHERE memory_id = %s", (memory_id,))
         return read_memory(conn, memory_id, deleted=True)
 
+    return in_tenant_transaction(tenant_id, trash)
+
 
 def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
-    with tenant_transaction(tenant_id) as conn:
+    """Out of the trash, its links revived (see delete_memory)."""
+
+    def restore(conn: psycopg.Connection[Any]) -> Memory:
         try:
             row = conn.execute(
                 "UPDATE memories SET status = 'active', deleted_at = NULL, updated_at = now()"
@@ -262,6 +269,8 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
             raise NotFound(f"memory {memory_id} is not in the trash")
         conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
         return read_memory(conn, memory_id)
+
+    return in_tenant_transaction(tenant_id, restore)
 
 
 def list_memories(
