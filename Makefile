@@ -70,12 +70,12 @@ console-screenshots: venv browser
 openapi: venv mcp-tools
 	$(PY) -c 'import json, pathlib; from engram_http.routes.admin import openapi_document; pathlib.Path("docs/openapi.json").write_text(json.dumps(openapi_document(), indent=2) + "\n")'
 
-# docs/mcp-tools.json, the MCP tool contract (names, descriptions, input schemas from the routes'
-# models, scopes) from the same code that serves tools/list; `make openapi` writes it too, as a
-# route's model is also a tool's schema. Commit the file (a test fails until you do).
+# layers/engram_mcp/contract.json, the MCP tool contract (names, descriptions, input schemas from the
+# routes' models, scopes) that tools/list serves; `make openapi` writes it too, as a route's model is
+# also a tool's schema. Commit the file (a test fails until you do).
 .PHONY: mcp-tools
 mcp-tools: venv
-	$(PY) -c 'import json, pathlib; from engram_mcp.server import tool_contract; pathlib.Path("docs/mcp-tools.json").write_text(json.dumps(tool_contract(), indent=2) + "\n")'
+	$(PY) -c 'import json, pathlib; from engram_mcp.server import tool_contract; pathlib.Path("layers/engram_mcp/contract.json").write_text(json.dumps(tool_contract(), indent=2) + "\n")'
 
 # schemathesis (coverage + fuzzing, seed 8, 5 min) against a fresh local server on loopback over a
 # throwaway database; passes with 0 server errors and 0 response-schema violations (bench/fuzz.py).

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from engram.consolidation.models import Run, RunWithActions
-from engram.conversations.models import AppendResult, Conversation
-from engram.core.models import Memory
-from engram.documents.models import QueryResponse
-from engram.graph.models import ChainLink, Link, MemoryHistory
-from engram.memories.models import MemoryWritten
-from engram.priming.models import PrimeResponse
-from engram.recall.models import CompactHit, RecallHit, RecallResponse
-from engram.topics.models import TopicLookupResponse, TopicNode, TopicTree
+if TYPE_CHECKING:  # each model module loads with its service, when its tool is first called
+    from engram.consolidation.models import Run, RunWithActions
+    from engram.conversations.models import AppendResult, Conversation
+    from engram.core.models import Memory
+    from engram.documents.models import QueryResponse
+    from engram.graph.models import ChainLink, Link, MemoryHistory
+    from engram.memories.models import MemoryWritten
+    from engram.priming.models import PrimeResponse
+    from engram.recall.models import CompactHit, RecallHit, RecallResponse
+    from engram.topics.models import TopicLookupResponse, TopicNode, TopicTree
 
 INDENT = "   "
 
@@ -67,6 +69,8 @@ def forgotten(m: Memory) -> str:
 
 
 def _hit(n: int, hit: RecallHit | CompactHit) -> str:
+    from engram.recall.models import CompactHit
+
     if isinstance(hit, CompactHit):
         where = f"seq {hit.seq_from}-{hit.seq_to} · " if hit.seq_from is not None else ""
         head = f"{n}. {hit.type} {hit.id} · {where}score {hit.score:.3f} · {hit.namespace} · {_day(hit.created_at)}"

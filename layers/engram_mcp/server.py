@@ -4,7 +4,10 @@ API's error message (the envelope's code, message and details as structured cont
 
 from __future__ import annotations
 
+import json
 import logging
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import mcp_types as types
@@ -36,6 +39,16 @@ def _annotations(tool: Tool) -> types.ToolAnnotations:
         destructive_hint=destructive if tool.scope == "write" else None,
         open_world_hint=False,
     )
+
+
+CONTRACT = Path(__file__).with_name("contract.json")
+
+
+@cache
+def _listed() -> dict[str, types.Tool]:
+    """tools/list's answer, read once from the committed contract (see engram_mcp.tools)."""
+    entries = json.loads(CONTRACT.read_text())
+    return {e["name"]: types.Tool.model_validate({k: v for k, v in e.items() if k != "scope"}) for e in entries}
 
 
 def describe(tool: Tool) -> types.Tool:
@@ -88,7 +101,8 @@ def _caller(ctx: ServerRequestContext[Any, Any]) -> Principal:
 async def _list_tools(
     ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[describe(tool) for tool in visible_to(_caller(ctx).scopes)])
+    listed = _listed()
+    return types.ListToolsResult(tools=[listed[tool.name] for tool in visible_to(_caller(ctx).scopes)])
 
 
 async def _call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -117,14 +131,14 @@ def build_server() -> Server[Any]:
         instructions=INSTRUCTIONS,
         on_list_tools=_list_tools,
         on_call_tool=_call_tool,
-        get_tool_input_schema=lambda name: BY_NAME[name].input_schema if name in BY_NAME else None,
+        get_tool_input_schema=lambda name: _listed()[name].input_schema if name in _listed() else None,
     )
     return server
 
 
 def tool_contract() -> list[dict[str, Any]]:
-    """Every tool as tools/list shows it to a key with every scope, plus the scope it needs: what
-    docs/mcp-tools.json holds (`make mcp-tools` writes it; a test compares the two)."""
+    """Every tool as generated from its route, plus the scope it needs: what contract.json holds and
+    tools/list serves (`make mcp-tools` writes it; a test compares the two)."""
     return [
         {"scope": tool.scope, **describe(tool).model_dump(mode="json", by_alias=True, exclude_none=True)}
         for tool in visible_to(frozenset({"admin"}))

@@ -3,11 +3,14 @@ checks the same scope and calls the same service function.
 
 A tool's input model is built from its route function's signature (path and query parameters,
 with their bounds) plus the route's body model, so the tool's schema and validation cannot drift
-from the HTTP API's: a change there shows up in docs/mcp-tools.json (a test compares them).
+from the HTTP API's. `make mcp-tools` writes the schemas to engram_mcp/contract.json, which
+tools/list serves (a test keeps the two equal): a cold start then imports no route or service
+until a tool is called, and then only that tool's.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import typing
 from collections.abc import Callable, Mapping
@@ -18,23 +21,6 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from engram.adapters.embeddings.factory import embedder_from_env
-from engram.consolidation import service as consolidation
-from engram.conversations import service as conversations
-from engram.documents import query as document_query
-from engram.graph import service as graph
-from engram.memories import service as memories
-from engram.priming import service as priming
-from engram.recall.service import recall
-from engram.topics import service as topics
-from engram_http.routes import consolidation as consolidation_routes
-from engram_http.routes import conversations as conversation_routes
-from engram_http.routes import documents as document_routes
-from engram_http.routes import graph as graph_routes
-from engram_http.routes import memories as memory_routes
-from engram_http.routes import priming as priming_routes
-from engram_http.routes import recall as recall_routes
-from engram_http.routes import topics as topic_routes
 from engram_mcp import results
 
 Scope = Literal["read", "write"]
@@ -63,7 +49,7 @@ class Arguments:
 class Tool:
     name: str
     scope: Scope
-    route: Callable[..., Any]  # the HTTP route whose parameters and body the tool takes
+    route: str  # "module:function" of the HTTP route whose parameters and body the tool takes
     run: Callable[[UUID, Arguments], str]  # tenant, arguments -> the result as text
     description: str
     skip: tuple[str, ...] = ()  # route parameters that mean nothing here (resume's `format`)
@@ -71,10 +57,12 @@ class Tool:
 
     @cached_property
     def _models(self) -> tuple[type[BaseModel], type[BaseModel] | None]:
-        hints = typing.get_type_hints(self.route, include_extras=True)
+        module, _, function = self.route.partition(":")
+        route = getattr(importlib.import_module(module), function)
+        hints = typing.get_type_hints(route, include_extras=True)
         params: dict[str, Any] = {}
         body: type[BaseModel] | None = None
-        for name, parameter in inspect.signature(self.route).parameters.items():
+        for name, parameter in inspect.signature(route).parameters.items():
             hint = hints[name]
             if inspect.isclass(hint) and issubclass(hint, BaseModel):
                 body = hint
@@ -149,17 +137,114 @@ def _without_titles(schema: Any) -> Any:
 
 
 # --- the tools, in the order an agent meets them ---------------------------------------------------
+# Each run imports its service when first called (see the module's docstring).
+
+ROUTES = "engram_http.routes"
 
 
 def _resume(tenant: UUID, a: Arguments) -> str:
-    return priming.resume(tenant, a.namespace, a.budget_chars, a.recent_hours).text or "(nothing to resume yet)"
+    from engram.priming import service
+
+    return service.resume(tenant, a.namespace, a.budget_chars, a.recent_hours).text or "(nothing to resume yet)"
+
+
+def _prime(tenant: UUID, a: Arguments) -> str:
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.priming import service
+
+    return results.primed(service.prime(tenant, a.body, embedder_from_env()))
+
+
+def _recall(tenant: UUID, a: Arguments) -> str:
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.recall.service import recall
+
+    return results.recalled(recall(tenant, a.body, embedder_from_env()))
+
+
+def _store_memory(tenant: UUID, a: Arguments) -> str:
+    from engram.memories import service
+
+    return results.stored(service.create_memory(tenant, a.body))
+
+
+def _get_memory(tenant: UUID, a: Arguments) -> str:
+    from engram.memories import service
+
+    return results.memory(service.get_memory(tenant, a.memory_id))
+
+
+def _update_memory(tenant: UUID, a: Arguments) -> str:
+    from engram.memories import service
+
+    return results.updated(service.patch_memory(tenant, a.memory_id, a.body))
+
+
+def _forget(tenant: UUID, a: Arguments) -> str:
+    from engram.memories import service
+
+    return results.forgotten(service.delete_memory(tenant, a.memory_id))
+
+
+def _query_document(tenant: UUID, a: Arguments) -> str:
+    from engram.documents import query
+
+    return results.queried(query.query_document(tenant, a.memory_id, a.body))
+
+
+def _start_conversation(tenant: UUID, a: Arguments) -> str:
+    from engram.conversations import service
+
+    return results.conversation(service.create_conversation(tenant, a.body))
+
+
+def _append_conversation(tenant: UUID, a: Arguments) -> str:
+    from engram.conversations import service
+
+    return results.appended(service.append_messages(tenant, a.conversation_id, a.body, None))
+
+
+def _list_topics(tenant: UUID, a: Arguments) -> str:
+    from engram.topics import service
+
+    return results.topic_tree(service.list_topics(tenant, a.namespace, a.depth))
+
+
+def _lookup_topics(tenant: UUID, a: Arguments) -> str:
+    from engram.topics import service
+
+    return results.topic_members(service.lookup(tenant, a.body))
+
+
+def _link_memories(tenant: UUID, a: Arguments) -> str:
+    from engram.graph import service
+
+    return results.linked(service.create_link(tenant, a.body))
+
+
+def _memory_history(tenant: UUID, a: Arguments) -> str:
+    from engram.graph import service
+
+    return results.history(service.history(tenant, a.memory_id))
+
+
+def _consolidate(tenant: UUID, a: Arguments) -> str:
+    from engram.consolidation import service
+
+    return results.run_started(service.consolidate_request(tenant, a.body))
+
+
+def _consolidation_run(tenant: UUID, a: Arguments) -> str:
+    from engram.consolidation import service
+
+    return results.run(service.get_run_with_actions(tenant, a.run_id, cursor=a.cursor, limit=a.limit))
 
 
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "resume",
         "read",
-        priming_routes.get_resume,
+        f"{ROUTES}.priming:get_resume",
         _resume,
         "A briefing to start a session with: core memories, what changed recently, the topics and the "
         "recurring triggers of a namespace (merged with `default`), within budget_chars.",
@@ -168,68 +253,62 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "prime",
         "read",
-        priming_routes.prime,
-        lambda t, a: results.primed(priming.prime(t, a.body, embedder_from_env())),
+        f"{ROUTES}.priming:prime",
+        _prime,
         "Before a task: the memories most relevant to it and different from each other. Describe the task "
         "in your own words.",
     ),
     Tool(
         "recall",
         "read",
-        recall_routes.recall_memories,
-        lambda t, a: results.recalled(recall(t, a.body, embedder_from_env())),
+        f"{ROUTES}.recall:recall_memories",
+        _recall,
         "Search memories and conversation windows by meaning and keyword. Results carry ids to pass to "
         "get_memory, query_document, update_memory, forget or link_memories.",
     ),
     Tool(
         "store_memory",
         "write",
-        memory_routes.create_memory,
-        lambda t, a: results.stored(memories.create_memory(t, a.body)),
+        f"{ROUTES}.memories:create_memory",
+        _store_memory,
         "Store one memory: a fact, decision, preference or lesson worth keeping. Identical content in the "
         "namespace is not stored twice.",
     ),
-    Tool(
-        "get_memory",
-        "read",
-        memory_routes.get_memory,
-        lambda t, a: results.memory(memories.get_memory(t, a.memory_id)),
-        "One memory, whole, with its metadata.",
-    ),
+    Tool("get_memory", "read", f"{ROUTES}.memories:get_memory", _get_memory, "One memory, whole, with its metadata."),
     Tool(
         "update_memory",
         "write",
-        memory_routes.patch_memory,
-        lambda t, a: results.updated(memories.patch_memory(t, a.memory_id, a.body)),
+        f"{ROUTES}.memories:patch_memory",
+        _update_memory,
         "Change a memory's fields; fields left out stay as they are. The old version stays in its history.",
     ),
     Tool(
         "forget",
         "write",
-        memory_routes.delete_memory,
-        lambda t, a: results.forgotten(memories.delete_memory(t, a.memory_id)),
+        f"{ROUTES}.memories:delete_memory",
+        _forget,
         "Move a memory to the trash: recall no longer returns it (it can be restored over the HTTP API).",
     ),
     Tool(
         "query_document",
         "read",
-        document_routes.query_document,
-        lambda t, a: results.queried(document_query.query_document(t, a.memory_id, a.body)),
+        f"{ROUTES}.documents:query_document",
+        _query_document,
         "Ask a question of one stored document or memory: the best matching spans (with offsets) within a "
         "budget and, when an LLM is configured, an answer citing them.",
     ),
     Tool(
         "start_conversation",
         "write",
-        conversation_routes.create_conversation,
-        lambda t, a: results.conversation(conversations.create_conversation(t, a.body)),
+        f"{ROUTES}.conversations:create_conversation",
+        _start_conversation,
         "Start a conversation log; append its messages with append_conversation.",
     ),
     Tool(
         "append_conversation",
         "write",
-        conversation_routes.append_messages,
-        lambda t, a: results.appended(conversations.append_messages(t, a.conversation_id, a.body, None)),
+        f"{ROUTES}.conversations:append_messages",
+        _append_conversation,
         "Append up to 200 messages to a conversation, verbatim and in order. Pass an idempotency_key to make "
         "a retry safe.",
         skip=("idempotency_key",),  # the body's own idempotency_key does the same as the HTTP header
@@ -237,37 +316,37 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "list_topics",
         "read",
-        topic_routes.list_topics,
-        lambda t, a: results.topic_tree(topics.list_topics(t, a.namespace, a.depth)),
+        f"{ROUTES}.topics:list_topics",
+        _list_topics,
         "The topic tree of a namespace (built by consolidation): ids, names and sizes.",
     ),
     Tool(
         "lookup_topics",
         "read",
-        topic_routes.lookup_topics,
-        lambda t, a: results.topic_members(topics.lookup(t, a.body)),
+        f"{ROUTES}.topics:lookup_topics",
+        _lookup_topics,
         "The member memories of topics, by topic id (from list_topics, resume or prime).",
     ),
     Tool(
         "link_memories",
         "write",
-        graph_routes.create_link,
-        lambda t, a: results.linked(graph.create_link(t, a.body)),
+        f"{ROUTES}.graph:create_link",
+        _link_memories,
         "Link two memories with a typed, directed relation (supersedes, caused_by, relates_to, implements, "
         "reverts, contradicts), valid from now or a given time.",
     ),
     Tool(
         "memory_history",
         "read",
-        graph_routes.history,
-        lambda t, a: results.history(graph.history(t, a.memory_id)),
+        f"{ROUTES}.graph:history",
+        _memory_history,
         "Every version of a memory, what it replaced and what replaced it.",
     ),
     Tool(
         "consolidate",
         "write",
-        consolidation_routes.consolidate,
-        lambda t, a: results.run_started(consolidation.consolidate_request(t, a.body)),
+        f"{ROUTES}.consolidation:consolidate",
+        _consolidate,
         "Consolidate a namespace (decay, promote, merge duplicates, flag contradictions, rebuild topics). "
         "A dry run by default: it plans and changes nothing; read the plan with consolidation_run.",
         body_defaults={"dry_run": True},
@@ -275,8 +354,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "consolidation_run",
         "read",
-        consolidation_routes.get_run,
-        lambda t, a: results.run(consolidation.get_run_with_actions(t, a.run_id, cursor=a.cursor, limit=a.limit)),
+        f"{ROUTES}.consolidation:get_run",
+        _consolidation_run,
         "A consolidation run: its status, counts per step and its actions (the plan of a dry run).",
     ),
 )

@@ -4,6 +4,8 @@ argument errors worded as the HTTP API words them, the scopes, and the stdio bri
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,9 +39,9 @@ ISSUE_TOOLS = {
 
 
 def test_the_committed_contract_is_what_the_server_lists():
-    committed = json.loads((ROOT / "docs" / "mcp-tools.json").read_text())
+    committed = json.loads((ROOT / "layers" / "engram_mcp" / "contract.json").read_text())
     assert committed == tool_contract(), (
-        "tools changed: run `make openapi` (or `make mcp-tools`) and commit docs/mcp-tools.json"
+        "tools changed: run `make openapi` (or `make mcp-tools`) and commit layers/engram_mcp/contract.json"
     )
 
 
@@ -136,3 +138,15 @@ def test_bridge_answers_a_request_it_cannot_deliver_with_a_jsonrpc_error():
     assert json.loads(bridge.forward("not json") or "{}")["error"]["code"] == -32700
     with pytest.raises(ValueError, match="--url must be an http"):
         Bridge("ftp://x", "k")
+
+
+def test_the_handler_loads_no_route_or_service_until_a_tool_is_called():
+    probe = (
+        "import importlib.util, sys; spec = importlib.util.spec_from_file_location('h', 'functions/mcp/handler.py');"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec));"
+        "from engram_mcp.server import _listed; _listed();"
+        "print(sorted(m for m in sys.modules if m.startswith(('engram_http.routes', 'engram.recall', "
+        "'engram.consolidation', 'engram.topics', 'engram.memories', 'numpy', 'anthropic'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
