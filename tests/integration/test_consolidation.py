@@ -556,3 +556,24 @@ def test_a_batch_ends_after_its_llm_calls_and_the_next_one_goes_on(api, tenant, 
     acts = _actions(api, run_id)
     assert sorted(a["memory_ids"][0] for a in acts) == sorted(ids) and {a["action"] for a in acts} == {"gate_approve"}
     assert len(fake_claude.requests) == 3
+
+
+def test_undo_is_refused_when_a_revived_link_would_overlap_one_written_since(api, tenant, stack, settings_env):
+    settings_env(ENGRAM_CONSOLIDATION_BUFFER_CAP="1")
+    keep = api.post("/v1/memories", {"namespace": NS, "content": "Linked keeper", "importance": 0.9}).body["memory"]
+    gone = api.post("/v1/memories", {"namespace": NS, "content": "Linked evictee", "importance": 0.1}).body["memory"]
+    link = {"from_id": gone["id"], "to_id": keep["id"], "relation": "relates_to"}
+    first = api.post("/v1/links", link).body
+    with _owner(stack) as conn:  # ended by a deletion while both ends are active (a lost revival)
+        conn.execute(
+            "UPDATE links SET ended_at = now(), ended_reason = 'memory_deleted', valid_to = now() WHERE id = %s",
+            (first["id"],),
+        )
+    assert api.post("/v1/links", link).status == 201  # the same pair again, open-ended
+    run_id = _start(api, steps=["buffer_cap"])
+    assert _run(stack, tenant.id, run_id).status == "done"
+    assert [m["id"] for m in api.get(f"/v1/trash?namespace={NS}").body["items"]] == [gone["id"]]
+    refused = api.post(f"/v1/consolidation-runs/{run_id}/undo")
+    assert refused.status == 409, refused.body
+    assert gone["id"] in refused.body["error"]["message"] and "link" in refused.body["error"]["message"]
+    assert api.get(f"/v1/consolidation-runs/{run_id}").body["status"] == "done"  # nothing was undone

@@ -428,7 +428,14 @@ def restore_memory_images(conn: psycopg.Connection[Any], images: Sequence[Row], 
                 ),
                 (Jsonb(image), image["id"]),
             )
-        except psycopg.errors.UniqueViolation as exc:
+        except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
+            if exc.diag.constraint_name != "memories_dedupe":  # links_no_overlap / links_one_open
+                raise Conflict(
+                    f"memory {image['id']} cannot come back from the trash: a link its deletion ended would"
+                    " overlap a link between the same memories with the same relation written since"
+                    f" ({exc.diag.message_primary}); end that link, then undo again",
+                    {"changed_memories": [str(image["id"])]},
+                ) from exc
             raise Conflict(
                 f"memory {image['id']} cannot come back from the trash: an active memory with the same"
                 " content was written since (delete it, then undo again)",
