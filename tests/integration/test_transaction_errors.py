@@ -131,3 +131,35 @@ def test_a_statement_error_that_is_no_connection_failure_is_not_reported_as_one(
     # a bug is a 500, not "database unavailable"
     with pytest.raises(psycopg.errors.DivisionByZero), tenant_transaction(UUID(tenant.id)) as conn:
         conn.execute("SELECT 1 / 0")
+
+
+def test_a_lock_timeout_is_a_503_that_says_timed_out_waiting_for_a_lock(api, tenant, stack):
+    (row, _) = _two_memories(api)
+    with psycopg.connect(stack.dsn) as holder:
+        holder.execute("SELECT 1 FROM memories WHERE id = %s FOR UPDATE", (row,))
+        with pytest.raises(DependencyDown) as caught, tenant_transaction(UUID(tenant.id)) as conn:
+            conn.execute("SET LOCAL lock_timeout = '50ms'")
+            conn.execute("UPDATE memories SET importance = importance WHERE id = %s", (row,))
+        holder.rollback()
+    assert caught.value.status == 503 and caught.value.message == "the database timed out waiting for a lock"
+
+
+def test_a_serialization_failure_is_a_race_too(api, tenant, stack):
+    from engram.core.db import reset_connections
+
+    (row, _) = _two_memories(api)
+    session = connection()  # this thread's: its next transactions run at REPEATABLE READ
+    session.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    session.commit()
+    try:
+        with pytest.raises(TransactionRace) as caught, tenant_transaction(UUID(tenant.id)) as conn:
+            conn.execute("SELECT importance FROM memories WHERE id = %s", (row,))  # the snapshot is taken
+            with psycopg.connect(stack.dsn, autocommit=True) as other:
+                other.execute("UPDATE memories SET importance = 0.9 WHERE id = %s", (row,))
+            conn.execute("UPDATE memories SET importance = 0.1 WHERE id = %s", (row,))
+    finally:
+        reset_connections()  # the next test gets a connection at the default level
+    assert caught.value.details == {"retryable": True, "sqlstate": "40001"}
+    assert caught.value.message == (
+        "the request was undone after a conflict with a concurrent request; nothing was written, retry it"
+    )
