@@ -111,6 +111,43 @@ def as_phone(driver: WebDriver) -> None:
     )
 
 
+CONTRAST_SCRIPT = """
+const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+const lum = ([r, g, b]) => {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+};
+const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const behind = (el) => {
+  for (let e = el; e; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+  }
+  return [255, 255, 255];
+};
+const failures = [];
+for (const el of document.querySelectorAll("body *")) {
+  const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("").trim();
+  const box = el.getBoundingClientRect();
+  if (!text || !box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
+  const style = getComputedStyle(el);
+  let fg, bg;
+  if (el instanceof SVGElement) {
+    const shape = el.parentElement && el.parentElement.querySelector("rect[fill]");
+    if (!shape || !el.classList.contains("topic-name")) continue;  // labels on the page's own background
+    fg = rgb(style.fill); bg = rgb(getComputedStyle(shape).fill);
+  } else {
+    fg = rgb(style.color); bg = behind(el);
+  }
+  const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+  const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+  const r = ratio(fg, bg);
+  if (r < need) failures.push(`${el.tagName}.${el.getAttribute("class") || ""} "${text.slice(0, 30)}" ${r.toFixed(2)}`);
+}
+return failures;
+"""
+
+
 class Console:
     """What a test does with the console, in the operator's terms."""
 
@@ -162,6 +199,11 @@ class Console:
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "clip": clip})
         path.write_bytes(base64.b64decode(shot["data"]))
         return path
+
+    def low_contrast_text(self) -> list[str]:
+        """Visible text under WCAG's contrast minimum (4.5:1, 3:1 for large text) against the colour
+        actually behind it; SVG labels against the shape they sit on."""
+        return self.driver.execute_script(CONTRAST_SCRIPT)
 
     def severe_console_errors(self) -> list[str]:
         return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]

@@ -47,6 +47,17 @@ async function actionItem(action, cache, budget) {
       return item;
     }
   }
+  if (ids.length === 2 && budget.left-- > 0) {
+    // A pair the step judged (a candidate, a supersession, a contradiction): both texts, compared.
+    const [first, second] = await Promise.all(ids.map((id) => memoryText(id, cache)));
+    if (first && second) {
+      const [left, right] = wordDiff(first.content, second.content);
+      item.append(h("div", { class: "side-by-side" },
+        h("figure", null, h("figcaption", null, h("a", { href: `#/memory/${first.id}` }, "First memory")), h("pre", { class: "content" }, left)),
+        h("figure", null, h("figcaption", null, h("a", { href: `#/memory/${second.id}` }, "Second memory")), h("pre", { class: "content" }, right))));
+      return item;
+    }
+  }
   if (ids.length > 3) {
     item.append(h("p", { class: "muted" }, `${ids.length} memories`));
   } else if (ids.length) {
