@@ -54,9 +54,10 @@ CHROMIUM_FLAGS = (
 )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def console_server(stack: Any) -> Iterator[str]:
-    """The dev server with the embed, upload and consolidation queues drained in the background."""
+    """The dev server with the embed, upload and consolidation queues drained in the background, per
+    module: the pollers stop before other folders' tests drain those queues themselves."""
     from engram_local.serve import make_server
 
     srv = make_server("127.0.0.1", free_port())
