@@ -1,0 +1,378 @@
+"""Export and import through the HTTP API on real Postgres + moto S3/SQS: the export job and its
+presigned download, the presigned import upload with the S3 ObjectCreated -> SQS -> import_worker
+path, the round trip (export, purge, import, embed, recall the same), ids kept or mapped, idempotent
+re-imports, refused lines that write nothing, scopes and tenant isolation."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import urllib.request
+import uuid
+
+from engram_local.aws import s3_notification_record, sqs_record
+from engram_local.lambda_runtime import invoke
+
+NAMESPACES = ("port-notes", "port-chat", "port-docs")  # the Tier 1 document has one of its own
+QUERIES = (
+    "which database does the ledger use?",
+    "apple pie recipe with cinnamon",
+    "nightly backup disk quota",
+    "what did the user ask about the flight to Lisbon?",
+    "restart the ingest",
+)
+
+
+def _http(method: str, url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> bytes:
+    req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
+    with urllib.request.urlopen(req, timeout=120) as resp:
+        return resp.read()
+
+
+def export_file(api, stack, namespace: str | None = None) -> tuple[dict, bytes]:
+    r = api.post("/v1/exports", {} if namespace is None else {"namespace": namespace})
+    assert r.status == 202, r.body
+    assert r.body["status"] == "queued" and r.body["download_url"] is None
+    stack.export_poller.drain()
+    job = api.get(f"/v1/exports/{r.body['id']}")
+    assert job.status == 200 and job.body["status"] == "ready", job.body
+    data = _http("GET", job.body["download_url"])
+    assert len(data) == job.body["bytes"]
+    return job.body, data
+
+
+def import_file(api, stack, data: bytes, **options) -> dict:
+    ticket = api.post("/v1/imports", {"size_bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), **options})
+    assert ticket.status == 201, ticket.body
+    assert ticket.body["status"] == "pending"
+    _http("PUT", ticket.body["upload_url"], data, ticket.body["headers"])
+    stack.import_poller.drain()
+    job = api.get(f"/v1/imports/{ticket.body['id']}")
+    assert job.status == 200, job.body
+    return job.body
+
+
+def _body(size: int, marker: str) -> str:
+    words = ["river", "stone", "lantern", "harbor", "signal", "copper", "meadow", "ledger", "orbit", "canvas"]
+    out, i = [f"# Field notes {uuid.uuid4()}\n\n"], 0
+    while sum(len(s) for s in out) < size:
+        if i % 40 == 0:
+            out.append(f"\n## Section {i // 40}\n\n")
+        w = [words[(i * 7 + k * 3) % len(words)] for k in range(6)]
+        out.append(f"The {w[0]} {w[1]} keeps the {w[2]} near the {w[3]} {w[4]} {w[5]} number {i}. ")
+        i += 1
+    text = "".join(out)[:size]
+    return text[: size // 2] + f"\n\n{marker}\n\n" + text[size // 2 :]
+
+
+def seed(api) -> dict[str, str]:
+    """Memories (one patched, one trashed), links, a conversation, an inline Tier 0 and a Tier 1 document."""
+    ids: dict[str, str] = {}
+    for name, body in {
+        "pg": {"content": "Decision: the ledger runs on PostgreSQL 16.", "tags": ["decision"], "importance": 0.8},
+        "sqlite": {"content": "Decision: the ledger moves to SQLite.", "kind": "episodic"},
+        "pie": {"content": "Grandma's apple pie needs three Granny Smith apples and cinnamon.", "tags": ["recipes"]},
+        "backup": {
+            "content": "Ticket OPS-7781: the nightly backup fails when the disk quota is exceeded.",
+            "metadata": {"ticket": {"id": 7781, "labels": ["ops"]}},
+            "valid_from": "2026-01-01T00:00:00Z",
+        },
+        "trashed": {"content": "A thought that went to the trash."},
+    }.items():
+        r = api.post("/v1/memories", {"namespace": NAMESPACES[0], **body})
+        assert r.status == 201, r.body
+        ids[name] = r.body["memory"]["id"]
+    assert (
+        api.patch(
+            f"/v1/memories/{ids['pie']}", {"content": "Grandma's apple pie: Granny Smith apples, cinnamon, butter."}
+        ).status
+        == 200
+    )
+    assert api.delete(f"/v1/memories/{ids['trashed']}").status == 200
+    assert api.post("/v1/links", {"from_id": ids["sqlite"], "to_id": ids["pg"], "relation": "supersedes"}).status == 201
+    assert (
+        api.post(
+            "/v1/links", {"from_id": ids["backup"], "to_id": ids["pg"], "relation": "relates_to", "strength": 0.4}
+        ).status
+        == 201
+    )
+    conv = api.post("/v1/conversations", {"namespace": NAMESPACES[1], "title": "Trip planning", "tags": ["travel"]})
+    assert conv.status == 201
+    ids["conversation"] = conv.body["id"]
+    turns = [
+        ("user", "I need a flight to Lisbon on the 14th, window seat please."),
+        ("assistant", "There is a TAP flight at 09:40 with window seats left."),
+        ("user", "Book it, and add a vegetarian meal."),
+        ("assistant", "Booked: TAP 1234, seat 21A, vegetarian meal requested."),
+        ("user", "Also find a hotel near Alfama for three nights."),
+        ("tool", "hotel_search: 3 results", {"tool_call_id": "call_1", "tool_name": "hotel_search"}),
+        ("assistant", "Memmo Alfama has a room for three nights from the 14th."),
+    ]
+    messages = [
+        {"role": t[0], "content": t[1], **(t[2] if len(t) > 2 else {}), "metadata": {"turn": i}}
+        for i, t in enumerate(turns)
+    ]
+    assert api.post(f"/v1/conversations/{ids['conversation']}/messages", {"messages": messages}).status == 201
+    doc = api.post(
+        "/v1/documents", {"content": "# Runbook\n\nRestart the ingest with `make dev`.", "namespace": NAMESPACES[0]}
+    )
+    assert doc.status == 201 and doc.body["document"]["tier"] == 0
+    ids["tier0"] = doc.body["memory"]["id"]
+    big = api.post(
+        "/v1/documents",
+        {"content": _body(520 * 1024, "The vault code is HELIOTROPE-4471."), "namespace": NAMESPACES[2]},
+    )
+    assert big.status == 201 and big.body["document"]["tier"] == 1
+    ids["tier1"] = big.body["memory"]["id"]
+    return ids
+
+
+def recall_all(api) -> list[list[tuple[str, float | None, float | None]]]:
+    """What each query finds, in rank order: each result as what it is (a memory's content, a
+    conversation window's text) with its cosine and keyword scores (the fused score is rank-based, so
+    it moves when two near-equal results trade places). No touch: recall must not change what it is
+    compared by. Not over the Tier 1 document's namespace: its hundreds of near-identical chunks would
+    make every rank a coin toss (best_chunk checks it alone)."""
+    answers = []
+    for q in QUERIES:
+        body = {"query": q, "namespaces": list(NAMESPACES[:2]), "format": "compact", "touch": False, "limit": 3}
+        r = api.post("/v1/recall", {**body, "explain": True})
+        assert r.status == 200 and r.body["degraded"] == [], r.body
+        answers.append(
+            [
+                (
+                    api.get(f"/v1/memories/{h['id']}").body["content"] if h["type"] == "memory" else h["text"],
+                    h["explain"]["vector"],
+                    h["explain"]["keyword"],
+                )
+                for h in r.body["results"]
+            ]
+        )
+    return answers
+
+
+def best_chunk(api, query: str) -> str:
+    r = api.post(
+        "/v1/recall",
+        {
+            "query": query,
+            "namespace": NAMESPACES[2],
+            "mode": "keyword",
+            "format": "compact",
+            "touch": False,
+            "limit": 1,
+        },
+    )
+    assert r.status == 200, r.body
+    return r.body["results"][0]["text"]
+
+
+def assert_same_answers(after: list[list[tuple]], before: list[list[tuple]]) -> None:
+    """The same results for every query: the same best result, the same top three, the same keyword
+    scores and cosines. Vectors are computed again, in other batches: the local int8 model quantizes
+    its activations per batch, so a cosine moves by up to ~0.01 and two results within that may trade
+    places; nothing else may change."""
+    for got, want in zip(after, before, strict=True):
+        assert got[0][0] == want[0][0]
+        assert {k for k, *_ in got} == {k for k, *_ in want}
+        scores = {k: (v, kw) for k, v, kw in want}
+        for key, vector, keyword in got:
+            assert keyword == scores[key][1], key
+            assert (vector is None) == (scores[key][0] is None) and abs((vector or 0) - (scores[key][0] or 0)) < 0.02, (
+                key
+            )
+
+
+def _state(api, ids: dict[str, str]) -> dict:
+    """What the API shows of the seeded data (ids included: kept ids must come back)."""
+    memories = [m for ns in NAMESPACES for m in api.get(f"/v1/memories?namespace={ns}&limit=200").body["items"]]
+    trash = api.get("/v1/trash").body["items"]
+    keep = (
+        "id",
+        "content",
+        "kind",
+        "layer",
+        "importance",
+        "tags",
+        "source",
+        "metadata",
+        "created_at",
+        "valid_from",
+        "valid_to",
+        "version",
+        "document_tier",
+    )
+    history = api.get(f"/v1/memories/{ids['pie']}/history").body
+    links = api.get(f"/v1/links?memory_id={ids['pg']}").body["items"]
+    messages = api.get(f"/v1/conversations/{ids['conversation']}/messages").body["items"]
+    return {
+        "memories": sorted(({k: m[k] for k in keep} for m in memories), key=lambda m: m["id"]),
+        "trash": sorted(m["id"] for m in trash),
+        "versions": [(v["version"], v["content"]) for v in history["versions"]],
+        "links": sorted(
+            (x["id"], x["from_id"], x["to_id"], x["relation"], x["strength"], x["valid_from"]) for x in links
+        ),
+        "messages": [
+            (m["seq"], m["role"], m["content"], m["tool_name"], m["metadata"], m["created_at"]) for m in messages
+        ],
+        "conversation": {
+            k: v for k, v in api.get(f"/v1/conversations/{ids['conversation']}").body.items() if k != "updated_at"
+        },
+    }
+
+
+def test_round_trip_export_purge_import_recalls_the_same(api, stack, drain, tenant):
+    ids = seed(api)
+    drain()
+    before_recall, before = recall_all(api), _state(api, ids)
+    assert "HELIOTROPE-4471" in best_chunk(api, "HELIOTROPE-4471")  # a Tier 1 chunk: from the body
+
+    job, data = export_file(api, stack)
+    assert job["counts"] == {
+        "memories": 7,
+        "versions": 1,
+        "documents": 2,
+        "links": 2,
+        "conversations": 1,
+        "messages": 7,
+        "topics": 0,
+    }
+    lines = [json.loads(x) for x in data.decode().splitlines()]
+    assert lines[0]["type"] == "header" and lines[0]["format"] == "engram-export" and lines[0]["version"] == 1
+    assert tenant.id not in data.decode()  # tenant-free
+    assert not any("embedding" in json.dumps(x) for x in lines[1:])  # no vectors
+
+    for ns in NAMESPACES:
+        assert api.post(f"/v1/namespaces/{ns}/purge").status == 200
+    assert api.get(f"/v1/memories?namespace={NAMESPACES[0]}").body["items"] == []
+
+    done = import_file(api, stack, data)
+    assert done["status"] == "done", done
+    report = done["report"]
+    assert report["imported"] == {
+        "memories": 7,
+        "versions": 1,
+        "documents": 2,
+        "links": 2,
+        "conversations": 1,
+        "messages": 7,
+    }
+    assert report["mapped_ids"] == 0 and report["refused"] == [] and report["deduplicated"]["memories"] == 0
+    drain()  # the embed pipeline computes the vectors again
+    assert _state(api, ids) == before
+    assert_same_answers(recall_all(api), before_recall)
+    assert "HELIOTROPE-4471" in best_chunk(api, "HELIOTROPE-4471")  # the body is not kept: its chunks came along
+
+    again = import_file(api, stack, data)  # the same file again: everything is there already
+    assert again["status"] == "done", again
+    assert again["report"]["imported"] == {k: 0 for k in again["report"]["imported"]}
+    assert again["report"]["deduplicated"] == {
+        "memories": 7,
+        "versions": 0,
+        "documents": 0,
+        "links": 2,
+        "conversations": 1,
+        "messages": 7,
+    }
+    assert _state(api, ids) == before
+
+
+def test_import_into_another_tenant_maps_taken_ids_and_recalls_the_same(api, api_for, stack, drain, make_tenant):
+    ids = seed(api)
+    drain()
+    source_recall = recall_all(api)
+    _, data = export_file(api, stack)
+    other = api_for(make_tenant("port-b").key)
+    done = import_file(other, stack, data)  # the ids are taken (by the first tenant): all mapped
+    assert done["status"] == "done", done
+    assert done["report"]["mapped_ids"] == 7 + 2 + 1
+    drain()
+    assert_same_answers(recall_all(other), source_recall)
+    assert other.get(f"/v1/memories/{ids['pg']}").status == 404  # another id here; the first tenant's stays its own
+    (pg,) = [m for m in other.get(f"/v1/memories?namespace={NAMESPACES[0]}&tag=decision").body["items"]]
+    (link,) = other.get(f"/v1/links?memory_id={pg['id']}&relation=relates_to").body["items"]
+    assert link["to_id"] == pg["id"]  # links follow their mapped memories
+    assert api.get(f"/v1/memories/{ids['pg']}").body["content"] == pg["content"]
+
+    mapped = import_file(other, stack, data, id_policy="map", namespace="port-copy")
+    assert mapped["status"] == "done" and mapped["report"]["imported"]["memories"] == 7
+    assert len(other.get("/v1/memories?namespace=port-copy&limit=200").body["items"]) == 6  # + one in the trash
+
+
+def test_bad_lines_are_refused_with_the_field_and_limit_and_nothing_is_written(api, stack):
+    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
+    m1 = {
+        "type": "memory",
+        "id": str(uuid.uuid4()),
+        "content": "fine",
+        "namespace": "port-bad",
+        "created_at": "2026-11-01T00:00:00Z",
+    }
+    m2 = {**m1, "id": str(uuid.uuid4()), "content": "bad tag", "tags": ["x" * 70]}
+    m3 = {**m1, "id": str(uuid.uuid4()), "content": "y" * 16_001}
+    link = {
+        "type": "link",
+        "id": str(uuid.uuid4()),
+        "from_id": m1["id"],
+        "to_id": str(uuid.uuid4()),
+        "relation": "relates_to",
+        "valid_from": "2026-11-01T00:00:00Z",
+    }
+    msg = {"type": "message", "conversation_id": str(uuid.uuid4()), "seq": 1, "role": "user", "content": "hi"}
+    data = (
+        "\n".join(json.dumps(x) for x in (header, m1, m2, m3, link, msg, {"type": "widget"})) + "\nnot json\n"
+    ).encode()
+    done = import_file(api, stack, data)
+    assert done["status"] == "failed" and "nothing was imported" in done["error"]
+    refused = {r["line"]: r["reason"] for r in done["report"]["refused"]}
+    assert sorted(refused) == [3, 4, 5, 6, 7, 8] and done["report"]["refused_count"] == 6
+    assert refused[3].startswith("memory.tags.0:") and "64" in refused[3]
+    assert refused[4].startswith("memory.content is 16001 bytes; the limit is 16000")
+    assert refused[5] == f"link.to_id: memory {link['to_id']} is not in the file"
+    assert refused[6].startswith("message.conversation_id:")
+    assert "widget" in refused[7] and refused[8]
+    assert api.get("/v1/memories?namespace=port-bad").body["items"] == []  # not even the good line
+
+    not_a_file = import_file(api, stack, b'{"type": "memory"}\n')
+    assert not_a_file["status"] == "failed"
+    assert not_a_file["report"]["refused"][0]["line"] == 1 and "header" in not_a_file["report"]["refused"][0]["reason"]
+
+
+def test_a_repeated_event_imports_nothing_twice(api, stack, tenant):
+    _, data = export_file(api, stack, namespace="port-empty")
+    memory = {
+        "type": "memory",
+        "id": str(uuid.uuid4()),
+        "content": "only once",
+        "namespace": "port-once",
+        "created_at": "2026-11-01T00:00:00Z",
+    }
+    data += (json.dumps(memory) + "\n").encode()
+    done = import_file(api, stack, data)
+    assert done["status"] == "done" and done["report"]["imported"]["memories"] == 1
+    key = f"imports/{tenant.id}/{done['id']}.jsonl"
+    event = {
+        "Records": [
+            sqs_record(
+                "m-1", json.dumps({"Records": [s3_notification_record(stack.uploads_bucket, key, len(data), "e")]})
+            )
+        ]
+    }
+    assert invoke("import_worker", event) == {"batchItemFailures": []}
+    assert len(api.get("/v1/memories?namespace=port-once").body["items"]) == 1
+    assert api.get(f"/v1/imports/{done['id']}").body["report"] == done["report"]
+
+
+def test_scopes_limits_and_tenants(api, api_for, stack, make_tenant, tenant):
+    reader = api_for(make_tenant("port-reader", scopes=["read"]).key)
+    r = reader.post("/v1/imports", {"size_bytes": 10})
+    assert r.status == 403 and r.body["error"]["details"]["required_scope"] == "write"
+    job, _ = export_file(reader, stack)  # reading is enough to export
+    stranger = api_for(make_tenant("port-stranger").key)
+    assert stranger.get(f"/v1/exports/{job['id']}").status == 404
+    too_big = api.post("/v1/imports", {"size_bytes": 10**12})
+    assert too_big.status == 413 and too_big.body["error"]["details"]["field"] == "size_bytes"
+    bad = api.post("/v1/imports", {"size_bytes": 10, "id_policy": "merge"})
+    assert bad.status == 422 and bad.body["error"]["details"]["field"] == "id_policy"
+    ticket = api.post("/v1/imports", {"size_bytes": 10}).body
+    assert stranger.get(f"/v1/imports/{ticket['id']}").status == 404
