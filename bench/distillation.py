@@ -286,7 +286,7 @@ def recall_hits(api: Api, namespace: str, questions: list[tuple[str, str]]) -> t
     """How many questions find their detail in the top 3, and the top result of each one missed."""
     hits, missed = 0, []
     for question, detail in questions:
-        body = {"query": question, "namespace": namespace, "limit": 3, "touch": False}
+        body = {"query": question, "namespace": namespace, "limit": 3, "touch": False, "diversify": False}
         results = api("POST", "/v1/recall", body)["results"]
         if any(detail in r["chunk"]["text"] for r in results):
             hits += 1

@@ -140,7 +140,8 @@ def _distill_actions(run: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _recall(api: Any, query: str, **extra: Any) -> list[str]:
-    reply = api.post("/v1/recall", {"query": query, "namespace": NS, "limit": 10, "touch": False, **extra})
+    body = {"query": query, "namespace": NS, "limit": 10, "touch": False, "diversify": False, **extra}
+    reply = api.post("/v1/recall", body)  # not diversified: a source's twin must not push it out
     assert reply.status == 200, reply.body
     return [r["memory_id"] for r in reply.body["results"]]
 
