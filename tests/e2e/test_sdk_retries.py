@@ -154,12 +154,15 @@ def client(proxy: FlakyProxy, key: str, retry: RetryPolicy = FAST) -> Engram:
     return Engram(proxy.url, key, retry=retry)
 
 
-def test_a_read_is_retried_after_injected_503s(proxy: FlakyProxy, key: str) -> None:
+def test_a_read_is_retried_after_injected_503s(proxy: FlakyProxy, key: str, caplog: pytest.LogCaptureFixture) -> None:
     with client(proxy, key) as engram:
         memory = engram.store_memory("The VPN certificate expires in March.").memory
         proxy.faults = ["503", "503"]
-        assert engram.get_memory(memory.id).content == "The VPN certificate expires in March."
+        with caplog.at_level("INFO", logger="engram_client"):
+            assert engram.get_memory(memory.id).content == "The VPN certificate expires in March."
     assert [s.method for s in proxy.seen] == ["POST", "GET", "GET", "GET"]
+    said = [r.getMessage() for r in caplog.records if r.name == "engram_client"]
+    assert len(said) == 2 and all(f"GET /v1/memories/{memory.id}" in m and "status 503" in m for m in said)
 
 
 def test_an_append_whose_answer_was_lost_is_retried_with_its_idempotency_key(

@@ -129,7 +129,7 @@ class Engram:
         self, make_request: Callable[[], httpx.Request], call: Call[Any], stream: bool = False
     ) -> httpx.Response:
         """Send, and again while the retry policy allows; `stream`: the body of the answer is not read."""
-        attempts = Attempts(self.settings.retry, call.retry_safe)
+        attempts = Attempts(self.settings.retry, call)
         while True:
             try:
                 response = self._http.send(make_request(), stream=stream)
@@ -392,7 +392,7 @@ class AsyncEngram:
     async def _exchange(
         self, make_request: Callable[[], httpx.Request], call: Call[Any], stream: bool = False
     ) -> httpx.Response:
-        attempts = Attempts(self.settings.retry, call.retry_safe)
+        attempts = Attempts(self.settings.retry, call)
         while True:
             try:
                 response = await self._http.send(make_request(), stream=stream)

@@ -4,6 +4,7 @@ and the descriptors that turn each function of `endpoints` into a method of a cl
 from __future__ import annotations
 
 import functools
+import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 ItemT = TypeVar("ItemT")
 Self = TypeVar("Self")
+
+logger = logging.getLogger("engram_client")  # a line at INFO for each retry, with its reason and wait
 
 # The API Gateway integration gives up at 30 s; a little more lets its 504 arrive instead of ours.
 DEFAULT_TIMEOUT = httpx.Timeout(35.0, connect=5.0)
@@ -59,18 +62,22 @@ class Attempts:
     """The retry decisions for one call: each returns the seconds to wait before trying again, or
     None when the outcome stands (an answer to read, or an error to raise)."""
 
-    def __init__(self, policy: RetryPolicy, retry_safe: bool) -> None:
+    def __init__(self, policy: RetryPolicy, call: Call[Any]) -> None:
         self.policy = policy
-        self.retry_safe = retry_safe
+        self.call = call
+        self.retry_safe = call.retry_safe
         self.retries = 0
 
-    def _next(self, delay: float) -> float:
+    def _next(self, delay: float, reason: str) -> float:
         self.retries += 1
+        logger.info(
+            "retry %d of %s %s in %.2f s after %s", self.retries, self.call.method, self.call.path, delay, reason
+        )
         return delay
 
     def after_error(self, error: httpx.TransportError) -> float | None:
         if self.retries < self.policy.max_retries and self.policy.should_retry_error(error, self.retry_safe):
-            return self._next(self.policy.backoff(self.retries))
+            return self._next(self.policy.backoff(self.retries), type(error).__name__)
         return None
 
     def after_response(self, response: httpx.Response) -> float | None:
@@ -80,7 +87,7 @@ class Attempts:
         if self.retries < self.policy.max_retries and self.policy.should_retry_status(
             response.status_code, self.retry_safe, retry_after, says_undone(response)
         ):
-            return self._next(self.policy.backoff(self.retries, retry_after))
+            return self._next(self.policy.backoff(self.retries, retry_after), f"status {response.status_code}")
         return None
 
 
