@@ -249,6 +249,9 @@ def test_consolidation_run_and_undo(engram: Engram) -> None:
     plan = engram.consolidate(namespace="cons", dry_run=True)
     assert plan.dry_run and plan.status == "queued"
     assert engram.wait_for_consolidation(plan.id, poll_interval=0.1).status == "done"
+    planned = list(engram.iter_consolidation_actions(plan.id, limit=1))
+    assert planned and not any(a.applied for a in planned)
+    assert [a.seq for a in planned] == [a.seq for a in engram.consolidation_run(plan.id, limit=200).actions.items]
 
     run = engram.consolidate(namespace="cons", steps=["decay"])
     done = engram.wait_for_consolidation(run.id, poll_interval=0.1)

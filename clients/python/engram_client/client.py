@@ -196,6 +196,8 @@ class Engram:
     iter_consolidation_runs = SyncPages(endpoints.list_consolidation_runs)
     get_consolidation_run = SyncEndpoint(endpoints.get_consolidation_run)
     consolidation_run = get_consolidation_run  # the MCP tool's name
+    list_consolidation_actions = SyncEndpoint(endpoints.list_consolidation_actions)
+    iter_consolidation_actions = SyncPages(endpoints.list_consolidation_actions)
     undo_consolidation = SyncEndpoint(endpoints.undo_consolidation)
     # ---- export and import
     create_export = SyncEndpoint(endpoints.create_export)
@@ -459,6 +461,8 @@ class AsyncEngram:
     iter_consolidation_runs = AsyncPages(endpoints.list_consolidation_runs)
     get_consolidation_run = AsyncEndpoint(endpoints.get_consolidation_run)
     consolidation_run = get_consolidation_run  # the MCP tool's name
+    list_consolidation_actions = AsyncEndpoint(endpoints.list_consolidation_actions)
+    iter_consolidation_actions = AsyncPages(endpoints.list_consolidation_actions)
     undo_consolidation = AsyncEndpoint(endpoints.undo_consolidation)
     # ---- export and import
     create_export = AsyncEndpoint(endpoints.create_export)

@@ -20,6 +20,7 @@ import httpx
 from pydantic import TypeAdapter
 
 from engram_client.models import (
+    Action,
     ApiKeyInfo,
     AppendResult,
     BatchResult,
@@ -687,6 +688,16 @@ def get_consolidation_run(run_id: Ref, *, limit: int | None = None, cursor: str 
     params = _query(limit=limit, cursor=cursor)
     path = _path("/v1/consolidation-runs/{}", run_id)
     return Call("GET", path, _model(RunWithActions), params=params, retry_safe=True)
+
+
+def list_consolidation_actions(
+    run_id: Ref, *, limit: int | None = None, cursor: str | None = None
+) -> Call[CursorPage[Action]]:
+    """One page of a run's actions (`iter_consolidation_actions` walks them all: a dry run's plan)."""
+    read_run = _model(RunWithActions)
+    params = _query(limit=limit, cursor=cursor)
+    path = _path("/v1/consolidation-runs/{}", run_id)
+    return Call("GET", path, lambda response: read_run(response).actions, params=params, retry_safe=True)
 
 
 def undo_consolidation(run_id: Ref) -> Call[Run]:
