@@ -101,6 +101,9 @@ def test_iterators_walk_every_page(engram: Engram) -> None:
     # (each memory once: no page repeats or skips one).
     assert sorted(m.content for m in walked) == [f"Inventory note number {i}." for i in range(7)]
     assert list(engram.iter_memories(namespace="inv", kind="procedural")) == []
+    hour_ago = datetime.now(UTC) - timedelta(hours=1)  # an offset: "+00:00" must reach the server encoded
+    assert len(list(engram.iter_memories(namespace="inv", since=hour_ago))) == 7
+    assert list(engram.iter_memories(namespace="inv", until=hour_ago)) == []
 
 
 def test_recall_with_its_options(engram: Engram) -> None:
