@@ -68,10 +68,11 @@ def test_the_keyboard_reaches_the_key_the_views_and_the_recall_controls_in_order
     console.driver.get("about:blank")
     console.open("#/recall")  # a fresh load: focus starts at the top, the key is still in the tab
     console.find("#recall-query")
-    order = tab_order(console, 40)
+    order = tab_order(console, 48)
     expected = [
         "skip-link", "#/overview", "namespace", "forget-key", "#/recall", "#/topics", "#/runs", "#/documents",
-        "recall-query", "namespaces", "tags", "since", "until", "limit", "budget_chars", "min_score", "mode",
+        "recall-query", "namespaces", "tags", "since", "until", "as_of", "source", "limit", "budget_chars",
+        "min_score", "mode",
         "kinds", "layers", "explain", "diversify", "include_expired", "recall-submit",
     ]  # fmt: skip
     assert not [name for name in expected if name not in order], order  # each is reached...

@@ -29,7 +29,8 @@ function requestFrom(form, namespace) {
   const kinds = data.getAll("kinds"), layers = data.getAll("layers");
   if (kinds.length) body.kinds = kinds;
   if (layers.length) body.layers = layers;
-  for (const name of ["since", "until"]) if (data.get(name)) body[name] = new Date(data.get(name)).toISOString();
+  for (const name of ["since", "until", "as_of"]) if (data.get(name)) body[name] = new Date(data.get(name)).toISOString();
+  if (data.get("source")) body.source = data.get("source");
   if (data.get("limit")) body.limit = Number(data.get("limit"));
   if (data.get("budget_chars")) body.budget_chars = Number(data.get("budget_chars"));
   if (data.get("min_score")) body.min_score = Number(data.get("min_score"));
@@ -86,6 +87,8 @@ export async function render(root, _args, { namespace }) {
       field("Tags (all must match)", h("input", { name: "tags" })),
       field("Since", h("input", { name: "since", type: "date" })),
       field("Until", h("input", { name: "until", type: "date" })),
+      field("As of", h("input", { name: "as_of", type: "date" }), "what was valid then"),
+      field("Source", h("input", { name: "source" })),
       field("Limit", h("input", { name: "limit", type: "number", min: 1, max: 100, value: 10 })),
       field("Budget (characters)", h("input", { name: "budget_chars", type: "number", min: 100, max: 200000 })),
       field("Minimum score", h("input", { name: "min_score", type: "number", step: "any", min: 0 })),
