@@ -25,3 +25,27 @@ def test_a_rare_query_word_outranks_a_word_every_memory_shares(api, drain):
     ranked = [h["memory_id"] for h in r.body["results"]]
     assert ranked[0] == ids[4]
     assert set(ranked) == set(ids)  # every memory matching any word is still a candidate
+
+
+def test_by_default_a_near_repeat_waits_behind_a_result_that_says_something_else(api, drain):
+    contents = [
+        "The heron nested by the old mill pond.",
+        "The heron nested by the old mill pond!",  # another memory (another hash), nearly the same vector
+        "A grey heron was fishing in the river at dawn.",
+        "Invoices are due on Fridays.",
+    ]
+    ids = []
+    for text in contents:
+        r = api.post("/v1/memories", {"content": text, "namespace": "mmr"})
+        assert r.status == 201, r.body
+        ids.append(r.body["memory"]["id"])
+    drain()
+
+    def top_two(**body: object) -> list[str]:
+        r = api.post("/v1/recall", {"query": "heron nesting by the mill pond", "namespace": "mmr", "limit": 2, **body})
+        assert r.status == 200, r.body
+        return [h["memory_id"] for h in r.body["results"]]
+
+    assert set(top_two(diversify=False)) == {ids[0], ids[1]}  # by score alone the repeat comes second
+    first, second = top_two()
+    assert first in (ids[0], ids[1]) and second == ids[2]

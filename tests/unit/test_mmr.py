@@ -6,25 +6,27 @@ from __future__ import annotations
 import random
 from uuid import UUID, uuid4
 
-from engram.recall.ranking import MMR_LAMBDA, Candidate, mmr
+from engram.recall.ranking import MMR_FLOOR, MMR_LAMBDA, Candidate, mmr
 
 
 def _definition(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: int) -> list[Candidate]:
     """MMR as written in the literature, one candidate at a time (the oracle)."""
     chosen: list[Candidate] = []
     pool = list(candidates)
+    top = max((c.fused for c in candidates), default=1.0) or 1.0  # relevance is the fused score over the best
     while pool and len(chosen) < limit:
 
         def gain(c: Candidate) -> float:
             v = vectors.get(c.row["chunk_id"])
             if v is None or not chosen:
-                return c.fused
+                return c.fused / top
             sims = [
                 sum(a * b for a, b in zip(v, vectors[x.row["chunk_id"]], strict=True))
                 for x in chosen
                 if x.row["chunk_id"] in vectors
             ]
-            return MMR_LAMBDA * c.fused - (1 - MMR_LAMBDA) * max(sims, default=0.0)
+            redundancy = max(0.0, (max(sims, default=0.0) - MMR_FLOOR) / (1 - MMR_FLOOR))
+            return MMR_LAMBDA * c.fused / top - (1 - MMR_LAMBDA) * redundancy
 
         best = max(pool, key=gain)
         chosen.append(best)

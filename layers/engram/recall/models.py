@@ -46,7 +46,11 @@ class RecallRequest(Strict):
     limit: int = Field(default=10, ge=1, le=100)
     budget_chars: int | None = Field(default=None, ge=100, le=200_000)
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
-    diversify: bool = False
+    diversify: bool = Field(
+        default=True,
+        description="MMR: a result that repeats an earlier one waits behind one that says something else; "
+        "false ranks by score alone",
+    )
     explain: bool = False
     touch: bool = True
     include_expired: bool = Field(default=False, description="Also memories whose valid_to has passed")

@@ -15,7 +15,13 @@ W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
 # Reciprocal rank fusion's k, chosen on bench/longconv_recall.py's train split (10, 20, 40, 60 measured):
 # a small k lets each list's first hits lead, which is what evidence within a small budget needs.
 RRF_K = 10
-MMR_LAMBDA = 0.7
+# MMR (recall's `diversify`, on by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
+# the fused score over the best one's (RRF scores are ~0.1: unscaled, any penalty outweighs them);
+# redundancy is the highest cosine to a result already picked, counted above MMR_FLOOR and scaled to
+# [0, 1], so a result on the same subject is not a repeat and a near-copy is. Both chosen on
+# bench/longconv_recall.py's train split (lambda 0.3 to 0.9; floor 0, 0.5, 0.7, 0.8).
+MMR_LAMBDA = 0.5
+MMR_FLOOR = 0.7
 # Keyword rank: the sum of the matched query words' inverse document frequencies (engram.recall.store),
 # counted over at most KEYWORD_IDF_ROWS rows; False: ts_rank_cd alone, which weighs every word alike.
 KEYWORD_IDF = True
@@ -60,12 +66,13 @@ def fuse(candidates: list[Candidate], fusion: str) -> None:
 def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: int) -> list[Candidate]:
     """Maximal marginal relevance: trade a little relevance for results that say different things.
 
-    Each pick scores every remaining candidate as lambda x relevance - (1 - lambda) x its highest
-    cosine to what was already picked (candidates without a vector keep their relevance). The
+    Each pick scores every remaining candidate as lambda x relevance (its fused score over the best
+    one's) - (1 - lambda) x redundancy (its highest cosine to what was already picked, above MMR_FLOOR,
+    scaled to [0, 1]); candidates without a vector keep their relevance. The
     highest cosine is kept per candidate and raised with each pick, so a pick costs one
     matrix-vector product: O(limit x pool x dim) in numpy, milliseconds for 100 of 400.
     """
-    import numpy as np  # only diversified recalls pay for the import
+    import numpy as np  # here: a recall without vectors (keyword mode) never loads it
 
     if not candidates or limit <= 0:
         return []
@@ -77,13 +84,16 @@ def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: in
         if chunk_id in vectors:
             matrix[row] = vectors[chunk_id]
     relevance = np.array([c.fused for c in candidates], dtype=float)
+    if relevance.max() > 0:
+        relevance /= relevance.max()  # the best candidate is 1, whatever the fusion's scale
     closest = np.full(len(candidates), -np.inf)  # highest cosine to a picked candidate with a vector
     available = np.ones(len(candidates), dtype=bool)
     chosen: list[int] = []
     while len(chosen) < limit and available.any():
         if chosen:
-            penalty = np.where(np.isfinite(closest), closest, 0.0)
-            gain = np.where(has_vector, MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * penalty, relevance)
+            above_floor = np.where(np.isfinite(closest), closest, 0.0) - MMR_FLOOR
+            redundancy = np.clip(above_floor / (1 - MMR_FLOOR), 0.0, None)
+            gain = np.where(has_vector, MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * redundancy, relevance)
         else:
             gain = relevance.copy()
         gain[~available] = -np.inf
