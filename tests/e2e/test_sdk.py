@@ -61,6 +61,15 @@ def wait_embedded(engram: Engram, ids: list[str]) -> None:
         time.sleep(0.2)
 
 
+def test_the_readme_snippet_runs(server: str, make_tenant: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """README.md's "Connect an agent" SDK lines, run as written against the local server."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    snippet = readme.split("**Python SDK**", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    code = snippet.replace("http://127.0.0.1:8080", server).replace("egk_...", make_tenant("sdk-readme").key)
+    exec(compile(code, "README.md", "exec"), {})
+    assert capsys.readouterr().out == "The deploy freeze starts on Friday.\n"
+
+
 def test_memories_round_trip(engram: Engram) -> None:
     written = engram.store_memory(
         "The deploy freeze starts on Friday at 18:00.", namespace="ops", tags=["process"], source="standup"
