@@ -64,8 +64,11 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/exports/{export_id}", "portability"),
     Route("POST", "/v1/imports", "portability"),
     Route("GET", "/v1/imports/{import_id}", "portability"),
-    # Remote MCP (streamable HTTP, stateless, JSON responses): the same key and scopes as /v1.
+    # Remote MCP (streamable HTTP, stateless, JSON responses): the same key and scopes as /v1. GET
+    # and DELETE reach the function only to be answered 405 as MCP asks (a 404 reads as a lost session).
     Route("POST", "/mcp", "mcp"),
+    Route("GET", "/mcp", "mcp"),
+    Route("DELETE", "/mcp", "mcp"),
     # The memory console: static files only; every call it makes goes to /v1 with the operator's key.
     Route("GET", "/console", "console", auth=False),
     Route("GET", "/console/{asset}", "console", auth=False),

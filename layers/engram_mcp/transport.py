@@ -32,11 +32,24 @@ SECURITY = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 MAX_BODY_BYTES = 6 * 1024 * 1024  # a synchronous Lambda invocation carries at most 6 MB
 
 
+class MethodNotAllowed(EngramError):
+    status = 405
+    code = "method_not_allowed"
+
+    def __init__(self, method: str) -> None:
+        super().__init__(
+            f"{method[:20]} is not allowed on /mcp; use POST (stateless: no event stream, no session)",
+            {"method": method[:20], "allowed": ["POST"]},
+        )
+
+
 async def _refuse(send: Callable[..., Any], exc: EngramError) -> None:
     body = json.dumps({"error": {"code": exc.code, "message": exc.message, "details": exc.details}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if exc.status == 401:
         headers.append((b"www-authenticate", b'Bearer realm="engram"'))
+    if exc.status == 405:
+        headers.append((b"allow", b"POST"))
     await send({"type": "http.response.start", "status": exc.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -49,6 +62,11 @@ def asgi_app(server: Server[Any]) -> Callable[..., Any]:
             scope[PRINCIPAL_KEY] = caller(authorizer)
         except EngramError as exc:
             await _refuse(send, exc)
+            return
+        if scope.get("method") != "POST":
+            # Stateless: no stream for server-initiated messages (GET) and no session to end (DELETE).
+            # The transport answers 405 as the protocol asks; the SDK would hold a GET open instead.
+            await _refuse(send, MethodNotAllowed(str(scope.get("method"))))
             return
         manager = StreamableHTTPSessionManager(
             app=server,

@@ -210,3 +210,14 @@ def test_the_stdio_bridge_reports_a_bad_key_to_the_client(server):
     assert "HTTP 401: missing or invalid API key" in repr(
         caught.value.exceptions if hasattr(caught.value, "exceptions") else caught.value
     )
+
+
+def test_get_and_delete_are_answered_405_not_held_open(server, make_tenant):
+    tenant = make_tenant("mcp-methods")
+    for method in ("GET", "DELETE"):
+        headers = {"Authorization": f"Bearer {tenant.key}", "Accept": "text/event-stream"}
+        request = urllib.request.Request(f"{server}/mcp", method=method, headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=30)
+        assert caught.value.code == 405 and caught.value.headers["allow"] == "POST"
+        assert json.loads(caught.value.read())["error"]["code"] == "method_not_allowed"

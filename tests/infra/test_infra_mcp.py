@@ -13,16 +13,18 @@ def _as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def test_post_mcp_goes_to_the_mcp_function_behind_the_authorizer(dev):
-    assert [f"{r.method} {r.path}" for r in ROUTES if r.function == "mcp"] == ["POST /mcp"]
+def test_mcp_goes_to_the_mcp_function_behind_the_authorizer(dev):
+    keys = ["POST /mcp", "GET /mcp", "DELETE /mcp"]  # GET and DELETE only to be answered 405
+    assert [f"{r.method} {r.path}" for r in ROUTES if r.function == "mcp"] == keys
     mcp_id = dev.function_logical_id("mcp")
     (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
     routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in dev.resources("AWS::ApiGatewayV2::Route").values()}
-    props = routes["POST /mcp"]
-    assert props["AuthorizationType"] == "CUSTOM" and props["AuthorizerId"] == {"Ref": authorizer_id}
-    integration_id = props["Target"]["Fn::Join"][1][1]["Ref"]
-    uri = dev.json["Resources"][integration_id]["Properties"]["IntegrationUri"]
-    assert uri["Fn::GetAtt"][0] == mcp_id
+    for key in keys:
+        props = routes[key]
+        assert props["AuthorizationType"] == "CUSTOM" and props["AuthorizerId"] == {"Ref": authorizer_id}, key
+        integration_id = props["Target"]["Fn::Join"][1][1]["Ref"]
+        uri = dev.json["Resources"][integration_id]["Properties"]["IntegrationUri"]
+        assert uri["Fn::GetAtt"][0] == mcp_id, key
     assert "engram_mcp" in CORE_PACKAGES  # the core layer ships the package the handler imports
 
 

@@ -43,5 +43,6 @@ def test_static_routes_are_get_only_and_outside_v1():
     assert static and all(r.method == "GET" and not r.path.startswith("/v1/") for r in static)
 
 
-def test_the_mcp_endpoint_is_one_post_behind_the_authorizer():
-    assert [(r.method, r.path, r.auth) for r in ROUTES if r.function in JSON_RPC_FUNCTIONS] == [("POST", "/mcp", True)]
+def test_the_mcp_endpoint_is_one_path_behind_the_authorizer():
+    mcp = [(r.method, r.path, r.auth) for r in ROUTES if r.function in JSON_RPC_FUNCTIONS]
+    assert mcp == [("POST", "/mcp", True), ("GET", "/mcp", True), ("DELETE", "/mcp", True)]
