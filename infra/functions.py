@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from aws_cdk import Aws, Duration, RemovalPolicy, Stack
+from aws_cdk import Aws, Duration, RemovalPolicy, Size, Stack
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -22,7 +22,7 @@ from infra.assets import LambdaAssets
 from infra.config import EnvConfig
 from infra.database import Database
 from infra.nag import acknowledge, main_resource
-from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, profile_for
+from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, profile_for
 from infra.retention import retention_days
 from infra.storage import UPLOADS_PREFIX
 from infra.workers import MAX_RECEIVES, WorkQueues
@@ -106,6 +106,8 @@ class Functions(Construct):
             environment["ENGRAM_CONSOLIDATE_QUEUE_URL"] = queues.get(CONSOLIDATE_QUEUE).queue.queue_url
             # The worker marks a run failed on the last receive before the dead-letter queue.
             environment["ENGRAM_CONSOLIDATION_MAX_RECEIVES"] = str(MAX_RECEIVES)
+        if EXPORT_QUEUE in queues.queues:
+            environment["ENGRAM_EXPORT_QUEUE_URL"] = queues.get(EXPORT_QUEUE).queue.queue_url
 
         self.functions: dict[str, lambda_.Function] = {}
         for name in names:
@@ -137,6 +139,7 @@ class Functions(Construct):
                 layers=[self.deps_layer, self.core_layer],
                 memory_size=config.memory_for(name),
                 timeout=Duration.seconds(profile.timeout_s),
+                ephemeral_storage_size=Size.mebibytes(profile.temp_mb),
                 role=role,
                 vpc=vpc if profile.database else None,
                 vpc_subnets=subnets if profile.database else None,
@@ -176,6 +179,8 @@ class Functions(Construct):
             queues.get(EMBED_QUEUE).queue.grant_send_messages(role)
         if profile.consolidate_send:
             queues.get(CONSOLIDATE_QUEUE).queue.grant_send_messages(role)
+        if profile.export_send:
+            queues.get(EXPORT_QUEUE).queue.grant_send_messages(role)
         if profile.bedrock_embed:
             role.add_to_policy(
                 iam.PolicyStatement(
@@ -211,6 +216,7 @@ class Functions(Construct):
                 "Object access is limited to the uploads/ prefix of the one uploads bucket; object keys "
                 "are generated per upload, so they cannot be listed in advance.",
             )
+        self._grant_objects(role, profile.object_access, uploads_bucket)
 
         if profile.database:
             acknowledge(
@@ -232,6 +238,22 @@ class Functions(Construct):
             "X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) do not support "
             "resource-level permissions; no other statement uses a wildcard resource.",
         )
+
+    def _grant_objects(
+        self, role: iam.Role, object_access: tuple[tuple[str, str], ...], uploads_bucket: s3.IBucket
+    ) -> None:
+        """One statement per prefix of the uploads bucket (exports/, imports/) with the profile's actions."""
+        for prefix in sorted({prefix for _, prefix in object_access}):
+            actions = sorted({action for action, p in object_access if p == prefix})
+            role.add_to_policy(
+                iam.PolicyStatement(actions=actions, resources=[uploads_bucket.arn_for_objects(f"{prefix}*")])
+            )
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM5[Resource::<{Stack.of(self).get_logical_id(_cfn(uploads_bucket))}.Arn>/{prefix}*]",
+                f"Object access is limited to the {prefix} prefix of the one uploads bucket; object keys are "
+                "generated per export or import, so they cannot be listed in advance.",
+            )
 
     def _grant_llm(self, role: iam.Role) -> None:
         model = self.config.llm_model

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 EMBED_QUEUE = "embed-jobs"
 CONSOLIDATE_QUEUE = "consolidate-jobs"
 UPLOAD_EVENTS_QUEUE = "upload-events"  # S3 ObjectCreated notifications for the uploads bucket
+EXPORT_QUEUE = "export-jobs"
+IMPORT_EVENTS_QUEUE = "import-events"  # S3 ObjectCreated notifications under imports/
+EXPORTS_PREFIX = "exports/"  # export files, written by the export worker, downloaded through presigned GETs
+IMPORTS_PREFIX = "imports/"  # import files, uploaded through presigned PUTs
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,10 @@ class FunctionProfile:
     # (S3 -> SQS -> Lambda: retries, a DLQ and partial batch responses, unlike a direct invoke).
     s3_trigger_prefix: str | None = None
     scheduled: bool = False  # invoked by the EventBridge Scheduler consolidation schedule
+    export_send: bool = False  # may enqueue export jobs
+    # (S3 action, key prefix) on the uploads bucket beyond uploads/: exports and imports
+    object_access: tuple[tuple[str, str], ...] = ()
+    temp_mb: int = 512  # /tmp (ephemeral storage); Lambda bills above 512 MB
     # In the VPC with the database secret; False: outside the VPC, no secret (static files only).
     database: bool = True
     description: str = ""
@@ -80,6 +88,31 @@ PROFILES: dict[str, FunctionProfile] = {
     ),
     # The routes of POST /v1/consolidate and the runs: the work goes through the queue.
     "consolidation": FunctionProfile(consolidate_send=True, description="consolidation runs: start, inspect, undo"),
+    # Exports and imports: the route function queues exports and signs the download and upload URLs.
+    "portability": FunctionProfile(
+        export_send=True,
+        object_access=(("s3:GetObject", EXPORTS_PREFIX), ("s3:PutObject", IMPORTS_PREFIX)),
+        description="exports and imports: start, inspect, presigned download and upload",
+    ),
+    "export_worker": FunctionProfile(
+        timeout_s=900,
+        consumes=EXPORT_QUEUE,
+        batch_size=1,  # one tenant's export per invocation
+        # PutObject covers the multipart upload boto3 switches to past 8 MiB; Abort cleans up after a failure.
+        object_access=(("s3:PutObject", EXPORTS_PREFIX), ("s3:AbortMultipartUpload", EXPORTS_PREFIX)),
+        temp_mb=10240,  # the file is written to /tmp before it is uploaded
+        description="writes a tenant's export file to S3",
+    ),
+    "import_worker": FunctionProfile(
+        timeout_s=900,
+        embed_send=True,
+        consumes=IMPORT_EVENTS_QUEUE,
+        batch_size=1,  # one file per invocation: it is imported in one transaction
+        s3_trigger_prefix=IMPORTS_PREFIX,
+        object_access=(("s3:GetObject", IMPORTS_PREFIX), ("s3:DeleteObject", IMPORTS_PREFIX)),
+        temp_mb=1024,  # the file (ENGRAM_IMPORT_MAX_BYTES, 256 MiB) is read from /tmp twice
+        description="imports an export file uploaded to S3, all or nothing",
+    ),
     "consolidation_dispatcher": FunctionProfile(
         timeout_s=120, consolidate_send=True, scheduled=True, description="fans consolidation out per namespace"
     ),

@@ -14,6 +14,7 @@ from infra.config import EnvConfig
 from infra.nag import acknowledge, main_resource
 
 UPLOADS_PREFIX = "uploads/"
+EXPORTS_EXPIRE_DAYS = 7  # an export is a download, not a backup store: take it within a week
 
 
 class Storage(Construct):
@@ -66,6 +67,10 @@ class Storage(Construct):
                     id="expire-uploads",
                     prefix=UPLOADS_PREFIX,
                     expiration=Duration.days(config.uploads_expire_days),
+                ),
+                s3.LifecycleRule(id="expire-exports", prefix="exports/", expiration=Duration.days(EXPORTS_EXPIRE_DAYS)),
+                s3.LifecycleRule(
+                    id="expire-imports", prefix="imports/", expiration=Duration.days(config.uploads_expire_days)
                 ),
                 s3.LifecycleRule(id="abort-multipart", abort_incomplete_multipart_upload_after=Duration.days(1)),
             ],

@@ -94,7 +94,9 @@ def test_only_writers_may_enqueue(dev):
     for name in dev.stack.function_names:
         actions = set().union(*(_actions(st) for st in dev.role_statements(name)))
         profile = profile_for(name)
-        assert ("sqs:SendMessage" in actions) == (profile.embed_send or profile.consolidate_send), name
+        assert ("sqs:SendMessage" in actions) == (
+            profile.embed_send or profile.consolidate_send or profile.export_send
+        ), name
     assert profile_for("memories").embed_send and not profile_for("recall").embed_send
 
 
