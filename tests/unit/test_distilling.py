@@ -105,3 +105,21 @@ def test_overlap_of_all_pairs_at_once_is_the_pairwise_token_jaccard() -> None:
     want = [max(jaccard(a, b) for j, b in enumerate(sets) if j != i) for i, a in enumerate(sets)]
     assert got.best == pytest.approx(want, abs=1e-6)
     assert got.overlapping == [i for i, w in enumerate(want) if w >= 0.3 - 1e-9]
+
+
+def test_a_date_is_kept_whole_whichever_way_it_is_written() -> None:
+    from engram.consolidation.distilling import dates
+
+    assert dates("Until 5 March 2026, then March 7th, 2026, the 3rd of May 2026 and Sept. 9 2025.") == {
+        "date:5 mar 2026",
+        "date:7 mar 2026",
+        "date:3 may 2026",
+        "date:9 sep 2025",
+    }
+    sources = ["Sam owns billing until 5 March 2026.", "Priya owns search until 3 May 2026."]
+    reworded = "Sam owns billing until March 5, 2026; Priya owns search until 3 May 2026."
+    assert missing_details(sources, reworded) == set()
+    # Every token is still there ("2026" once), but the first date lost its year.
+    assert missing_details(sources, "Sam owns billing until 5 March. Priya owns search until 3 May 2026.") == {
+        "date:5 mar 2026"
+    }

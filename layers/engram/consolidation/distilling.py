@@ -88,10 +88,29 @@ def names(text: str) -> frozenset[str]:
     return frozenset(t.casefold() for t in found)
 
 
+_MONTH = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+# "5 March 2026", "March 5, 2026", "5th of March 2026": one date, whichever way it is written. Its
+# parts are details each, but "5 March 2026" and "3 May 2026" in one source must not pass as kept
+# when the text holds "5 March" and "3 May 2026": the whole date is a detail too.
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}\.?,? (\d{{4}})\b", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\.? (\d{{1,2}})(?:st|nd|rd|th)?,? (\d{{4}})\b", re.IGNORECASE)
+
+
+def dates(text: str) -> frozenset[str]:
+    """Dates written with a month name, as `date:<day> <month, 3 letters> <year>`."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).split())
+    found = {f"date:{int(d)} {m[:3].lower()} {y}" for d, m, y in _DAY_MONTH_YEAR.findall(folded)}
+    found |= {f"date:{int(d)} {m[:3].lower()} {y}" for m, d, y in _MONTH_DAY_YEAR.findall(folded)}
+    return frozenset(found)
+
+
 def details(text: str) -> frozenset[str]:
-    """What a distilled text must keep of a source: its numbers, dates and ids (tokens with a digit)
-    and its names."""
-    return specifics(text) | names(text)
+    """What a distilled text must keep of a source: its numbers, dates and ids (tokens with a digit),
+    its names, and its dates whole."""
+    return specifics(text) | names(text) | dates(text)
 
 
 def missing_details(sources: Sequence[str], distilled: str) -> set[str]:
@@ -99,7 +118,7 @@ def missing_details(sources: Sequence[str], distilled: str) -> set[str]:
     wanted: set[str] = set()
     for text in sources:
         wanted |= details(text)
-    have = set(TOKEN.findall(normalized(distilled)))
+    have = set(TOKEN.findall(normalized(distilled))) | dates(distilled)
     return {d for d in wanted if d not in have}
 
 
