@@ -4,6 +4,7 @@ and the descriptors that turn each function of `endpoints` into a method of a cl
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -115,7 +116,19 @@ class AsyncSender(Protocol):
 
 
 def _named_like(build: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return functools.wraps(build, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
+    """The method takes the endpoint function's name, docstring and arguments; `help()` shows what
+    the method returns (the `X` of the function's `Call[X]`)."""
+    signature = inspect.signature(build)
+    returns = str(signature.return_annotation)
+    if returns.startswith("Call[") and returns.endswith("]"):
+        signature = signature.replace(return_annotation=returns[5:-1])
+
+    def name(method: Callable[..., Any]) -> Callable[..., Any]:
+        named = functools.wraps(build, assigned=("__module__", "__name__", "__qualname__", "__doc__"))(method)
+        named.__signature__ = signature  # type: ignore[attr-defined]  # read by inspect.signature and help()
+        return named
+
+    return name
 
 
 class SyncEndpoint(Generic[P, T]):
