@@ -110,6 +110,7 @@ def main() -> int:
     if stack.postgres:
         print(f"Database files: {data_dir} (crash-safe: fsync on; kept across restarts and reboots)", flush=True)
     print(f"Try: curl -s http://{host}:{port}/v1/health", flush=True)
+    print(f"Console: http://{host}:{port}/console (paste the key above)", flush=True)
     print(f"MCP: http://{host}:{port}/mcp (Authorization: Bearer <the key>), or .venv/bin/engram mcp", flush=True)
     if pending:
         print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)
