@@ -328,3 +328,15 @@ def test_a_distilled_text_that_is_a_source_keeps_that_memory_and_supersedes_the_
     assert _snapshot(stack, tenant.id)["links"] == before["links"] + 12  # supersedes + derived_from, 6 each
     assert api.post(f"/v1/consolidation-runs/{run['id']}/undo").status == 200
     assert _snapshot(stack, tenant.id) == before
+
+
+def test_the_run_call_cap_stops_distillation_before_its_call(api, tenant, stack, drain, settings_env, fake_messages):
+    _payments_leaf(api, drain, stack, tenant.id)
+    fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
+    _llm_on(settings_env, fake.url)
+    settings_env(ENGRAM_CONSOLIDATION_LLM_RUN_CALLS="0")
+    before = _snapshot(stack, tenant.id)
+    run = _run(api, stack, tenant.id, steps=["distill"])
+    (counts,) = run["step_counts"]
+    assert counts["candidates"] == 1 and counts["actions"] == 0 and "run call cap" in counts["skipped"]
+    assert run["llm_capped"] and not fake.requests and _snapshot(stack, tenant.id) == before
