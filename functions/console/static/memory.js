@@ -78,5 +78,26 @@ export async function render(root, [id]) {
     root.append(h("p", null, "Open a memory from a recall result, a topic or a consolidation run."));
     return;
   }
-  await draw(root, await get(`/v1/memories/${id}`));
+  let memory;
+  try {
+    memory = await get(`/v1/memories/${id}`);
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    memory = await fromTrash(id);  // a trashed memory (deleted, or evicted by consolidation) reads as 404
+    if (!memory) throw error;
+  }
+  await draw(root, memory);
+}
+
+const TRASH_PAGES = 5; // 200 each, newest first
+
+async function fromTrash(id) {
+  let cursor;
+  for (let page = 0; page < TRASH_PAGES; page++) {
+    const trash = await get("/v1/trash", { limit: 200, cursor });
+    const found = trash.items.find((m) => m.id === id);
+    if (found || !trash.next_cursor) return found || null;
+    cursor = trash.next_cursor;
+  }
+  return null;
 }
