@@ -55,18 +55,22 @@ def windows_to_rebuild(
 
 
 def _speaker(role: str, metadata: Any) -> str:
+    """The speaker's name when the message gives one, else its role."""
     if isinstance(metadata, dict):
         for key in ("speaker", "name"):
             name = metadata.get(key)
             if isinstance(name, str) and name.strip():
-                return f"{role} {name.strip()[:60]}"
+                return name.strip()[:60]
     return role
 
 
 def format_window(messages: Sequence[dict[str, Any]], title: str | None = None) -> str:
-    """`[role]: content` lines; a date line wherever the day changes (and at the start), so
-    time words in a query and the day of a turn meet in the keyword index; the speaker's name
-    (metadata `speaker` or `name`) in the role tag when given.
+    """`[speaker]: content` lines; a date line wherever the day changes (and at the start), so
+    time words in a query and the day of a turn meet in the keyword index. The speaker is the name
+    the message gives (metadata `speaker` or `name`), else its role. Short on purpose: a result pays
+    for its header out of the caller's budget, chat turns are often shorter than the header used to
+    be (42 characters), and the weekday and the role beside a name bought no recall
+    (bench/RESULTS-conversations.md).
     """
     lines: list[str] = []
     day = None
@@ -75,7 +79,7 @@ def format_window(messages: Sequence[dict[str, Any]], title: str | None = None) 
         this_day = created.date().isoformat()
         if this_day != day:
             day = this_day
-            header = f"({created.strftime('%A %d %B %Y')})"
+            header = f"({created.strftime('%d %B %Y')})"
             lines.append(f"{header} {title}" if title and not lines else header)
         label = _speaker(m["role"], m.get("metadata"))
         if m.get("tool_name"):
