@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # each model module loads with its service, when its tool is 
     from engram.documents.models import QueryResponse
     from engram.graph.models import ChainLink, Link, MemoryHistory
     from engram.memories.models import MemoryWritten
-    from engram.priming.models import PrimeResponse
+    from engram.priming.models import PrimeResponse, ResumeResponse
     from engram.recall.models import CompactHit, RecallHit, RecallResponse
     from engram.topics.models import TopicLookupResponse, TopicNode, TopicTree
 
@@ -118,6 +118,30 @@ def primed(response: PrimeResponse) -> str:
     return "\n".join(lines) + _degraded(response.degraded)
 
 
+def resumed(r: ResumeResponse) -> str:
+    """The briefing's sections as the service fitted them to budget_chars, each memory with its id."""
+    blocks = []
+    if r.core:
+        blocks.append(
+            f"=== Core ({len(r.core)}) ===\n" + "\n".join(f"- memory {m.memory_id}: {m.text}" for m in r.core)
+        )
+    if r.recent:
+        lines = [
+            f"- [{_day(m.updated_at)}] memory {m.memory_id}: {m.text}{'…' if m.truncated else ''}" for m in r.recent
+        ]
+        blocks.append(f"=== Recent ({r.recent_hours}h) ===\n" + "\n".join(lines))
+    if r.topics:
+        lines = [f'{t.id}: "{t.name}" [{t.member_count}]' for t in r.topics]
+        blocks.append(f"=== Topics ({len(r.topics)}) ===\n" + "\n".join(lines))
+    if r.triggers:
+        lines = [f"- {t.trigger} ({t.memories} memories)" for t in r.triggers]
+        blocks.append("=== Triggers ===\n" + "\n".join(lines))
+    omitted = sum(section.omitted for section in r.sections.values())
+    if omitted:
+        blocks.append(f"({omitted} more left out to fit budget_chars)")
+    return "\n\n".join(blocks) or f"Nothing to resume yet in {', '.join(r.namespaces)}."
+
+
 def queried(r: QueryResponse) -> str:
     if r.answer:
         head = f"Answer: {r.answer}"
@@ -145,7 +169,8 @@ def appended(r: AppendResult) -> str:
             f"Already appended (same idempotency_key): messages {r.seq_from}-{r.seq_to} of conversation "
             f"{r.conversation_id}; nothing written."
         )
-    return f"Appended {r.count} messages to conversation {r.conversation_id}: seq {r.seq_from}-{r.seq_to}."
+    messages = "message" if r.count == 1 else "messages"
+    return f"Appended {r.count} {messages} to conversation {r.conversation_id}: seq {r.seq_from}-{r.seq_to}."
 
 
 def _topic_lines(nodes: list[TopicNode], depth: int = 0) -> list[str]:

@@ -145,7 +145,7 @@ ROUTES = "engram_http.routes"
 def _resume(tenant: UUID, a: Arguments) -> str:
     from engram.priming import service
 
-    return service.resume(tenant, a.namespace, a.budget_chars, a.recent_hours).text or "(nothing to resume yet)"
+    return results.resumed(service.resume(tenant, a.namespace, a.budget_chars, a.recent_hours))
 
 
 def _prime(tenant: UUID, a: Arguments) -> str:
@@ -247,7 +247,7 @@ TOOLS: tuple[Tool, ...] = (
         f"{ROUTES}.priming:get_resume",
         _resume,
         "A briefing to start a session with: core memories, what changed recently, the topics and the "
-        "recurring triggers of a namespace (merged with `default`), within budget_chars.",
+        "recurring triggers of a namespace (merged with `default`), fitted to budget_chars; each memory with its id.",
         skip=("format",),
     ),
     Tool(

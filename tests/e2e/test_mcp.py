@@ -221,3 +221,75 @@ def test_get_and_delete_are_answered_405_not_held_open(server, make_tenant):
             urllib.request.urlopen(request, timeout=30)
         assert caught.value.code == 405 and caught.value.headers["allow"] == "POST"
         assert json.loads(caught.value.read())["error"]["code"] == "method_not_allowed"
+
+
+def b_id(out: dict[str, str]) -> str:
+    return out["store_memory"].split()[2]
+
+
+def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_vectors):
+    tenant = make_tenant("mcp-tour")
+    first = text(over_http(server, tenant.key, lambda c: c.call_tool("store_memory", {"content": "Deploys run at 9."})))
+    a = first.split()[2]
+    wait_for_vectors(tenant.key, a)
+
+    async def tour(client: mcp.Client) -> dict[str, str]:
+        out: dict[str, str] = {}
+
+        async def call(name: str, arguments: dict[str, Any]) -> str:
+            result = await client.call_tool(name, arguments)
+            assert not result.is_error, (name, text(result))
+            out[name] = text(result)
+            return out[name]
+
+        b = (await call("store_memory", {"content": "Deploys run at 10 since March.", "tags": ["deploy"]})).split()[2]
+        await call("link_memories", {"from_id": b, "to_id": a, "relation": "supersedes"})
+        await call("update_memory", {"memory_id": b, "importance": 0.9})
+        await call("memory_history", {"memory_id": b})
+        await call("get_memory", {"memory_id": b})
+        await call("query_document", {"memory_id": b, "question": "when do deploys run?", "answer": False})
+        conversation = (await call("start_conversation", {"title": "standup"})).split()[2]
+        await call(
+            "append_conversation",
+            {"conversation_id": conversation, "messages": [{"role": "user", "content": "hi"}], "idempotency_key": "k1"},
+        )
+        await call("recall", {"query": "deploys", "mode": "keyword"})
+        await call("list_topics", {})
+        await call("lookup_topics", {"ids": ["t1"]})
+        await call("resume", {})
+        await call("prime", {"task": "plan the next deploy"})
+        run = (await call("consolidate", {})).split()[2]
+        await call("consolidation_run", {"run_id": run})
+        await call("forget", {"memory_id": a})
+        out["again"] = text(
+            await client.call_tool(
+                "append_conversation",
+                {
+                    "conversation_id": conversation,
+                    "messages": [{"role": "user", "content": "hi"}],
+                    "idempotency_key": "k1",
+                },
+            )
+        )
+        return out
+
+    out = over_http(server, tenant.key, tour)
+    assert set(out) - {"again"} == {t["name"] for t in tool_contract()}  # every tool was called
+    assert out["link_memories"].startswith("Linked memory ") and "-supersedes-> memory " + a in out["link_memories"]
+    assert "now version 2" in out["update_memory"] and "importance 0.9" in out["get_memory"]
+    assert out["memory_history"].count("\nv") == 2 and "It replaced:" in out["memory_history"]
+    assert "Deploys run at 10 since March." in out["query_document"]
+    assert (
+        out["append_conversation"].startswith("Appended 1 message to")
+        and out["append_conversation"].endswith("seq 1-1.")
+        and out["again"].startswith("Already appended")
+    )
+    assert out["recall"].startswith("1. memory ")
+    assert out["list_topics"] == "No topic tree for default yet: consolidation builds it."
+    assert out["lookup_topics"] == "No such topic: t1"
+    assert f"] memory {b_id(out)}: Deploys run at 10 since March." in out["resume"]
+    assert out["prime"].startswith(f"1. memory {b_id(out)} ") and "Deploys run at 10" in out["prime"]
+    assert "(dry run: a plan, nothing will change)" in out["consolidate"]
+    run = out["consolidate"].split()[2]
+    assert out["consolidation_run"].startswith(f"Consolidation dry run {run} of default: ")
+    assert out["forget"] == f"Forgot memory {a}: it is in the trash and recall no longer returns it."
