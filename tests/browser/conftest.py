@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -30,28 +28,15 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from engram_local.aws import SqsPoller, complete_s3_notification
+from engram_local.browser import headless_chromium
 from engram_local.postgres import free_port
 from tests.integration.conftest import FakeMessages
 
-CHROMIUM = Path(os.environ.get("ENGRAM_CHROMIUM", "/usr/bin/chromium"))
-CHROMEDRIVER = Path(os.environ.get("ENGRAM_CHROMEDRIVER", "/usr/bin/chromedriver"))
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("ENGRAM_CONSOLE_SCREENSHOTS", ROOT / ".local" / "console-screenshots"))
 WAIT_S = 30  # an upper bound for the page to catch up (a run, an ingest), never a measured time
 LAPTOP = (1280, 900)
 PHONE = (390, 844)
-# A closed network refuses Chromium's own background connections: these switch them off.
-CHROMIUM_FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 
 
 @pytest.fixture(scope="module")
@@ -79,17 +64,8 @@ def console_server(stack: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[WebDriver]:
-    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), (
-        f"Chromium ({CHROMIUM}) and chromedriver ({CHROMEDRIVER}) are needed: `make browser` installs "
-        "Debian's chromium and chromium-driver (as root), or set ENGRAM_CHROMIUM / ENGRAM_CHROMEDRIVER"
-    )
-    profile = tempfile.mkdtemp(prefix="engram-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={LAPTOP[0]},{LAPTOP[1]}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    profile = Path(tempfile.mkdtemp(prefix="engram-chromium-"))
+    driver = headless_chromium(profile, LAPTOP, browser_log=True)  # fails (never skips) without Chromium
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)

@@ -41,6 +41,7 @@ async function render() {
     if (ticket === rendering) container.append(errorBox(error));
   } finally {
     container.setAttribute("aria-busy", "false");
+    performance.mark(`view-rendered:${name}`); // bench/console_load.py reads it
   }
 }
 
