@@ -4,6 +4,7 @@ the mcp Lambda), driven by the MCP SDK's own clients: streamable HTTP, and stdio
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import sys
 import time
@@ -293,3 +294,36 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
     run = out["consolidate"].split()[2]
     assert out["consolidation_run"].startswith(f"Consolidation dry run {run} of default: ")
     assert out["forget"] == f"Forgot memory {a}: it is in the trash and recall no longer returns it."
+
+
+def test_the_bridge_forwards_lines_and_answers_each_request_once(server, make_tenant):
+    from engram.ops.mcp_bridge import Bridge
+
+    tenant = make_tenant("mcp-bridge")
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_memory", "arguments": {}}},
+    ]
+    out = io.StringIO()
+    Bridge(server, tenant.key).serve(io.StringIO("\n".join(json.dumps(m) for m in lines) + "\n\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, 3]  # the notification gets no answer
+    assert answers[0]["result"]["serverInfo"]["name"] == "engram"
+    assert [t["name"] for t in answers[1]["result"]["tools"]] == [t["name"] for t in tool_contract()]
+    assert answers[2]["result"]["isError"] is True
+    assert answers[2]["result"]["content"][0]["text"] == "memory_id: is required"
+
+    out = io.StringIO()
+    Bridge(server, "egk_not_a_key").serve(io.StringIO(json.dumps(lines[2]) + "\n"), out)
+    assert json.loads(out.getvalue())["error"]["message"] == "HTTP 401: missing or invalid API key"
