@@ -36,3 +36,13 @@ def test_the_uploads_bucket_accepts_a_browser_put_and_nothing_else_cross_origin(
     (rule,) = dev.json["Resources"][bucket_id]["Properties"]["CorsConfiguration"]["CorsRules"]
     assert rule["AllowedMethods"] == ["PUT"]
     assert set(rule["AllowedHeaders"]) == {"content-type", "x-amz-checksum-sha256"}
+
+
+def test_the_console_function_ships_its_static_files(tmp_path):
+    from infra.build_assets import copy_tree
+    from infra.paths import FUNCTIONS_SRC
+
+    copy_tree(FUNCTIONS_SRC / "console", tmp_path / "console")  # what `make build` does for each function
+    source = sorted(p.name for p in (FUNCTIONS_SRC / "console" / "static").iterdir())
+    assert "index.html" in source and "app.js" in source
+    assert sorted(p.name for p in (tmp_path / "console" / "static").iterdir()) == source
