@@ -143,7 +143,7 @@ class Labelled:
 
     def __init__(self, services: int, seed: int) -> None:
         rng = random.Random(seed)
-        names = SERVICES[: 2 * services]
+        names = SERVICES[: 2 * services] if 2 * services <= len(SERVICES) else [f"svc{i}" for i in range(2 * services)]
         self.restated = names[:services]
         self.distinct = names[services:]
         self.texts: list[str] = []
@@ -355,8 +355,7 @@ def use_model(model: LabelledClaude) -> None:
 def truthful(api: Api, stack: Any, tenant_id: str, labelled: Labelled, namespace: str, model: LabelledClaude) -> None:
     """Distillation until done with a model that keeps every detail: what it condensed, what it kept,
     and recall of every restated fact before and after."""
-    from engram.consolidation.distilling import details
-    from engram.consolidation.similarity import tokens
+    from engram.consolidation.distilling import details, missing_details
 
     before, _missed = recall_hits(api, namespace, labelled.questions)
     use_model(model)
@@ -370,10 +369,10 @@ def truthful(api: Api, stack: Any, tenant_id: str, labelled: Labelled, namespace
         for d in a["details"]["distilled"]:
             for m in [d["memory_id"], *d["sources"]]:
                 content[m] = api("GET", f"/v1/memories/{m}")["content"]
-            have = set(tokens(content[d["memory_id"]]))
             for s in d["sources"]:
                 want = details(content[s])
-                wanted, kept = wanted + len(want), kept + len(want & have)
+                lost = missing_details([content[s]], content[d["memory_id"]])
+                wanted, kept = wanted + len(want), kept + len(want) - len(lost)
     sources = [s for a in applied for d in a["details"]["distilled"] for s in d["sources"]]
     created = [d["memory_id"] for a in applied for d in a["details"]["distilled"]]
     of_distinct = sum(1 for s in sources if labelled.label[content[s]][0] in labelled.distinct)
@@ -395,11 +394,42 @@ def truthful(api: Api, stack: Any, tenant_id: str, labelled: Labelled, namespace
     model.stop()
 
 
+def scale(api: Api, stack: Any, tenant_id: str, n: int, seed: int) -> None:
+    """The step's own cost on a namespace of about `n` memories (half restated services): a plan
+    (ranking every leaf, no call) and an applied run with the truthful model, timed per step."""
+    labelled = Labelled(max(1, n // 24), seed)
+    t0 = time.perf_counter()
+    write(api, "scale", labelled.texts)
+    stack.embed_poller.drain()
+    run(api, stack.dsn, tenant_id, "scale", ["topics"])
+    print(
+        f"\nscale: {len(labelled.texts):,} memories written, embedded and clustered in {time.perf_counter() - t0:.0f} s"
+    )
+    model = LabelledClaude(labelled, 0.0, seed, 1)
+    use_model(model)
+    for dry_run in (True, False):
+        body = {"namespace": "scale", "steps": ["distill"], "dry_run": dry_run}
+        started = api("POST", "/v1/consolidate", body)
+        from engram.consolidation import service
+
+        t1 = time.perf_counter()
+        service.run_cycle(stack.dsn, UUID(tenant_id), UUID(started["id"]), time_budget_s=3600)
+        wall = time.perf_counter() - t1
+        got = api("GET", f"/v1/consolidation-runs/{started['id']}?limit=200")
+        (counts,) = got["step_counts"]
+        print(
+            f"  {'plan' if dry_run else 'applied'}: {counts['seconds']:.2f} s in the step ({wall:.2f} s wall),"
+            f" {dict(Counter(a['action'] for a in got['actions']['items']))}, {got['llm_calls']} LLM calls"
+        )
+    model.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--services", type=int, default=8, help="restated services, and as many distinct ones")
     parser.add_argument("--lossy", type=float, default=0.05, help="share of the lossy model's texts missing a number")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--scale", type=int, default=0, help="also time the step on a namespace of this many memories")
     args = parser.parse_args()
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     os.environ["ENGRAM_LLM_LEVEL"] = "off"
@@ -460,6 +490,8 @@ def main() -> None:
                 f" distilled memories written: {len(stored)}, lossy ones among them: {len(slipped)} {slipped[:3]}"
             )
             lossy.stop()
+            if args.scale:
+                scale(api, stack, tenant_id, args.scale, args.seed)
         finally:
             stack.stop()
 
