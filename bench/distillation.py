@@ -315,9 +315,12 @@ def overlap_report(labelled: Labelled) -> None:
     """The overlap test on each service as a leaf of its own, at several thresholds, and the pair
     Jaccards it rests on."""
     from engram.consolidation.distilling import leaf_overlap
-    from engram.consolidation.similarity import jaccard, tokens
+    from engram.consolidation.similarity import common_tokens, jaccard, tokens
+    from engram.core.config import settings
 
-    twins, different = [], []
+    s = settings()  # the step counts the namespace's tokens as reconcile does
+    common = common_tokens(labelled.texts, s.consolidation_reconcile_rare_share, s.consolidation_reconcile_rare_min)
+    twins, different, plain_twins, plain_different = [], [], [], []
     by_service = {
         svc: [t for t in labelled.texts if labelled.label[t][0] == svc] for svc in labelled.restated + labelled.distinct
     }
@@ -325,14 +328,18 @@ def overlap_report(labelled: Labelled) -> None:
         for i, a in enumerate(texts):
             for b in texts[i + 1 :]:
                 same = labelled.label[a] == labelled.label[b]
-                (twins if same else different).append(jaccard(tokens(a), tokens(b)))
-    print(f"token Jaccard, one fact in two wordings: {spread(twins)}")
-    print(f"token Jaccard, two facts of one service:  {spread(different)}")
+                (twins if same else different).append(jaccard(tokens(a) - common, tokens(b) - common))
+                (plain_twins if same else plain_different).append(jaccard(tokens(a), tokens(b)))
+    print(f"{len(common)} tokens common in the set (in more than {s.consolidation_reconcile_rare_min} memories)")
+    print(f"Jaccard of all tokens, one fact in two wordings: {spread(plain_twins)}")
+    print(f"Jaccard of all tokens, two facts of one service:  {spread(plain_different)}")
+    print(f"Jaccard of uncommon tokens, one fact in two wordings: {spread(twins)}")
+    print(f"Jaccard of uncommon tokens, two facts of one service:  {spread(different)}")
     print("threshold | restated services that qualify (>= 10 of 12 overlap) | distinct services that qualify")
     for threshold in (0.3, 0.35, 0.4, 0.45, 0.5):
         qualify: Counter[str] = Counter()
         for svc, texts in by_service.items():
-            if len(leaf_overlap(texts, threshold).overlapping) >= 10:
+            if len(leaf_overlap(texts, threshold, common).overlapping) >= 10:
                 qualify["restated" if svc in labelled.restated else "distinct"] += 1
         print(
             f"   {threshold:.2f}   | {qualify['restated']} of {len(labelled.restated)}"

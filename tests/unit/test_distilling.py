@@ -102,7 +102,7 @@ def test_overlap_of_all_pairs_at_once_is_the_pairwise_token_jaccard() -> None:
     texts = [" ".join(rng.sample(vocab, rng.randint(1, 12))) for _ in range(60)] + ["!!!", "?"]
     got = leaf_overlap(texts, 0.3)
     sets = [tokens(t) for t in texts]
-    want = [max(jaccard(a, b) for j, b in enumerate(sets) if j != i) for i, a in enumerate(sets)]
+    want = [max(jaccard(a, b) if a or b else 0.0 for j, b in enumerate(sets) if j != i) for i, a in enumerate(sets)]
     assert got.best == pytest.approx(want, abs=1e-6)
     assert got.overlapping == [i for i, w in enumerate(want) if w >= 0.3 - 1e-9]
 
@@ -119,7 +119,33 @@ def test_a_date_is_kept_whole_whichever_way_it_is_written() -> None:
     sources = ["Sam owns billing until 5 March 2026.", "Priya owns search until 3 May 2026."]
     reworded = "Sam owns billing until March 5, 2026; Priya owns search until 3 May 2026."
     assert missing_details(sources, reworded) == set()
-    # Every token is still there ("2026" once), but the first date lost its year.
+    # The first date lost its year: "2026" is there once for two dates, and "5 March 2026" not at all.
     assert missing_details(sources, "Sam owns billing until 5 March. Priya owns search until 3 May 2026.") == {
-        "date:5 mar 2026"
+        "date:5 mar 2026",
+        "2026",
     }
+
+
+def test_a_detail_two_different_sources_state_must_be_there_twice() -> None:
+    reporting = "Failed reporting calls are retried 4 times, waiting 10 seconds between tries."
+    payments = "Failed payments calls are retried 5 times, waiting 10 seconds between tries."
+    lossy = "Reporting calls are retried 4 times, waiting seconds. Payments calls: 5 times, 10 seconds apart."
+    assert missing_details([reporting, payments], lossy) == {"10"}
+    both = "Reporting calls are retried 4 times, 10 seconds apart; payments calls 5 times, 10 seconds apart."
+    assert missing_details([reporting, payments], both) == set()
+    # A restatement, or a fuller version, of a source counts as that source: one "10" will do.
+    fuller = "Failed reporting calls are retried 4 times, waiting 10 seconds, then page Ken Ito."
+    restated = "Reporting calls: retried 4 times, 10 seconds between tries."
+    assert missing_details([reporting, restated, fuller], fuller) == set()
+
+
+def test_template_words_common_in_the_namespace_do_not_make_facts_overlap() -> None:
+    from engram.consolidation.similarity import common_tokens
+
+    facts = [f"The {s} service caches responses in Redis for {n} seconds." for s, n in (("auth", 30), ("billing", 60))]
+    twins = [A, B]
+    namespace = facts * 20 + twins
+    common = common_tokens(namespace, share=0.005, floor=5)
+    assert leaf_overlap(facts, 0.4).overlapping == [0, 1]  # every word but two shared
+    assert leaf_overlap(facts, 0.4, common).overlapping == []  # only the service and the number differ
+    assert leaf_overlap(twins, 0.4, common).overlapping == [0, 1]

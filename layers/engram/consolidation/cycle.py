@@ -737,25 +737,26 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
     if len(seen) >= rules.max_leaves:
         return None
     leaves = {leaf.id: leaf for leaf in leaves_of_size(ctx.conn, ctx.namespace, rules.min_members)}
+    if not leaves:
+        return None
+    # Template words ("the ... service caches responses in Redis for") make facts about different
+    # things look alike: overlap counts the tokens few memories of the namespace have.
+    common = _common_tokens(ctx, cursor)
     queue: list[str] | None = (cursor or {}).get("queue")
     if queue is None:  # the run's first batch ranks every leaf once; the later ones look again at one
         rows = store.memories_by_id(ctx.conn, [i for leaf in leaves.values() for i in leaf.memory_ids])
+        texts = {leaf.id: [rows[i]["content"] for i in leaf.memory_ids if i in rows] for leaf in leaves.values()}
         queue = [
-            leaf.id
-            for leaf in leaves.values()
-            if len(
-                leaf_overlap(
-                    [rows[i]["content"] for i in leaf.memory_ids if i in rows], rules.overlap_jaccard
-                ).overlapping
-            )
-            >= rules.min_members
+            leaf_id
+            for leaf_id, members in texts.items()
+            if len(leaf_overlap(members, rules.overlap_jaccard, common).overlapping) >= rules.min_members
         ]
     for leaf_id in queue:
         leaf = leaves.get(leaf_id)
         if leaf is None or leaf_id in seen:
             continue
         members = list(store.memories_by_id(ctx.conn, leaf.memory_ids).values())
-        overlap = leaf_overlap([m["content"] for m in members], rules.overlap_jaccard)
+        overlap = leaf_overlap([m["content"] for m in members], rules.overlap_jaccard, common)
         if len(overlap.overlapping) < rules.min_members:
             continue  # changed since the ranking
         sent = [members[i] for i in members_to_send([m["content"] for m in members], overlap, rules.prompt_chars)]
@@ -773,7 +774,7 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
         }
         why = (
             f"topic {leaf.id} ({leaf.name}): {len(overlap.overlapping)} of {len(members)} members overlap"
-            f" another (token Jaccard >= {rules.overlap_jaccard})"
+            f" another (Jaccard of their uncommon tokens >= {rules.overlap_jaccard})"
         )
         if _undecided(ctx):
             ctx.candidate("distill", "distill", ids, why, details)
@@ -781,7 +782,7 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
             locked = store.memories_by_id(ctx.conn, ids, lock=True)
             if len(locked) == len(ids):  # else one changed under us: the next run looks again
                 _distill_leaf(ctx, leaf, [locked[i] for i in ids], why, details)
-        return {"seen": seen, "queue": queue}
+        return {"seen": seen, "queue": queue, "common": sorted(common)}
     return None
 
 

@@ -49,11 +49,13 @@ class LeafOverlap:
     best: list[float]  # each member's highest Jaccard with another member of the leaf
 
 
-def leaf_overlap(texts: Sequence[str], min_jaccard: float) -> LeafOverlap:
-    """Each member's closest other member by token Jaccard; those at `min_jaccard` or more overlap.
-    All pairs at once: intersections are one product of 0/1 matrices over the tokens two or more
-    members share (a leaf of 1,000 takes milliseconds; pair by pair in Python it took seconds)."""
-    sets = [tokens(t) for t in texts]
+def leaf_overlap(texts: Sequence[str], min_jaccard: float, common: frozenset[str] = frozenset()) -> LeafOverlap:
+    """Each member's closest other member by the Jaccard of their tokens less `common` (the
+    namespace's template words: similarity.common_tokens); those at `min_jaccard` or more overlap.
+    Two texts of common words only share nothing. All pairs at once: intersections are one product
+    of 0/1 matrices over the tokens two or more members share (a leaf of 1,000 takes milliseconds;
+    pair by pair in Python it took seconds)."""
+    sets = [tokens(t) - common for t in texts]
     n = len(sets)
     if n < 2:
         return LeafOverlap([], [0.0] * n)
@@ -65,7 +67,7 @@ def leaf_overlap(texts: Sequence[str], min_jaccard: float) -> LeafOverlap:
     inter = x @ x.T
     sizes = np.array([len(s) for s in sets], dtype=np.float32)
     union = sizes[:, None] + sizes[None, :] - inter
-    jac = np.divide(inter, union, out=np.ones_like(inter), where=union > 0)  # two empty texts: alike
+    jac = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
     np.fill_diagonal(jac, -1.0)
     best = [round(float(b), 6) for b in jac.max(axis=1)]
     return LeafOverlap([i for i, b in enumerate(best) if b >= min_jaccard], best)
@@ -99,12 +101,15 @@ _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}\.
 _MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\.? (\d{{1,2}})(?:st|nd|rd|th)?,? (\d{{4}})\b", re.IGNORECASE)
 
 
+def _date_list(text: str) -> list[str]:
+    folded = " ".join(unicodedata.normalize("NFKC", text).split())
+    found = [f"date:{int(d)} {m[:3].lower()} {y}" for d, m, y in _DAY_MONTH_YEAR.findall(folded)]
+    return found + [f"date:{int(d)} {m[:3].lower()} {y}" for m, d, y in _MONTH_DAY_YEAR.findall(folded)]
+
+
 def dates(text: str) -> frozenset[str]:
     """Dates written with a month name, as `date:<day> <month, 3 letters> <year>`."""
-    folded = " ".join(unicodedata.normalize("NFKC", text).split())
-    found = {f"date:{int(d)} {m[:3].lower()} {y}" for d, m, y in _DAY_MONTH_YEAR.findall(folded)}
-    found |= {f"date:{int(d)} {m[:3].lower()} {y}" for m, d, y in _MONTH_DAY_YEAR.findall(folded)}
-    return frozenset(found)
+    return frozenset(_date_list(text))
 
 
 def details(text: str) -> frozenset[str]:
@@ -114,12 +119,17 @@ def details(text: str) -> frozenset[str]:
 
 
 def missing_details(sources: Sequence[str], distilled: str) -> set[str]:
-    """Details of the sources that the distilled text does not hold (compared case-folded, as tokens)."""
-    wanted: set[str] = set()
-    for text in sources:
-        wanted |= details(text)
-    have = set(TOKEN.findall(normalized(distilled))) | dates(distilled)
-    return {d for d in wanted if d not in have}
+    """Details of the sources that the distilled text does not hold (compared case-folded, as tokens).
+
+    Counted, not only looked up: a detail stated by sources that say different things ("retried 4
+    times, 10 s apart" and "retried 5 times, 10 s apart") must appear once for each of them, so a
+    text cannot keep the second's "10" and lose the first's. Sources whose details are all in
+    another source's (a restatement, a fuller version) count as that one."""
+    sets = sorted({details(text) for text in sources}, key=len, reverse=True)
+    distinct = [d for i, d in enumerate(sets) if not any(d <= bigger for bigger in sets[:i])]
+    wanted = Counter(detail for d in distinct for detail in d)
+    have = Counter(TOKEN.findall(normalized(distilled))) + Counter(_date_list(distilled))
+    return {d for d, n in wanted.items() if have[d] < n}
 
 
 DISTILL_SYSTEM = (
