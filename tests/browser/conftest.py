@@ -75,6 +75,7 @@ def browser() -> Iterator[WebDriver]:
 def page(browser: WebDriver) -> Iterator[WebDriver]:
     """The browser at laptop size with an empty session (no key from an earlier test)."""
     browser.set_window_size(*LAPTOP)
+    browser.get_log("browser")  # what earlier tests left in the log is theirs
     yield browser
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     browser.execute_script("sessionStorage.clear()")
