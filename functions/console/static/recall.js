@@ -35,7 +35,7 @@ function requestFrom(form, namespace) {
   if (data.get("budget_chars")) body.budget_chars = Number(data.get("budget_chars"));
   if (data.get("min_score")) body.min_score = Number(data.get("min_score"));
   body.mode = data.get("mode");
-  if (data.get("diversify") === "on") body.diversify = true;
+  body.diversify = data.get("diversify") === "on"; // always sent: what is shown is what was asked
   if (data.get("include_expired") === "on") body.include_expired = true;
   return body;
 }
