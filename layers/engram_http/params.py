@@ -27,6 +27,8 @@ IdempotencyKeyHeader = Annotated[
         min_length=1,
         max_length=200,
         pattern=PRINTABLE_PATTERN,
-        description="A retry with the same key returns the first answer and writes nothing",
+        description="A retry with the same key and the same body returns the first answer, with its status, and "
+        "writes nothing; the same key with another body is a 409. A key is the caller's tenant's alone",
     ),
 ]
+IDEMPOTENCY_KEY_REUSED = "The Idempotency-Key was used for a different request"

@@ -45,6 +45,13 @@ class Arguments:
         return getattr(self.params, name)
 
 
+def _is_header(hint: Any) -> bool:
+    """An HTTP header of the route (Idempotency-Key): the transport's business, not a tool argument."""
+    from aws_lambda_powertools.event_handler.openapi.params import Header
+
+    return any(isinstance(meta, Header) for meta in getattr(hint, "__metadata__", ()))
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -66,7 +73,7 @@ class Tool:
             hint = hints[name]
             if inspect.isclass(hint) and issubclass(hint, BaseModel):
                 body = hint
-            elif name not in self.skip:
+            elif name not in self.skip and not _is_header(hint):
                 default = ... if parameter.default is inspect.Parameter.empty else parameter.default
                 params[name] = (hint, default)
         if body is not None and self.body_defaults:
@@ -311,7 +318,6 @@ TOOLS: tuple[Tool, ...] = (
         _append_conversation,
         "Append up to 200 messages to a conversation, verbatim and in order. Pass an idempotency_key to make "
         "a retry safe.",
-        skip=("idempotency_key",),  # the body's own idempotency_key does the same as the HTTP header
     ),
     Tool(
         "list_topics",

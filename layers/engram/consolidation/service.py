@@ -65,6 +65,7 @@ from engram.consolidation.similarity import SimilarityThresholds, thresholds_for
 from engram.core.config import Settings, settings
 from engram.core.db import open_connection, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.pagination import MAX_PAGE, decode_cursor, encode_cursor
 from engram.graph.service import remove_links
 from engram.topics.service import place_unplaced, restore_tree
@@ -112,10 +113,13 @@ def start_run(
     return store.insert_run(conn, tenant_id, namespace, dry_run, _steps(steps), trigger)
 
 
-def consolidate_request(tenant_id: UUID, req: ConsolidateRequest) -> Run:
+def consolidate_request(tenant_id: UUID, req: ConsolidateRequest, idempotency: IdempotencyKey | None = None) -> Run:
     """POST /v1/consolidate: the run row, then its job on consolidate-jobs. One applied run at a time
-    per namespace: a second is refused while the first is open (a dry run may always be asked for)."""
+    per namespace: a second is refused while the first is open (a dry run may always be asked for).
+    A keyed retry gets the first answer (the run as queued) before that check, and sends nothing."""
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, Run)) is not None:
+            return first
         if not req.dry_run:
             open_ = open_run(conn, req.namespace)
             if open_ is not None:
@@ -125,10 +129,12 @@ def consolidate_request(tenant_id: UUID, req: ConsolidateRequest) -> Run:
                 )
         run_id = start_run(conn, tenant_id, req.namespace, dry_run=req.dry_run, steps=req.steps, trigger="api")
         run = store.read_run(conn, run_id)
+        assert run is not None
+        queued = _run_model(run)
+        remember(conn, idempotency, queued)
     # Not sent (no queue, SQS down): the run stays queued and the dispatcher sends it again.
     enqueue_consolidation(tenant_id, run_id)
-    assert run is not None
-    return _run_model(run)
+    return queued
 
 
 # --- running ------------------------------------------------------------------------------------

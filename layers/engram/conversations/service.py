@@ -40,6 +40,7 @@ from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField, TooLarge
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.pagination import newest_first
 
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
@@ -61,8 +62,12 @@ __all__ = [
 # ------------------------------------------------------------------------------------ conversations
 
 
-def create_conversation(tenant_id: UUID, req: ConversationCreate) -> Conversation:
+def create_conversation(
+    tenant_id: UUID, req: ConversationCreate, idempotency: IdempotencyKey | None = None
+) -> Conversation:
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, Conversation)) is not None:
+            return first
         row = conn.execute(
             sql.SQL(
                 "INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
@@ -70,7 +75,9 @@ def create_conversation(tenant_id: UUID, req: ConversationCreate) -> Conversatio
             ).format(CONVERSATION_COLUMNS),
             (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
         ).fetchone()
-    return Conversation.model_validate(row)
+        created = Conversation.model_validate(row)
+        remember(conn, idempotency, created)
+    return created
 
 
 def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:

@@ -220,6 +220,12 @@ class Settings(BaseSettings):
         default=100, ge=1, description="Active API keys per tenant: a leak of issued keys stops here"
     )
     max_batch_items: int = Field(default=100, description="Items per POST /v1/memories/batch")
+    idempotency_retention_hours: int = Field(
+        default=24,
+        ge=1,
+        le=30 * 24,
+        description="How long an Idempotency-Key replays its first answer; after that the key is free again",
+    )
 
     # Recall.
     recall_candidates: int = Field(default=40, ge=10, le=1000, description="Candidates per retriever, before fusion")

@@ -22,12 +22,13 @@ from engram.adapters.queue import enqueue_embedding
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import TooLarge
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.documents.models import DocumentCreate, DocumentOptions, DocumentWritten
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, UPLOADS_ALTERNATIVE, prepare
 from engram.documents.store import insert_document, insert_pages
 
 
-def create_document(tenant_id: UUID, req: DocumentCreate) -> DocumentWritten:
+def create_document(tenant_id: UUID, req: DocumentCreate, idempotency: IdempotencyKey | None = None) -> DocumentWritten:
     """Inline ingest (POST /v1/documents): up to document_inline_max_bytes, else 413 -> uploads."""
     size = len(req.content.encode())
     limit = settings().document_inline_max_bytes
@@ -44,7 +45,10 @@ def create_document(tenant_id: UUID, req: DocumentCreate) -> DocumentWritten:
     options = DocumentOptions.model_validate(req.model_dump(exclude={"content", "content_type"}))
     doc = prepare(req.content, req.content_type, options, size=size)
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, DocumentWritten)) is not None:
+            return first
         written, chunk_ids = insert_document(conn, tenant_id, doc)
+        remember(conn, idempotency, written)
     enqueue_embedding(tenant_id, chunk_ids)
     return written
 

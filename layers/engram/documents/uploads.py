@@ -31,6 +31,7 @@ from engram.adapters.queue import enqueue_embedding
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.text import content_hash
 from engram.documents.models import DocumentOptions, UploadCreate, UploadStatus, UploadTicket
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_content_type, prepare
@@ -60,7 +61,9 @@ def _bucket() -> str:
     return bucket
 
 
-def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
+def create_upload(tenant_id: UUID, req: UploadCreate, idempotency: IdempotencyKey | None = None) -> UploadTicket:
+    """A pending upload and its presigned PUT; a keyed retry gets the first ticket (its URL
+    expires at the first `expires_at`)."""
     if req.size_bytes > HARD_MAX_BYTES:
         raise TooLarge("size_bytes", req.size_bytes, HARD_MAX_BYTES, HARD_LIMIT_ALTERNATIVE)
     ctype = normalise_content_type(req.content_type)
@@ -69,6 +72,8 @@ def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
     params = req.model_dump(mode="json", exclude={"size_bytes", "sha256", "content_type", "namespace"})
     sha = bytes.fromhex(req.sha256)
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, UploadTicket)) is not None:
+            return first
         row = conn.execute(
             sql.SQL(
                 "INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
@@ -88,20 +93,22 @@ def create_upload(tenant_id: UUID, req: UploadCreate) -> UploadTicket:
         assert row is not None
         key = s3_key(tenant_id, row["upload_id"])
         conn.execute("UPDATE document_uploads SET s3_key = %s WHERE id = %s", (key, row["upload_id"]))
-    checksum = base64.b64encode(sha).decode()
-    headers = {"Content-Type": ctype, "Content-Length": str(req.size_bytes), "x-amz-checksum-sha256": checksum}
-    url = s3.client().generate_presigned_url(
-        "put_object",
-        ExpiresIn=expiry,
-        Params={
-            "Bucket": bucket,
-            "Key": key,
-            "ContentType": ctype,
-            "ContentLength": req.size_bytes,
-            "ChecksumSHA256": checksum,
-        },
-    )
-    return UploadTicket(**row, url=url, headers=headers)
+        checksum = base64.b64encode(sha).decode()
+        headers = {"Content-Type": ctype, "Content-Length": str(req.size_bytes), "x-amz-checksum-sha256": checksum}
+        url = s3.client().generate_presigned_url(  # signed locally: no call to S3
+            "put_object",
+            ExpiresIn=expiry,
+            Params={
+                "Bucket": bucket,
+                "Key": key,
+                "ContentType": ctype,
+                "ContentLength": req.size_bytes,
+                "ChecksumSHA256": checksum,
+            },
+        )
+        ticket = UploadTicket(**row, url=url, headers=headers)
+        remember(conn, idempotency, ticket)
+    return ticket
 
 
 def _json(value: Any) -> str:

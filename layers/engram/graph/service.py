@@ -43,6 +43,7 @@ from pydantic import ValidationError
 from engram.core.config import settings
 from engram.core.db import in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, EngramError, InvalidField, NotFound
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import RELATIONS, Relation
 from engram.graph import store
 from engram.graph.models import (
@@ -177,8 +178,15 @@ def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> li
 # The API: each call is one tenant transaction.
 
 
-def create_link(tenant_id: UUID, req: LinkCreate) -> Link:
-    return in_tenant_transaction(tenant_id, lambda conn: write_links(conn, tenant_id, [req], created_by="api")[0])
+def create_link(tenant_id: UUID, req: LinkCreate, idempotency: IdempotencyKey | None = None) -> Link:
+    def write(conn: psycopg.Connection[DictRow]) -> Link:
+        if (first := replay(conn, idempotency, Link)) is not None:
+            return first
+        link = write_links(conn, tenant_id, [req], created_by="api")[0]
+        remember(conn, idempotency, link)
+        return link
+
+    return in_tenant_transaction(tenant_id, write)
 
 
 def _error_body(exc: ValidationError | EngramError) -> dict[str, Any]:
@@ -191,7 +199,9 @@ def _error_body(exc: ValidationError | EngramError) -> dict[str, Any]:
     return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
-def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatchResult:
+def create_link_batch(
+    tenant_id: UUID, items: list[dict[str, Any]], idempotency: IdempotencyKey | None = None
+) -> LinkBatchResult:
     """Up to max_batch_items, as /v1/memories/batch: each item lands or fails on its own, in one
     transaction (a failing item rolls back to its savepoint)."""
     limit = settings().max_batch_items
@@ -207,8 +217,10 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
             valid.pop(index, None)
             results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
 
-    def write(conn: psycopg.Connection[DictRow]) -> dict[int, LinkBatchItemResult]:
-        written: dict[int, LinkBatchItemResult] = {}
+    def write(conn: psycopg.Connection[DictRow]) -> LinkBatchResult:
+        if (first := replay(conn, idempotency, LinkBatchResult)) is not None:
+            return first
+        written = dict(results)
         try:  # the common case, every item good: one statement for all
             links = write_links(conn, tenant_id, list(valid.values()), created_by="api")
             written.update(
@@ -225,12 +237,13 @@ def create_link_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> LinkBatch
                     written[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
                     continue
                 written[index] = LinkBatchItemResult(index=index, status="created", link=link)
-        return written
+        ordered = [written[i] for i in sorted(written)]
+        created = sum(r.status == "created" for r in ordered)
+        result = LinkBatchResult(results=ordered, created=created, failed=len(ordered) - created)
+        remember(conn, idempotency, result)
+        return result
 
-    results.update(in_tenant_transaction(tenant_id, write))
-    ordered = [results[i] for i in sorted(results)]
-    created = sum(r.status == "created" for r in ordered)
-    return LinkBatchResult(results=ordered, created=created, failed=len(ordered) - created)
+    return in_tenant_transaction(tenant_id, write)
 
 
 def delete_link(tenant_id: UUID, link_id: UUID) -> Link:

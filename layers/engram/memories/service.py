@@ -21,6 +21,7 @@ from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import Memory, MemoryWrite, NewMemory
 from engram.core.pagination import newest_first
 from engram.core.text import content_hash
@@ -126,13 +127,18 @@ def _new_memory(req: MemoryCreate) -> NewMemory:
     return NewMemory.model_validate(req.model_dump())
 
 
-def create_memory(tenant_id: UUID, req: MemoryCreate) -> MemoryWritten:
+def create_memory(tenant_id: UUID, req: MemoryCreate, idempotency: IdempotencyKey | None = None) -> MemoryWritten:
+    """One memory (deduplicated by content); a keyed retry gets the first answer and writes nothing."""
+    new = _new_memory(req)
     with tenant_transaction(tenant_id) as conn:
-        written = write_memory(conn, tenant_id, _new_memory(req))
+        if (first := replay(conn, idempotency, MemoryWritten)) is not None:
+            return first
+        written = write_memory(conn, tenant_id, new)
         record_activity(conn, [req.namespace])  # the next scheduled consolidation covers it
-        memory = read_memory(conn, written.id)
+        result = MemoryWritten(memory=read_memory(conn, written.id), deduplicated=not written.inserted)
+        remember(conn, idempotency, result)
     enqueue_embedding(tenant_id, written.chunk_ids)
-    return MemoryWritten(memory=memory, deduplicated=not written.inserted)
+    return result
 
 
 def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any]:
@@ -145,7 +151,9 @@ def _error_body(exc: ValidationError | InvalidField | TooLarge) -> dict[str, Any
     return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
-def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
+def create_batch(
+    tenant_id: UUID, items: list[dict[str, Any]], idempotency: IdempotencyKey | None = None
+) -> BatchResult:
     """Up to max_batch_items; each item succeeds or fails on its own, in one transaction.
 
     Items are validated first (a bad one is reported and writes nothing), then the valid ones are
@@ -162,18 +170,22 @@ def create_batch(tenant_id: UUID, items: list[dict[str, Any]]) -> BatchResult:
         except (ValidationError, InvalidField, TooLarge) as exc:
             results[index] = BatchItemResult(index=index, status="error", error=_error_body(exc))
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, BatchResult)) is not None:
+            return first
         written = write_memories(conn, tenant_id, [new for _, new in valid])
         record_activity(conn, {new.namespace for _, new in valid})
-    for (index, _), w in zip(valid, written, strict=True):
-        results[index] = BatchItemResult(
-            index=index, status="created" if w.inserted else "deduplicated", memory_id=w.id
+        for (index, _), w in zip(valid, written, strict=True):
+            results[index] = BatchItemResult(
+                index=index, status="created" if w.inserted else "deduplicated", memory_id=w.id
+            )
+        ordered = [results[i] for i in range(len(items))]
+        count = {s: sum(r.status == s for r in ordered) for s in ("created", "deduplicated", "error")}
+        result = BatchResult(
+            results=ordered, created=count["created"], deduplicated=count["deduplicated"], failed=count["error"]
         )
+        remember(conn, idempotency, result)
     enqueue_embedding(tenant_id, [chunk_id for w in written for chunk_id in w.chunk_ids])
-    ordered = [results[i] for i in range(len(items))]
-    count = {s: sum(r.status == s for r in ordered) for s in ("created", "deduplicated", "error")}
-    return BatchResult(
-        results=ordered, created=count["created"], deduplicated=count["deduplicated"], failed=count["error"]
-    )
+    return result
 
 
 def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> Memory:

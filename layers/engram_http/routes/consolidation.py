@@ -11,8 +11,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from engram.consolidation import service as consolidation
 from engram.consolidation.models import ConsolidateRequest, Run, RunPage, RunWithActions
+from engram.core.idempotency import request_key
 from engram_http.auth import principal
-from engram_http.params import CursorQuery, NamespaceQuery, PageLimitQuery
+from engram_http.params import IDEMPOTENCY_KEY_REUSED, CursorQuery, IdempotencyKeyHeader, NamespaceQuery, PageLimitQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -26,12 +27,15 @@ ActionCursorQuery = Annotated[str | None, Query(pattern=r"^[0-9]{1,10}$", descri
     summary="Start a consolidation run (or a dry run's plan)",
     responses={
         202: {"description": "Queued: poll GET /v1/consolidation-runs/{run_id}"},
-        409: {"description": "An applied run of this namespace is still queued or running"},
+        409: {
+            "description": f"An applied run of this namespace is still queued or running, or: {IDEMPOTENCY_KEY_REUSED}"
+        },
     },
 )
-def consolidate(body: ConsolidateRequest) -> Response[Run]:
+def consolidate(body: ConsolidateRequest, idempotency_key: IdempotencyKeyHeader = None) -> Response[Run]:
     who = principal(router, "write")
-    return json_response(consolidation.consolidate_request(who.tenant_id, body), 202)
+    key = request_key(idempotency_key, "POST /v1/consolidate", body)
+    return json_response(consolidation.consolidate_request(who.tenant_id, body, key), 202)
 
 
 @router.get("/v1/consolidation-runs", tags=["consolidation"], summary="Runs, newest first, with a cursor")

@@ -19,8 +19,10 @@ from engram.conversations.models import (
     MessagePage,
     MessagesAppend,
 )
+from engram.core.idempotency import request_key
 from engram_http.auth import principal
 from engram_http.params import (
+    IDEMPOTENCY_KEY_REUSED,
     AgentIdQuery,
     CursorQuery,
     IdempotencyKeyHeader,
@@ -38,11 +40,14 @@ MAX_SEQ = 2**31 - 1  # messages.seq is a PostgreSQL integer
     "/v1/conversations",
     tags=["conversations"],
     summary="Start a conversation",
-    responses={201: {"description": "Created"}},
+    responses={201: {"description": "Created"}, 409: {"description": IDEMPOTENCY_KEY_REUSED}},
 )
-def create_conversation(body: ConversationCreate) -> Response[Conversation]:
+def create_conversation(
+    body: ConversationCreate, idempotency_key: IdempotencyKeyHeader = None
+) -> Response[Conversation]:
     who = principal(router, "write")
-    return json_response(conversations.create_conversation(who.tenant_id, body), 201)
+    key = request_key(idempotency_key, "POST /v1/conversations", body)
+    return json_response(conversations.create_conversation(who.tenant_id, body, key), 201)
 
 
 @router.get("/v1/conversations", tags=["conversations"], summary="List conversations, newest first")

@@ -7,6 +7,7 @@ from uuid import UUID
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
+from engram.core.idempotency import request_key
 from engram.documents import query as document_query
 from engram.documents import service as documents
 from engram.documents import uploads
@@ -20,6 +21,7 @@ from engram.documents.models import (
     UploadTicket,
 )
 from engram_http.auth import principal
+from engram_http.params import IDEMPOTENCY_KEY_REUSED, IdempotencyKeyHeader
 from engram_http.resolver import json_response
 
 router = Router()
@@ -34,11 +36,13 @@ router = Router()
         200: {"description": "Duplicate: existing memory"},
         413: {"description": "Too large: use uploads"},
         415: {"description": "Not text"},
+        409: {"description": IDEMPOTENCY_KEY_REUSED},
     },
 )
-def create_document(body: DocumentCreate) -> Response[DocumentWritten]:
+def create_document(body: DocumentCreate, idempotency_key: IdempotencyKeyHeader = None) -> Response[DocumentWritten]:
     who = principal(router, "write")
-    written = documents.create_document(who.tenant_id, body)
+    key = request_key(idempotency_key, "POST /v1/documents", body)
+    written = documents.create_document(who.tenant_id, body, key)
     return json_response(written, 200 if written.deduplicated else 201)
 
 
@@ -46,11 +50,16 @@ def create_document(body: DocumentCreate) -> Response[DocumentWritten]:
     "/v1/documents/uploads",
     tags=["documents"],
     summary="Get a presigned S3 PUT for a document up to 50 MiB; its arrival ingests it",
-    responses={201: {"description": "Upload created"}, 413: {"description": "Over 50 MiB"}},
+    responses={
+        201: {"description": "Upload created"},
+        413: {"description": "Over 50 MiB"},
+        409: {"description": IDEMPOTENCY_KEY_REUSED},
+    },
 )
-def create_upload(body: UploadCreate) -> Response[UploadTicket]:
+def create_upload(body: UploadCreate, idempotency_key: IdempotencyKeyHeader = None) -> Response[UploadTicket]:
     who = principal(router, "write")
-    return json_response(uploads.create_upload(who.tenant_id, body), 201)
+    key = request_key(idempotency_key, "POST /v1/documents/uploads", body)
+    return json_response(uploads.create_upload(who.tenant_id, body, key), 201)
 
 
 @router.get(

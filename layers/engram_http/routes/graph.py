@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from engram.core.idempotency import request_key
 from engram.core.models import Relation, Timestamp
 from engram.graph import service as graph
 from engram.graph.models import (
@@ -24,7 +25,7 @@ from engram.graph.models import (
     Traversal,
 )
 from engram_http.auth import principal
-from engram_http.params import CursorQuery, PageLimitQuery
+from engram_http.params import IDEMPOTENCY_KEY_REUSED, CursorQuery, IdempotencyKeyHeader, PageLimitQuery
 from engram_http.resolver import json_response
 
 router = Router()
@@ -39,18 +40,25 @@ RelationsQuery = Annotated[list[Relation] | None, Query(description="Only these 
     responses={
         201: {"description": "Created"},
         404: {"description": "A memory is missing or not yours"},
-        409: {"description": "The same link already holds during this validity"},
+        409: {"description": f"The same link already holds during this validity, or: {IDEMPOTENCY_KEY_REUSED}"},
     },
 )
-def create_link(body: LinkCreate) -> Response[Link]:
+def create_link(body: LinkCreate, idempotency_key: IdempotencyKeyHeader = None) -> Response[Link]:
     who = principal(router, "write")
-    return json_response(graph.create_link(who.tenant_id, body), 201)
+    key = request_key(idempotency_key, "POST /v1/links", body)
+    return json_response(graph.create_link(who.tenant_id, body, key), 201)
 
 
-@router.post("/v1/links/batch", tags=["graph"], summary="Create up to 100 links, per-item results")
-def create_link_batch(body: LinkBatchCreate) -> LinkBatchResult:
+@router.post(
+    "/v1/links/batch",
+    tags=["graph"],
+    summary="Create up to 100 links, per-item results",
+    responses={409: {"description": IDEMPOTENCY_KEY_REUSED}},
+)
+def create_link_batch(body: LinkBatchCreate, idempotency_key: IdempotencyKeyHeader = None) -> LinkBatchResult:
     who = principal(router, "write")
-    return graph.create_link_batch(who.tenant_id, body.items)
+    key = request_key(idempotency_key, "POST /v1/links/batch", body)
+    return graph.create_link_batch(who.tenant_id, body.items, key)
 
 
 @router.get("/v1/links", tags=["graph"], summary="List links, newest first, with a cursor")

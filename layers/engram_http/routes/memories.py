@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from engram.core.idempotency import request_key
 from engram.core.models import Kind, Layer, Memory
 from engram.memories import service as memories
 from engram.memories.models import (
@@ -20,7 +21,16 @@ from engram.memories.models import (
     MemoryWritten,
 )
 from engram_http.auth import principal
-from engram_http.params import CursorQuery, NamespaceQuery, PageLimitQuery, SinceQuery, TagsQuery, UntilQuery
+from engram_http.params import (
+    IDEMPOTENCY_KEY_REUSED,
+    CursorQuery,
+    IdempotencyKeyHeader,
+    NamespaceQuery,
+    PageLimitQuery,
+    SinceQuery,
+    TagsQuery,
+    UntilQuery,
+)
 from engram_http.resolver import json_response
 
 router = Router()
@@ -30,18 +40,29 @@ router = Router()
     "/v1/memories",
     tags=["memories"],
     summary="Store one memory",
-    responses={201: {"description": "Created"}, 200: {"description": "Duplicate: existing memory"}},
+    responses={
+        201: {"description": "Created"},
+        200: {"description": "Duplicate: existing memory"},
+        409: {"description": IDEMPOTENCY_KEY_REUSED},
+    },
 )
-def create_memory(body: MemoryCreate) -> Response[MemoryWritten]:
+def create_memory(body: MemoryCreate, idempotency_key: IdempotencyKeyHeader = None) -> Response[MemoryWritten]:
     who = principal(router, "write")
-    written = memories.create_memory(who.tenant_id, body)
+    written = memories.create_memory(who.tenant_id, body, request_key(idempotency_key, "POST /v1/memories", body))
     return json_response(written, 200 if written.deduplicated else 201)
 
 
-@router.post("/v1/memories/batch", tags=["memories"], summary="Store up to 100 memories, per-item results")
-def create_batch(body: MemoryBatchCreate) -> BatchResult:
+@router.post(
+    "/v1/memories/batch",
+    tags=["memories"],
+    summary="Store up to 100 memories, per-item results",
+    responses={409: {"description": IDEMPOTENCY_KEY_REUSED}},
+)
+def create_batch(body: MemoryBatchCreate, idempotency_key: IdempotencyKeyHeader = None) -> BatchResult:
     who = principal(router, "write")
-    return memories.create_batch(who.tenant_id, body.items)
+    return memories.create_batch(
+        who.tenant_id, body.items, request_key(idempotency_key, "POST /v1/memories/batch", body)
+    )
 
 
 @router.get("/v1/memories", tags=["memories"], summary="List memories, newest first, with a cursor")
