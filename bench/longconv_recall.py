@@ -5,8 +5,8 @@ real API (API Gateway stand-in, authorizer and route Lambdas, one conversation p
 POST /v1/conversations and /messages, the SQS embed pipeline, embedded Postgres), then every
 labelled question is asked with POST /v1/recall (limit 100, budget_chars 8000, no since/until).
 
-    .venv/bin/python bench/longconv_recall.py                       # today's defaults, both splits
-    .venv/bin/python bench/longconv_recall.py --configs defaults,weighted,rrf-k20,rrf-k40,rrf-k60  # fusion
+    .venv/bin/python bench/longconv_recall.py                       # defaults, before, keyword, vector
+    .venv/bin/python bench/longconv_recall.py --configs defaults,ts-rank,no-diversify,mmr-floor-0.0  # levers
 
 A turn counts as found within N characters when its whole line lies in the first N characters of
 the results (chunk texts concatenated in rank order), so longer chunks are not free. `--configs`
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -52,12 +51,19 @@ CONFIGS: dict[str, Config] = {
     "defaults": Config(),
     "keyword": Config(request={"mode": "keyword"}),
     "vector": Config(request={"mode": "vector"}),
-    "diversify": Config(request={"diversify": True}),
     # fusion: reciprocal rank fusion (the default, k = 10) and weighted scores
     "rrf-k10": Config(env=RRF, ranking={"RRF_K": 10}),
     "rrf-k20": Config(env=RRF, ranking={"RRF_K": 20}),
     "rrf-k40": Config(env=RRF, ranking={"RRF_K": 40}),
     "rrf-k60": Config(env=RRF, ranking={"RRF_K": 60}),
+    # keyword rank: each matched word weighed by its rarity (the default) or ts_rank_cd alone
+    "ts-rank": Config(ranking={"KEYWORD_IDF": False}),
+    "ts-rank-keyword": Config(ranking={"KEYWORD_IDF": False}, request={"mode": "keyword"}),
+    # diversity: MMR is on by default (lambda 0.5, cosine counted above 0.7); off, and its two constants
+    "no-diversify": Config(request={"diversify": False}),
+    "before": Config(ranking={"KEYWORD_IDF": False}, request={"diversify": False}),  # the defaults before idf + MMR
+    **{f"mmr-lambda-{v}": Config(ranking={"MMR_LAMBDA": v}) for v in (0.3, 0.7, 0.9)},
+    **{f"mmr-floor-{v}": Config(ranking={"MMR_FLOOR": v}) for v in (0.0, 0.5, 0.8)},
     "weighted": Config(env=W),
     "weighted-no-recency": Config(env=W, ranking={"W_RECENCY": 0.0}),
     "weighted-kw-0.5": Config(env=W, ranking={"W_KEYWORD": 0.5}),
@@ -99,20 +105,6 @@ def ingest(key: str, conv: Conversation, namespace: str) -> list[str]:
     return ids
 
 
-DATE_LINE = re.compile(r"^\((\w+) (\d\d) (\w+) (\d{4})\)\n")
-ROLE_LABEL = re.compile(r"^\[(?:user|assistant|system|tool) ([^\]]+)\]: ", re.MULTILINE)
-
-
-def short_header(text: str) -> str:
-    """What a turn would cost with a short header: `08 Apr 2025 Dmitri: ...` instead of
-    `(Tuesday 08 April 2025)` + `[assistant Dmitri]: ...` (a what-if on the returned text only)."""
-    text = ROLE_LABEL.sub(lambda m: f"{m[1]}: ", text)
-    return DATE_LINE.sub(lambda m: f"{m[2]} {m[3][:3]} {m[4]} ", text)
-
-
-SHORT_HEADER = False  # --short-header
-
-
 def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -> dict[int, float]:
     """Fraction of evidence turns (conversation id, seq) -> content whose line ends within each budget of
     the result texts concatenated in rank order (either response form: full or compact)."""
@@ -121,7 +113,6 @@ def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -
     for hit in results:
         part = hit.get("chunk", hit)  # full form: hit.chunk; compact form: the hit itself
         text, lo, hi = part["text"], part.get("seq_from"), part.get("seq_to")
-        text = short_header(text) if SHORT_HEADER else text
         conv = hit.get("conversation_id") or hit.get("id")
         for seq in range(lo or 0, (hi or -1) + 1):
             content = evidence.get((conv, seq))
@@ -153,6 +144,21 @@ def applied(config: Config) -> Iterator[None]:
         for k, v in saved_ranking.items():
             setattr(ranking, k, v)
         LocalStack.refresh_settings()
+
+
+def wait_for_vectors(stack: Any) -> None:
+    """Drain the embed queue until every chunk has its vector. A drain stops when the queue answers
+    empty, but a job that failed on a loaded machine is invisible until its visibility timeout: asking
+    then would score the first rows with vectors missing (keyword only for those turns)."""
+    import psycopg
+
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        while True:
+            stack.embed_poller.drain()
+            row = conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL").fetchone()
+            if row is None or row[0] == 0:
+                return
+            time.sleep(2)
 
 
 Scores = dict[str, list[dict[int, float]]]  # question type (and "all") -> per-question scores
@@ -206,16 +212,9 @@ HEADER = (
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--splits", default="train,heldout")
-    parser.add_argument("--configs", default="defaults,keyword,vector")
+    parser.add_argument("--configs", default="defaults,before,keyword,vector")
     parser.add_argument("--conversations", type=int, default=3, help="per split")
-    parser.add_argument(
-        "--short-header",
-        action="store_true",
-        help="score as if each turn's date line and role label were short (same ranking)",
-    )
     args = parser.parse_args()
-    global SHORT_HEADER
-    SHORT_HEADER = args.short_header
     from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
@@ -228,7 +227,7 @@ def main() -> None:
             convs = conversations(split, args.conversations)
             started = time.perf_counter()
             conv_ids = [ingest(key, c, f"{split}{i}") for i, c in enumerate(convs)]
-            stack.embed_poller.drain()
+            wait_for_vectors(stack)
             turns = sum(c.turns for c in convs)
             print(
                 f"# {split}: {len(convs)} conversations, {turns} turns, "
