@@ -661,19 +661,21 @@ def report(n: int, mode: str, vectors: str, corpus: Corpus, f: RunFigures, budge
 # --- recall quality before and after --------------------------------------------------------------
 
 
-def load_turns_as_memories(dsn: str, tenant: str, sets: list[Any], model_id: str) -> list[tuple[str, Any, set[UUID]]]:
-    """Each user turn a memory (one namespace per user), as an agent that notes what it is told would
-    write them; returns (namespace, question, evidence memory ids) for the questions."""
+def load_turns_as_memories(
+    dsn: str, tenant: str, sets: list[Any], model_id: str, roles: set[str], prefix: str
+) -> list[tuple[str, Any, set[UUID]]]:
+    """Each turn of `roles` a memory (one namespace per conversation), as an agent that notes what it
+    is told would write them; returns (namespace, question, evidence memory ids) for the questions."""
     import psycopg
 
     evidence: list[tuple[str, Any, set[UUID]]] = []
     for u, ds in enumerate(sets):
-        ns = f"user{u}"
+        ns = f"{prefix}{u}"
         ids: dict[tuple[int, int], UUID] = {}
         corpus = Corpus()
         for s, session in enumerate(ds.sessions):
             for seq, turn in enumerate(session, start=1):
-                if turn.role != "user" or turn.content in corpus.by_content:
+                if turn.role not in roles or turn.content in corpus.by_content:
                     continue
                 m = Memory(uuid4(), turn.content, turn.created_at.replace(tzinfo=UTC), "buffer", 0, "unique")
                 corpus.memories.append(m)
@@ -685,13 +687,40 @@ def load_turns_as_memories(dsn: str, tenant: str, sets: list[Any], model_id: str
             if wanted:
                 evidence.append((ns, q, wanted))
     with psycopg.connect(dsn, autocommit=True) as conn:  # as an agent wrote them: never consolidated
-        conn.execute("UPDATE memories SET layer_epoch = NULL WHERE tenant_id = %s", (tenant,))
+        conn.execute(
+            "UPDATE memories SET layer_epoch = NULL WHERE tenant_id = %s AND namespace LIKE %s", (tenant, f"{prefix}%")
+        )
     return evidence
 
 
+def absorbed_by(dsn: str, tenant: str) -> dict[UUID, UUID]:
+    """Memory -> the memory a merge of the tenant's runs folded it into (chains followed): its text
+    lives on there, so finding that one finds the evidence."""
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT details->>'superseded', details->>'survivor' FROM consolidation_actions"
+            " WHERE tenant_id = %s AND action = 'merge' AND applied",
+            (tenant,),
+        ).fetchall()
+    into = {UUID(a): UUID(b) for a, b in rows}
+    for memory in list(into):
+        seen = {memory}
+        while into[memory] in into and into[memory] not in seen:
+            seen.add(into[memory])
+            into[memory] = into[into[memory]]
+    return into
+
+
 def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
+    """Evidence recall before and after an applied run (LLM off) on two sets: the conversation bench's
+    user turns, and every turn of the long conversations (chit-chat sharing the facts' vocabulary:
+    near-duplicates that consolidation may merge). A merged evidence memory counts as found when
+    its survivor is (the survivor holds its text)."""
     import psycopg
     from conversation_data import datasets
+    from longconv_data import conversations
 
     from engram.adapters.embeddings.factory import embedder_from_env
     from engram.recall.models import RecallRequest
@@ -699,45 +728,62 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
 
     tenant = make_tenant("recall-quality")
     embedder = embedder_from_env()
-    evidence = load_turns_as_memories(dsn, tenant, datasets("heldout"), embedder.model_id)
+    benches = [
+        ("conversation bench (held-out): user turns", datasets("heldout"), {"user"}, "conv"),
+        ("long conversations (held-out): every turn", conversations("heldout"), {"user", "assistant"}, "long"),
+    ]
+    for title, sets, roles, prefix in benches:
+        evidence = load_turns_as_memories(dsn, tenant, sets, embedder.model_id, roles, prefix)
 
-    def measure() -> dict[int, float]:
-        found: dict[int, list[float]] = {b: [] for b in (2000, 4000, 8000)}
-        for ns, q, wanted in evidence:
-            res = recall(
-                UUID(tenant),
-                RecallRequest(query=q.text, namespace=ns, limit=40, touch=False, since=q.since, until=q.until),
-                embedder,
-            )
-            used, seen = 0, {b: set() for b in found}
-            for hit in res.results:
-                used += len(hit.chunk.text)
+        def measure(into: dict[UUID, UUID], evidence: list[tuple[str, Any, set[UUID]]] = evidence) -> list[float]:
+            found: dict[int, list[float]] = {b: [] for b in (2000, 4000, 8000)}
+            for ns, q, wanted in evidence:
+                res = recall(
+                    UUID(tenant),
+                    RecallRequest(
+                        query=q.text,
+                        namespace=ns,
+                        limit=40,
+                        touch=False,
+                        since=getattr(q, "since", None),
+                        until=getattr(q, "until", None),
+                    ),
+                    embedder,
+                )
+                targets = {into.get(w, w): w for w in wanted}
+                used, seen = 0, {b: set() for b in found}
+                for hit in res.results:
+                    used += len(hit.chunk.text)
+                    for b in found:
+                        if used <= b and hit.memory_id in targets:
+                            seen[b].add(targets[hit.memory_id])
                 for b in found:
-                    if used <= b and hit.memory_id in wanted:
-                        seen[b].add(hit.memory_id)
-            for b in found:
-                found[b].append(len(seen[b]) / len(wanted))
-        return {b: statistics.mean(v) for b, v in found.items()}
+                    found[b].append(len(seen[b]) / len(wanted))
+            return [statistics.mean(v) for v in found.values()]
 
-    before = measure()
-    namespaces = sorted({ns for ns, _, _ in evidence})
-    for ns in namespaces:
-        drive(dsn, tenant, ns, budget_s)
-    after = measure()
-    with psycopg.connect(dsn) as conn:
-        counts = conn.execute(
-            "SELECT status, count(*) FROM memories WHERE tenant_id = %s GROUP BY 1 ORDER BY 1", (tenant,)
-        ).fetchall()
-    print("\n## recall quality: conversation bench (held-out) user turns as memories, one namespace per user")
-    print(f"{len(evidence)} questions; memories after the run: {dict(counts)}")
-    print("evidence recall  " + "  ".join(f"@{b // 1000}k" for b in before))
-    print("before run       " + "  ".join(f"{v:.3f}" for v in before.values()))
-    print("after run        " + "  ".join(f"{v:.3f}" for v in after.values()))
+        before = measure({})
+        for ns in sorted({ns for ns, _, _ in evidence}):
+            drive(dsn, tenant, ns, budget_s)
+        after = measure(absorbed_by(dsn, tenant))
+        with psycopg.connect(dsn) as conn:
+            counts = conn.execute(
+                "SELECT count(*), count(*) FILTER (WHERE valid_to IS NOT NULL),"
+                " count(*) FILTER (WHERE status <> 'active') FROM memories WHERE tenant_id = %s AND namespace LIKE %s",
+                (tenant, f"{prefix}%"),
+            ).fetchone()
+        print(f"\n## recall quality: {title} as memories, one namespace per conversation")
+        print(
+            f"{len(evidence)} questions, {counts[0]} memories; after the run {counts[1]} merged away,"
+            f" {counts[2]} in the trash"
+        )
+        print("evidence recall  @2k    @4k    @8k")
+        print("before run       " + "  ".join(f"{v:.3f}" for v in before))
+        print("after run        " + "  ".join(f"{v:.3f}" for v in after))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--llm", default="off,fake", help="comma-separated: off, fake")
     parser.add_argument("--budget", type=float, default=600.0, help="seconds per worker invocation")
     parser.add_argument("--vectors", choices=("real", "synthetic"), default="real")
