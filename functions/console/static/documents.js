@@ -43,11 +43,12 @@ async function upload(file, namespace, out, onReady) {
     await put(ticket, file, progress);
     progress.value = 1;
     let status = ticket;
-    while (status.status === "pending") {
+    while (status.status === "pending" && out.isConnected) { // stops when the operator leaves the view
       state.textContent = "Uploaded; waiting for ingestion…";
       await new Promise((r) => setTimeout(r, POLL_MS));
       status = await get(`/v1/documents/uploads/${ticket.upload_id}`);
     }
+    if (status.status === "pending") return;
     if (status.status === "failed") {
       state.textContent = `Failed: ${status.reason}`;
       state.className = "error";
