@@ -4,9 +4,10 @@ the key never leaves the tab, and the keyboard reaches every main control in ord
 from __future__ import annotations
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser.conftest import Console
+from tests.browser.conftest import Console, call
 
 VIEWS = ("#/overview", "#/recall", "#/topics", "#/runs", "#/documents")
 FOCUSED = (
@@ -78,3 +79,14 @@ def test_the_keyboard_reaches_the_key_the_views_and_the_recall_controls_in_order
     assert not [name for name in expected if name not in order], order  # each is reached...
     positions = [order.index(name) for name in expected]
     assert positions == sorted(positions), order  # ...in reading order
+
+
+def test_older_runs_come_a_page_at_a_time(console: Console) -> None:
+    for _ in range(51):  # one more than a page
+        call(console.base, console.key, "POST", "/v1/consolidate", {"namespace": "paged", "dry_run": True})
+    console.sign_in()
+    console.driver.execute_script("sessionStorage.setItem('engram.console.namespace', 'paged')")
+    console.open("#/runs")
+    console.find("#older-runs").click()
+    console.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, "#older-runs"), "the last page removes the button")
+    assert len(console.driver.find_elements(By.CSS_SELECTOR, "#main tbody tr")) == 51

@@ -123,10 +123,24 @@ export async function render(root, [id], { namespace, isCurrent }) {
     h("div", { class: "actions" },
       h("button", { type: "button", id: "dry-run", onclick: () => start(namespace, true) }, "Dry run (plan only)"),
       h("button", { type: "button", id: "run-now", onclick: () => start(namespace, false) }, "Run now")));
+  const row = (r) => [
+    h("a", { href: `#/runs/${r.id}` }, `${r.dry_run ? "plan" : "run"} ${r.id.slice(0, 8)}`), r.status + (r.undone_at ? " (undone)" : ""), r.trigger, when(r.created_at),
+    num(r.step_counts.reduce((s, c) => s + c.actions, 0))];
   const page = await get("/v1/consolidation-runs", { namespace, limit: 50 });
-  root.append(page.items.length
-    ? table(["Run", "Status", "Trigger", "Created", "Actions"], page.items.map((r) => [
-      h("a", { href: `#/runs/${r.id}` }, `${r.dry_run ? "plan" : "run"} ${r.id.slice(0, 8)}`), r.status + (r.undone_at ? " (undone)" : ""), r.trigger, when(r.created_at),
-      num(r.step_counts.reduce((s, c) => s + c.actions, 0))]))
-    : h("p", null, "No runs in this namespace yet."));
+  if (!page.items.length) {
+    root.append(h("p", null, "No runs in this namespace yet."));
+    return;
+  }
+  const runs = table(["Run", "Status", "Trigger", "Created", "Actions"], page.items.map(row));
+  root.append(runs);
+  let cursor = page.next_cursor;
+  if (cursor) {
+    const more = h("button", { type: "button", id: "older-runs", onclick: async () => {
+      const next = await get("/v1/consolidation-runs", { namespace, limit: 50, cursor });
+      runs.querySelector("tbody").append(...next.items.map((r) => h("tr", null, row(r).map((c) => h("td", null, c)))));
+      cursor = next.next_cursor;
+      if (!cursor) more.remove();
+    } }, "Older runs");
+    root.append(h("div", { class: "actions" }, more));
+  }
 }
