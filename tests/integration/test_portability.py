@@ -376,3 +376,36 @@ def test_scopes_limits_and_tenants(api, api_for, stack, make_tenant, tenant):
     assert bad.status == 422 and bad.body["error"]["details"]["field"] == "id_policy"
     ticket = api.post("/v1/imports", {"size_bytes": 10}).body
     assert stranger.get(f"/v1/imports/{ticket['id']}").status == 404
+
+
+def test_a_line_the_database_refuses_fails_the_whole_import(api, stack):
+    """Two links of the file that overlap pass line by line, but not together: the import names the
+    line and keeps nothing, not even the memories written before the links."""
+    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
+    a, b = (
+        {
+            "type": "memory",
+            "id": str(uuid.uuid4()),
+            "content": text,
+            "namespace": "port-clash",
+            "created_at": "2026-11-01T00:00:00Z",
+        }
+        for text in ("clash one", "clash two")
+    )
+    link = {
+        "type": "link",
+        "from_id": a["id"],
+        "to_id": b["id"],
+        "relation": "caused_by",
+        "valid_from": "2026-11-01T00:00:00Z",
+    }
+    first, second = (
+        {**link, "id": str(uuid.uuid4())},
+        {**link, "id": str(uuid.uuid4()), "valid_from": "2026-11-02T00:00:00Z"},
+    )
+    data = "".join(json.dumps(x) + "\n" for x in (header, a, b, first, second)).encode()
+    done = import_file(api, stack, data)
+    assert done["status"] == "failed" and done["error"] == "line 5 refused: nothing was imported", done
+    (refusal,) = done["report"]["refused"]
+    assert refusal["line"] == 5 and "already holds" in refusal["reason"]
+    assert api.get("/v1/memories?namespace=port-clash").body["items"] == []

@@ -46,6 +46,7 @@ MAX_CHUNKS = 100_000  # a 50 MiB Tier 1 body is ~27,000 chunks of ~2,000 charact
 MAX_CHUNK_CHARS = 20_000
 MAX_VERSIONS = 10_000
 Count = Annotated[int, Field(ge=0, le=MAX_INT)]
+RECORD_TYPES = ("memory", "link", "conversation", "message", "topic")
 
 
 class Header(Strict):
@@ -202,7 +203,7 @@ class LineRefused(ValueError):
 def _reason(exc: ValidationError, prefix: str = "") -> str:
     first = exc.errors()[0]
     loc = [str(p) for p in first["loc"]]
-    if loc and loc[0] in ("memory", "link", "conversation", "message", "topic"):
+    if loc and loc[0] in RECORD_TYPES:
         loc = loc[1:]  # the discriminator's tag: the record's type is said once, in front
     field = ".".join(loc) or "line"
     message = str(first["msg"]).removeprefix("Value error, ")
@@ -233,7 +234,9 @@ def parse_record(raw: bytes) -> Any:
         return _records.validate_json(raw)
     except ValidationError as exc:
         kind = record_type(raw)
-        raise LineRefused(_reason(exc, f"{kind}." if kind else "")) from None
+        if kind not in RECORD_TYPES:
+            raise LineRefused(_reason(exc).replace("line:", "type:", 1) if kind else _reason(exc)) from None
+        raise LineRefused(_reason(exc, f"{kind}.")) from None
 
 
 def _json_default(value: Any) -> Any:

@@ -39,6 +39,7 @@ from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_snapshot, tenant_transaction
 from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
+from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import NewMemory
 from engram.documents.service import store_body
 from engram.memories.service import check_content_size, write_memories
@@ -129,19 +130,26 @@ def _export_job(row: DictRow) -> ExportJob:
     )
 
 
-def create_export(tenant_id: UUID, req: ExportCreate) -> ExportJob:
+def create_export(tenant_id: UUID, req: ExportCreate, idempotency: IdempotencyKey | None = None) -> ExportJob:
+    """A queued export job; a keyed retry gets the first answer and queues nothing."""
     _bucket()
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, ExportJob)) is not None:
+            return first
         row = store.insert_export(conn, tenant_id, req.namespace, lambda export_id: export_key(tenant_id, export_id))
+        queued = _export_job(row)
+        remember(conn, idempotency, queued)
     if not enqueue_export(tenant_id, row["id"]):
         with tenant_transaction(tenant_id) as conn:
             store.settle_export(
                 conn, row["id"], counts=None, size=None, error="the export queue is unreachable: try again"
             )
-            failed = store.export_row(conn, row["id"])
-        assert failed is not None
-        return _export_job(failed)
-    return _export_job(row)
+            failed_row = store.export_row(conn, row["id"])
+            assert failed_row is not None
+            failed = _export_job(failed_row)
+            remember(conn, idempotency, failed)  # a retry is told what this answer says
+        return failed
+    return queued
 
 
 def get_export(tenant_id: UUID, export_id: UUID) -> ExportJob:
@@ -243,7 +251,9 @@ def _import_job(row: DictRow) -> ImportJob:
     return ImportJob.model_validate({k: v for k, v in row.items() if k not in ("s3_key", "sha256")})
 
 
-def create_import(tenant_id: UUID, req: ImportCreate) -> ImportTicket:
+def create_import(tenant_id: UUID, req: ImportCreate, idempotency: IdempotencyKey | None = None) -> ImportTicket:
+    """A pending import and its presigned PUT; a keyed retry gets the first ticket (its URL expires
+    at the first `expires_at`)."""
     limit = settings().import_max_bytes
     if req.size_bytes > limit:
         raise TooLarge(
@@ -256,6 +266,8 @@ def create_import(tenant_id: UUID, req: ImportCreate) -> ImportTicket:
     expiry = settings().upload_url_expiry_s
     sha = bytes.fromhex(req.sha256) if req.sha256 else None
     with tenant_transaction(tenant_id) as conn:
+        if (first := replay(conn, idempotency, ImportTicket)) is not None:
+            return first
         row = store.insert_import(
             conn,
             tenant_id,
@@ -266,19 +278,21 @@ def create_import(tenant_id: UUID, req: ImportCreate) -> ImportTicket:
             expires_at=datetime.now(UTC) + timedelta(seconds=expiry),
             key_of=lambda import_id: import_key(tenant_id, import_id),
         )
-    params: dict[str, Any] = {
-        "Bucket": bucket,
-        "Key": row["s3_key"],
-        "ContentType": CONTENT_TYPE,
-        "ContentLength": req.size_bytes,
-    }
-    headers = {"Content-Type": CONTENT_TYPE, "Content-Length": str(req.size_bytes)}
-    if sha is not None:
-        import base64
+        params: dict[str, Any] = {
+            "Bucket": bucket,
+            "Key": row["s3_key"],
+            "ContentType": CONTENT_TYPE,
+            "ContentLength": req.size_bytes,
+        }
+        headers = {"Content-Type": CONTENT_TYPE, "Content-Length": str(req.size_bytes)}
+        if sha is not None:
+            import base64
 
-        params["ChecksumSHA256"] = headers["x-amz-checksum-sha256"] = base64.b64encode(sha).decode()
-    url = s3.client().generate_presigned_url("put_object", ExpiresIn=expiry, Params=params)
-    return ImportTicket(**_import_job(row).model_dump(), upload_url=url, headers=headers)
+            params["ChecksumSHA256"] = headers["x-amz-checksum-sha256"] = base64.b64encode(sha).decode()
+        url = s3.client().generate_presigned_url("put_object", ExpiresIn=expiry, Params=params)  # signed locally
+        ticket = ImportTicket(**_import_job(row).model_dump(), upload_url=url, headers=headers)
+        remember(conn, idempotency, ticket)
+    return ticket
 
 
 def get_import(tenant_id: UUID, import_id: UUID) -> ImportJob:
@@ -526,19 +540,33 @@ class Importer:
     def links(self) -> None:
         for batch in self.records("link"):
             taken = store.taken_ids(self.conn, "links", [r.id for _, r in batch]) if self.keep_ids else set()
-            for number, r in batch:
-                from_id, to_id = self.memory_ids[r.from_id], self.memory_ids[r.to_id]
-                if store.overlapping_link(self.conn, from_id, to_id, r.relation, r.valid_from, r.valid_to):
-                    self.deduplicated.links += 1  # the same relation already holds then
-                    continue
-                try:
-                    with self.conn.transaction():
-                        store.insert_link(
-                            self.conn, self.tenant_id, self.new_id(r.id, taken), from_id, to_id, r.model_dump()
-                        )
-                except psycopg.errors.IntegrityError as exc:
-                    raise LineFailed(number, f"link: {exc.diag.message_primary}") from None
-                self.imported.links += 1
+            ends = [(self.memory_ids[r.from_id], self.memory_ids[r.to_id]) for _, r in batch]
+            there = store.overlapping_links(
+                self.conn,
+                [(f, t, r.relation, r.valid_from, r.valid_to) for (f, t), (_, r) in zip(ends, batch, strict=True)],
+            )
+            self.deduplicated.links += len(there)  # the same relation already holds then
+            rows = [
+                (number, (self.new_id(r.id, taken), f, t, r.model_dump()))
+                for i, ((number, r), (f, t)) in enumerate(zip(batch, ends, strict=True))
+                if i not in there
+            ]
+            try:
+                with self.conn.transaction():
+                    store.insert_links(self.conn, self.tenant_id, [row for _, row in rows])
+            except psycopg.errors.IntegrityError:
+                self._find_refused_link(rows)  # raises LineFailed naming the line
+                raise
+            self.imported.links += len(rows)
+
+    def _find_refused_link(self, rows: list[tuple[int, tuple[UUID, UUID, UUID, dict[str, Any]]]]) -> None:
+        """One by one, to name the line the database refuses (two links of the file that overlap)."""
+        for number, row in rows:
+            try:
+                with self.conn.transaction():
+                    store.insert_links(self.conn, self.tenant_id, [row])
+            except psycopg.errors.IntegrityError as exc:
+                raise LineFailed(number, f"link: {exc.diag.message_primary}") from None
 
     def run(self) -> ImportReport:
         self.memories()
@@ -649,6 +677,13 @@ def import_object(bucket: str, key: str) -> str:
                     chunk_ids = importer.chunk_ids
             except ImportRejected as exc:
                 store.settle_import(conn, import_id, report=None, error=exc.message)
+                outcome = "failed"
+            except (psycopg.errors.DataError, psycopg.errors.IntegrityError) as exc:
+                # Data the database refuses would be refused on every retry: settle the job instead.
+                logger.exception("import could not be stored", extra={"import_id": str(import_id)})
+                store.settle_import(
+                    conn, import_id, report=None, error=f"the file could not be stored: {exc.diag.message_primary}"
+                )
                 outcome = "failed"
             except LineFailed as exc:
                 plan.refuse(exc.line_no, exc.message)

@@ -181,23 +181,33 @@ def taken_ids(conn: Conn, table: str, ids: Sequence[UUID]) -> set[UUID]:
 def existing_memories(
     conn: Conn, keys: Sequence[tuple[str, bytes, str, datetime]]
 ) -> dict[tuple[str, bytes, str, datetime | None], UUID]:
-    """The tenant's memories already holding these (namespace, content hash, status, created_at):
-    an active one matches on namespace and hash (the dedupe rule of every write), a trashed one also
-    on its creation time. Keys come back with created_at None for active matches."""
-    if not keys:
-        return {}
-    rows = conn.execute(
-        "SELECT DISTINCT ON (k.ns, k.hash, k.status, k.created_at) m.id, k.ns, k.hash, k.status, k.created_at"
-        " FROM unnest(%s::text[], %s::bytea[], %s::text[], %s::timestamptz[]) AS k(ns, hash, status, created_at)"
-        " JOIN memories m ON m.namespace = k.ns AND m.content_hash = k.hash AND m.status = k.status"
-        "  AND (k.status = 'active' OR m.created_at = k.created_at)"
-        " ORDER BY k.ns, k.hash, k.status, k.created_at, m.created_at",
-        ([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys], [k[3] for k in keys]),
-    ).fetchall()
-    return {
-        (r["ns"], bytes(r["hash"]), r["status"], None if r["status"] == "active" else r["created_at"]): r["id"]
-        for r in rows
-    }
+    """The tenant's memories already holding these (namespace, content hash, status, created_at): an
+    active one matches on namespace and hash (the dedupe rule of every write), a trashed one also on
+    its creation time. Keys come back with created_at None for active matches. Active ones are looked
+    up per namespace, so each hash is one probe of the partial dedupe index."""
+    found: dict[tuple[str, bytes, str, datetime | None], UUID] = {}
+    by_namespace: dict[str, list[bytes]] = {}
+    for namespace, digest, status, _ in keys:
+        if status == "active":
+            by_namespace.setdefault(namespace, []).append(digest)
+    for namespace, digests in by_namespace.items():  # one index probe per hash, all in one statement
+        rows = conn.execute(
+            "SELECT id, content_hash FROM memories"
+            " WHERE namespace = %s AND content_hash = ANY(%s::bytea[]) AND status = 'active'",
+            (namespace, digests),
+        ).fetchall()
+        found |= {(namespace, bytes(r["content_hash"]), "active", None): r["id"] for r in rows}
+    trashed = [k for k in keys if k[2] == "deleted"]
+    if trashed:
+        rows = conn.execute(
+            "SELECT m.id, m.namespace, m.content_hash, m.created_at"
+            " FROM unnest(%s::text[], %s::bytea[], %s::timestamptz[]) AS k(ns, hash, created_at)"
+            " JOIN memories m ON m.namespace = k.ns AND m.content_hash = k.hash AND m.status = 'deleted'"
+            "  AND m.created_at = k.created_at",
+            ([k[0] for k in trashed], [k[1] for k in trashed], [k[3] for k in trashed]),
+        ).fetchall()
+        found |= {(r["namespace"], bytes(r["content_hash"]), "deleted", r["created_at"]): r["id"] for r in rows}
+    return found
 
 
 def insert_versions(conn: Conn, tenant_id: UUID, versions: Sequence[tuple[UUID, dict[str, Any]]]) -> None:
@@ -298,41 +308,52 @@ def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, dict
     )
 
 
-def overlapping_link(
-    conn: Conn, from_id: UUID, to_id: UUID, relation: str, valid_from: datetime, valid_to: datetime | None
-) -> bool:
-    """Whether the same relation between these memories already holds during part of this validity (the
-    database would refuse the link: an import counts it as already there)."""
-    row = conn.execute(
-        "SELECT 1 FROM links WHERE from_id = %s AND to_id = %s AND relation = %s"
-        " AND tstzrange(valid_from, valid_to) && tstzrange(%s, %s)",
-        (from_id, to_id, relation, valid_from, valid_to),
-    ).fetchone()
-    return row is not None
+def overlapping_links(conn: Conn, links: Sequence[tuple[UUID, UUID, str, datetime, datetime | None]]) -> set[int]:
+    """Which of these (from, to, relation, valid_from, valid_to) already hold during part of their
+    validity (the database would refuse them: an import counts them as already there), by index."""
+    if not links:
+        return set()
+    rows = conn.execute(
+        "SELECT k.n FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::timestamptz[], %s::timestamptz[])"
+        " WITH ORDINALITY AS k(from_id, to_id, relation, valid_from, valid_to, n)"
+        " WHERE EXISTS (SELECT 1 FROM links l WHERE l.from_id = k.from_id AND l.to_id = k.to_id"
+        "  AND l.relation = k.relation AND tstzrange(l.valid_from, l.valid_to) && tstzrange(k.valid_from, k.valid_to))",
+        tuple([link[i] for link in links] for i in range(5)),
+    ).fetchall()
+    return {r["n"] - 1 for r in rows}
 
 
-def insert_link(conn: Conn, tenant_id: UUID, link_id: UUID, from_id: UUID, to_id: UUID, link: dict[str, Any]) -> None:
-    """A link as it was: its validity, end and creator. The older memory's valid_to was exported as it
-    was, so a supersedes link is not applied again (supersede_applied stays false)."""
+_INSERT_LINKS = (
+    "INSERT INTO links (id, tenant_id, from_id, to_id, relation, strength, valid_from, valid_to, metadata,"
+    " created_by, run_id, created_at, ended_at, ended_reason, valid_to_before_end)"
+    " SELECT u.id, %s, u.from_id, u.to_id, u.relation, u.strength, u.valid_from, u.valid_to, u.metadata::jsonb,"
+    " u.created_by, u.run_id, COALESCE(u.created_at, now()), u.ended_at, u.ended_reason, u.valid_to_before_end"
+    " FROM unnest(%s::uuid[], %s::uuid[], %s::uuid[], %s::text[], %s::real[], %s::timestamptz[], %s::timestamptz[],"
+    " %s::text[], %s::text[], %s::uuid[], %s::timestamptz[], %s::timestamptz[], %s::text[], %s::timestamptz[])"
+    " AS u(id, from_id, to_id, relation, strength, valid_from, valid_to, metadata, created_by, run_id, created_at,"
+    " ended_at, ended_reason, valid_to_before_end)"
+)
+
+
+def insert_links(conn: Conn, tenant_id: UUID, links: Sequence[tuple[UUID, UUID, UUID, dict[str, Any]]]) -> None:
+    """Links as they were, (id, from_id, to_id, the record's fields), in one statement: their validity,
+    end and creator. The older memory's valid_to was exported as it was, so a supersedes link is not
+    applied again (supersede_applied stays false)."""
+    if not links:
+        return
+    fields = [f for _, _, _, f in links]
     conn.execute(
-        "INSERT INTO links (id, tenant_id, from_id, to_id, relation, strength, valid_from, valid_to, metadata,"
-        " created_by, run_id, created_at, ended_at, ended_reason, valid_to_before_end)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()), %s, %s, %s)",
+        _INSERT_LINKS,
         (
-            link_id,
             tenant_id,
-            from_id,
-            to_id,
-            link["relation"],
-            link["strength"],
-            link["valid_from"],
-            link["valid_to"],
-            json.dumps(link["metadata"]),
-            link["created_by"],
-            link["run_id"],
-            link["created_at"],
-            link["ended_at"],
-            link["ended_reason"],
-            link["valid_to_before_end"],
+            [link_id for link_id, _, _, _ in links],
+            [from_id for _, from_id, _, _ in links],
+            [to_id for _, _, to_id, _ in links],
+            *([f[name] for f in fields] for name in ("relation", "strength", "valid_from", "valid_to")),
+            [json.dumps(f["metadata"]) for f in fields],
+            *(
+                [f[name] for f in fields]
+                for name in ("created_by", "run_id", "created_at", "ended_at", "ended_reason", "valid_to_before_end")
+            ),
         ),
     )
