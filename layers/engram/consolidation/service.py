@@ -415,8 +415,9 @@ def _put_back(conn: psycopg.Connection[Any], tenant_id: UUID, run: Row) -> None:
 
 def undo_run(tenant_id: UUID, run_id: UUID) -> Run:
     """Put back exactly what the run changed: rows from their before-images, links it wrote removed,
-    trash restored. Refused when one of its memories changed since (named), or a later applied run
-    of the namespace exists (undo that first)."""
+    trash restored, memories it wrote (distillation) deleted, the topic tree it replaced back.
+    Refused when one of its memories changed since (named), or a later applied run of the namespace
+    exists (undo that first)."""
     with tenant_transaction(tenant_id) as conn:
         run = _read(conn, run_id, lock=True)
         if run["dry_run"]:

@@ -8,6 +8,8 @@ and read it (the tree, a topic, its members; the filters and indexes other capab
 - ``list_topics``, ``get_topic``, ``lookup``: the routes.
 - ``memory_ids_in_topics``, ``leaf_index``, ``leaves_of_memories``, ``memory_vectors``: for recall,
   resume and prime, inside their transactions.
+- ``tree_image``, ``restore_tree``, ``place_unplaced``: a consolidation run keeps the tree it
+  replaces and its undo puts it back; ``leaves_of_size``: the leaves topic distillation looks at.
 """
 
 from __future__ import annotations
