@@ -22,7 +22,7 @@ Direction = Literal["out", "in", "both"]
 Role = Literal["user", "assistant", "system", "tool"]
 Scope = Literal["read", "write", "admin"]
 ConsolidationStep = Literal[
-    "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "topics"
+    "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "distill", "topics"
 ]
 
 ItemT = TypeVar("ItemT")
