@@ -10,6 +10,8 @@ import json
 import urllib.request
 import uuid
 
+import psycopg
+
 from engram_local.aws import s3_notification_record, sqs_record
 from engram_local.lambda_runtime import invoke
 
@@ -409,3 +411,20 @@ def test_a_line_the_database_refuses_fails_the_whole_import(api, stack):
     (refusal,) = done["report"]["refused"]
     assert refusal["line"] == 5 and "already holds" in refusal["reason"]
     assert api.get("/v1/memories?namespace=port-clash").body["items"] == []
+
+
+def test_export_messages_delivered_again_change_nothing_and_a_dying_worker_gives_up(api, stack, tenant):
+    api.post("/v1/memories", {"content": "exported once", "namespace": "port-redeliver"})
+    job, data = export_file(api, stack, namespace="port-redeliver")
+    message = json.dumps({"tenant_id": tenant.id, "export_id": job["id"]})
+    assert invoke("export_worker", {"Records": [sqs_record("m-2", message)]}) == {"batchItemFailures": []}
+    again = api.get(f"/v1/exports/{job['id']}").body
+    assert again["status"] == "ready" and again["finished_at"] == job["finished_at"] and again["bytes"] == len(data)
+
+    queued = api.post("/v1/exports", {"namespace": "port-redeliver"}).body
+    with psycopg.connect(stack.dsn, autocommit=True) as owner:  # three deliveries that died mid-export
+        owner.execute("UPDATE exports SET status = 'running', attempts = 3 WHERE id = %s", (queued["id"],))
+    stack.export_poller.drain()
+    failed = api.get(f"/v1/exports/{queued['id']}").body
+    assert failed["status"] == "failed" and "did not finish in 3 attempts" in failed["error"]
+    assert failed["download_url"] is None

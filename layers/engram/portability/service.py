@@ -74,6 +74,7 @@ IMPORTS_PREFIX = "imports/"
 CONTENT_TYPE = "application/x-ndjson"
 WRITE_BATCH = 500  # records per round of statements while importing
 MAX_REFUSALS = 1000  # refused lines listed in a report (all are counted)
+EXPORT_ATTEMPTS = 3  # deliveries of one export job before it is marked failed (a worker that keeps dying)
 EXPIRY_GRACE = timedelta(minutes=15)  # an event may lag the PUT; only then is a pending import expired
 
 
@@ -225,6 +226,16 @@ def run_export(tenant_id: UUID, export_id: UUID) -> str:
         job = store.claim_export(conn, export_id)
     if job is None:
         return "duplicate"  # settled already (a repeated message), or not this tenant's
+    if job["attempts"] > EXPORT_ATTEMPTS:  # earlier deliveries died mid-way (out of time or memory)
+        with tenant_transaction(tenant_id) as conn:
+            store.settle_export(
+                conn,
+                export_id,
+                counts=None,
+                size=None,
+                error=f"the export did not finish in {EXPORT_ATTEMPTS} attempts: export one namespace at a time",
+            )
+        return "failed"
     try:
         with tempfile.TemporaryFile() as f:
             counts = write_export(tenant_id, job["namespace"], f)
@@ -372,7 +383,7 @@ def validate_file(f: IO[bytes]) -> Plan:
         return plan
     memories: set[UUID] = set()
     conversations: set[UUID] = set()
-    links: list[tuple[int, LinkRecord]] = []
+    links: list[tuple[int, UUID, UUID]] = []  # line, from_id, to_id: checked once every memory is known
     seqs: dict[UUID, list[tuple[int, int]]] = {}
     for number, offset, raw in lines:
         plan.lines += 1
@@ -389,7 +400,7 @@ def validate_file(f: IO[bytes]) -> Plan:
                 plan.refuse(number, f"{record.type}.id: {record.id} appears twice in the file")
             seen.add(record.id)
         elif isinstance(record, LinkRecord):
-            links.append((number, record))
+            links.append((number, record.from_id, record.to_id))
         elif isinstance(record, MessageRecord):
             seqs.setdefault(record.conversation_id, []).append((record.seq, number))
     _check_references(plan, memories, conversations, links, seqs)
@@ -401,11 +412,11 @@ def _check_references(
     plan: Plan,
     memories: set[UUID],
     conversations: set[UUID],
-    links: list[tuple[int, LinkRecord]],
+    links: list[tuple[int, UUID, UUID]],
     seqs: dict[UUID, list[tuple[int, int]]],
 ) -> None:
-    for number, link in links:
-        for name, memory_id in (("from_id", link.from_id), ("to_id", link.to_id)):
+    for number, from_id, to_id in links:
+        for name, memory_id in (("from_id", from_id), ("to_id", to_id)):
             if memory_id not in memories:
                 plan.refuse(number, f"link.{name}: memory {memory_id} is not in the file")
     for conversation_id, numbered in seqs.items():

@@ -17,7 +17,9 @@ from psycopg.rows import DictRow
 Conn = psycopg.Connection[DictRow]
 FETCH_ROWS = 500  # rows per round trip of a server-side cursor
 
-_EXPORT_COLUMNS = sql.SQL("id, status, namespace, counts, bytes, error, created_at, started_at, finished_at, s3_key")
+_EXPORT_COLUMNS = sql.SQL(
+    "id, status, namespace, counts, bytes, error, created_at, started_at, finished_at, s3_key, attempts"
+)
 _IMPORT_COLUMNS = sql.SQL(
     "id, status, namespace, id_policy, declared_bytes AS size_bytes, sha256, error, report, s3_key, expires_at,"
     " created_at, updated_at"
