@@ -49,3 +49,22 @@ def test_by_default_a_near_repeat_waits_behind_a_result_that_says_something_else
     assert set(top_two(diversify=False)) == {ids[0], ids[1]}  # by score alone the repeat comes second
     first, second = top_two()
     assert first in (ids[0], ids[1]) and second == ids[2]
+
+
+def test_keyword_words_of_any_shape_are_weighed_without_error(api, drain):
+    r = api.post("/v1/memories", {"content": "Path C:\\temp\\x-1 it's O'Brien's ZX-9931 & co | !x", "namespace": "odd"})
+    assert r.status == 201, r.body
+    memory_id = r.body["memory"]["id"]
+    drain()
+    for query in (
+        "C:\\temp\\x-1",
+        "it's O'Brien's",
+        "ZX-9931",
+        "a & b | !c <-> d",
+        "'; DROP TABLE chunks; --",
+        "the of",
+    ):
+        r = api.post("/v1/recall", {"query": query, "namespace": "odd", "mode": "keyword"})
+        assert r.status == 200, (query, r.body)
+    found = api.post("/v1/recall", {"query": "O'Brien's ZX-9931", "namespace": "odd", "mode": "keyword"})
+    assert [h["memory_id"] for h in found.body["results"]] == [memory_id]
