@@ -340,3 +340,23 @@ def test_the_run_call_cap_stops_distillation_before_its_call(api, tenant, stack,
     (counts,) = run["step_counts"]
     assert counts["candidates"] == 1 and counts["actions"] == 0 and "run call cap" in counts["skipped"]
     assert run["llm_capped"] and not fake.requests and _snapshot(stack, tenant.id) == before
+
+
+def test_undo_is_refused_while_a_link_made_since_reaches_a_distilled_memory(
+    api, tenant, stack, drain, settings_env, fake_messages
+):
+    _payments_leaf(api, drain, stack, tenant.id)
+    fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
+    _llm_on(settings_env, fake.url)
+    run = _run(api, stack, tenant.id, steps=["distill"])
+    (action,) = _distill_actions(run)
+    distilled = action["details"]["distilled"][0]["memory_id"]
+    note = api.post("/v1/memories", {"namespace": NS, "content": "Payments release checklist lives in the wiki."})
+    link = api.post("/v1/links", {"from_id": note.body["memory"]["id"], "to_id": distilled, "relation": "relates_to"})
+    assert link.status == 201, link.body
+    refused = api.post(f"/v1/consolidation-runs/{run['id']}/undo")
+    assert refused.status == 409 and distilled in refused.body["error"]["message"]
+    assert api.get(f"/v1/memories/{distilled}").status == 200  # nothing was undone
+    assert api.get(f"/v1/consolidation-runs/{run['id']}").body["status"] == "done"
+    assert api.delete(f"/v1/links/{link.body['id']}").status == 200
+    assert api.post(f"/v1/consolidation-runs/{run['id']}/undo").status == 200

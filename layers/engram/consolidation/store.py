@@ -374,12 +374,13 @@ def trash_memories(conn: psycopg.Connection[Any], ids: Sequence[UUID]) -> None:
 
 
 def delete_created_memories(conn: psycopg.Connection[Any], ids: Sequence[UUID]) -> None:
-    """Undo of memories a run wrote: deleted for good (their chunks, versions and leaf membership go
-    with them), so the tables read as before the run. Refused when a link not of the run (whose own
-    links are removed first) reaches one: deleting it would lose that link."""
+    """Undo of memories a run wrote: deleted for good (their chunks, versions, leaf membership and
+    links ended since go with them), so the tables read as before the run. Refused while a link not
+    of the run (whose own links are removed first) that still holds reaches one: deleting the
+    memory would lose that link."""
     linked = conn.execute(
         "SELECT DISTINCT m.id FROM links l JOIN memories m ON m.id IN (l.from_id, l.to_id)"
-        " WHERE m.id = ANY(%s) ORDER BY m.id",
+        " WHERE m.id = ANY(%s) AND l.ended_at IS NULL ORDER BY m.id",
         (list(ids),),
     ).fetchall()
     if linked:
