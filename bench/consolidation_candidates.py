@@ -3,7 +3,7 @@ bench/consolidation.py (planted updates among templated facts), without a databa
 nearest neighbours in numpy over the cached MiniLM vectors, then each rule's pairs and how many
 planted updates they keep.
 
-    .venv/bin/python bench/consolidation_candidates.py [--size 10000] [--k 5]
+    .venv/bin/python bench/consolidation_candidates.py [--size 10000] [--k 5 10]
 
 Run bench/consolidation.py once for the size first (it embeds the texts and caches the vectors
 under .local/bench/). The pair classes come from engram.consolidation.similarity, as in a run:
@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +43,9 @@ from engram.core.config import Settings
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--k", type=int, default=5, help="neighbours per memory (ENGRAM_CONSOLIDATION_NEIGHBOURS)")
+    parser.add_argument(
+        "--k", type=int, nargs="+", default=[5], help="neighbours per memory (ENGRAM_CONSOLIDATION_NEIGHBOURS)"
+    )
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     from engram.adapters.embeddings.local import MODEL_ID
@@ -60,7 +64,7 @@ def main() -> None:
     for start in range(0, len(memories), 2000):
         sims = vectors[start : start + 2000] @ vectors.T
         sims[np.arange(sims.shape[0]), np.arange(start, start + sims.shape[0])] = -1
-        top = np.argpartition(-sims, args.k, axis=1)[:, : args.k]
+        top = np.argpartition(-sims, max(args.k), axis=1)[:, : max(args.k)]
         for row, idx in enumerate(top):
             ranked = sorted(idx, key=lambda j, row=row: -sims[row, j])
             neighbours.append([(int(j), float(sims[row, j])) for j in ranked])
@@ -73,19 +77,31 @@ def main() -> None:
             and abs((a.created_at - b.created_at).total_seconds()) >= t.reconcile_min_gap_s
         )
 
+    index = {m.id: i for i, m in enumerate(memories)}
+    updates = {frozenset((index[new], index[old])) for new, old in corpus.updates}
+    common = common_tokens((m.content for m in memories), t.reconcile_rare_share, t.reconcile_rare_min)
+    for k in args.k:
+        compare(k, memories, neighbours, in_window, updates, common)
+
+
+def compare(
+    k: int,
+    memories: list[Any],
+    neighbours: list[list[tuple[int, float]]],
+    in_window: Callable[[int, int, float], bool],
+    updates: set[frozenset[int]],
+    common: frozenset[str],
+) -> None:
     window: set[frozenset[int]] = set()
     best_older: dict[int, int] = {}
     best_newer: dict[int, int] = {}
     for i, found in enumerate(neighbours):
-        for j, cosine in found:  # most similar first
+        for j, cosine in found[:k]:  # most similar first
             if not in_window(i, j, cosine):
                 continue
             window.add(frozenset((i, j)))
             side = best_older if memories[j].created_at < memories[i].created_at else best_newer
             side.setdefault(i, j)
-    index = {m.id: i for i, m in enumerate(memories)}
-    updates = {frozenset((index[new], index[old])) for new, old in corpus.updates}
-    common = common_tokens((m.content for m in memories), t.reconcile_rare_share, t.reconcile_rare_min)
 
     def rare(pair: frozenset[int]) -> bool:
         i, j = tuple(pair)
@@ -101,8 +117,8 @@ def main() -> None:
         "top-1 older + rare token": {p for p in top1 if rare(p)},
     }
     n = len(memories)
-    print(f"{n:,} memories, {len(updates)} planted updates, k = {args.k}; {len(common)} common tokens")
-    print(f"planted updates among each other's {args.k} nearest neighbours: {len(updates & window)}")
+    print(f"\n{n:,} memories, {len(updates)} planted updates, k = {k}; {len(common)} common tokens")
+    print(f"planted updates among each other's {k} nearest neighbours: {len(updates & window)}")
     print(f"{'rule':26} {'pairs':>7} {'per 1k':>7} {'updates kept':>13}")
     for name, pairs in rules.items():
         print(f"{name:26} {len(pairs):7d} {len(pairs) / n * 1000:7.0f} {len(pairs & updates):>7}/{len(updates)}")
