@@ -198,6 +198,18 @@ ROUTES: dict[str, tuple[str, Any, Any, str]] = {
         lambda a, b: {"namespace": "routes", "dry_run": True},
         "SELECT count(*) FROM consolidation_runs WHERE tenant_id = %s",
     ),
+    "export": (
+        "/v1/exports",
+        lambda a, b: {"namespace": "routes"},
+        lambda a, b: {},
+        "SELECT count(*) FROM exports WHERE tenant_id = %s",
+    ),
+    "import": (
+        "/v1/imports",
+        lambda a, b: {"size_bytes": 10, "namespace": "imported"},
+        lambda a, b: {"size_bytes": 10, "namespace": "imported", "id_policy": "map"},
+        "SELECT count(*) FROM imports WHERE tenant_id = %s",
+    ),
 }
 
 
@@ -221,3 +233,19 @@ def test_every_keyed_route_replays_its_first_answer_and_writes_once(stack, make_
     theirs = keyed_post(stranger.key, path, body_of(c, d), "route-key")
     assert theirs.status == first.status and theirs.body != first.body
     assert count(stack, rows, stranger.id) == written
+
+
+def test_an_export_that_could_not_be_queued_replays_as_failed(stack, tenant, monkeypatch):
+    from engram.core import config
+
+    monkeypatch.setenv("ENGRAM_EXPORT_QUEUE_URL", "")  # no queue: the job is settled failed at once
+    config.settings.cache_clear()
+    try:
+        first = keyed_post(tenant.key, "/v1/exports", {}, "export-unqueued")
+        again = keyed_post(tenant.key, "/v1/exports", {}, "export-unqueued")
+    finally:
+        monkeypatch.undo()
+        config.settings.cache_clear()
+    assert first.status == 202 and first.body["status"] == "failed", first.body
+    assert (again.status, again.body) == (first.status, first.body)
+    assert count(stack, "SELECT count(*) FROM exports WHERE tenant_id = %s", tenant.id) == 1

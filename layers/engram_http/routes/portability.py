@@ -7,9 +7,11 @@ from uuid import UUID
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
+from engram.core.idempotency import request_key
 from engram.portability import service as portability
 from engram.portability.models import ExportCreate, ExportJob, ImportCreate, ImportJob, ImportTicket
 from engram_http.auth import principal
+from engram_http.params import IDEMPOTENCY_KEY_REUSED, IdempotencyKeyHeader
 from engram_http.resolver import json_response
 
 router = Router()
@@ -19,11 +21,12 @@ router = Router()
     "/v1/exports",
     tags=["portability"],
     summary="Export this tenant's data (or one namespace) as JSONL: a job, then a presigned download",
-    responses={202: {"description": "Queued"}},
+    responses={202: {"description": "Queued"}, 409: {"description": IDEMPOTENCY_KEY_REUSED}},
 )
-def create_export(body: ExportCreate) -> Response[ExportJob]:
+def create_export(body: ExportCreate, idempotency_key: IdempotencyKeyHeader = None) -> Response[ExportJob]:
     who = principal(router, "read")
-    return json_response(portability.create_export(who.tenant_id, body), 202)
+    key = request_key(idempotency_key, "POST /v1/exports", body)
+    return json_response(portability.create_export(who.tenant_id, body, key), 202)
 
 
 @router.get(
@@ -40,11 +43,16 @@ def get_export(export_id: UUID) -> ExportJob:
     "/v1/imports",
     tags=["portability"],
     summary="Get a presigned S3 PUT for an export file; its arrival imports it, all or nothing",
-    responses={201: {"description": "Import created"}, 413: {"description": "Over the import size limit"}},
+    responses={
+        201: {"description": "Import created"},
+        413: {"description": "Over the import size limit"},
+        409: {"description": IDEMPOTENCY_KEY_REUSED},
+    },
 )
-def create_import(body: ImportCreate) -> Response[ImportTicket]:
+def create_import(body: ImportCreate, idempotency_key: IdempotencyKeyHeader = None) -> Response[ImportTicket]:
     who = principal(router, "write")
-    return json_response(portability.create_import(who.tenant_id, body), 201)
+    key = request_key(idempotency_key, "POST /v1/imports", body)
+    return json_response(portability.create_import(who.tenant_id, body, key), 201)
 
 
 @router.get(
