@@ -179,14 +179,56 @@ def test_an_append_whose_answer_was_lost_is_retried_with_its_idempotency_key(
         assert [m.content for m in direct.iter_messages(conv.id)] == ["only once, please"]
 
 
-def test_a_create_is_not_retried_after_a_503_it_may_have_applied(proxy: FlakyProxy, key: str, server: str) -> None:
+def test_a_memory_create_whose_answer_was_lost_is_retried_with_its_idempotency_key(
+    proxy: FlakyProxy, key: str, server: str
+) -> None:
+    proxy.faults = ["lost-503"]  # the server stored it; the client saw a 503
+    with client(proxy, key) as engram:
+        written = engram.store_memory("Stored once, even when the answer is lost.", namespace="lost")
+    assert [s.path for s in proxy.seen] == ["/v1/memories", "/v1/memories"]
+    assert proxy.seen[0].idempotency_key and proxy.seen[0].idempotency_key == proxy.seen[1].idempotency_key
+    assert not written.deduplicated  # the first answer, not a duplicate's
+    with Engram(server, key) as direct:
+        stored = direct.list_memories(namespace="lost").items
+        assert [m.id for m in stored] == [written.memory.id] and stored[0].repetition_count == 0
+
+
+def test_every_keyed_create_is_retried_after_a_lost_answer_and_writes_once(
+    proxy: FlakyProxy, key: str, server: str
+) -> None:
+    with client(proxy, key) as engram:
+        proxy.faults = ["lost-503"]
+        conv = engram.create_conversation(title="written once")
+        proxy.faults = ["lost-503"]
+        batch = engram.store_memories([{"content": "batch item", "namespace": "lost-batch"}])
+        a, b = (engram.store_memory(t, namespace="lost-link").memory for t in ("Link end A.", "Link end B."))
+        proxy.faults = ["lost-503"]
+        link = engram.link_memories(a.id, b.id, "relates_to")
+        proxy.faults = ["lost-503"]
+        doc = engram.store_document("# Lost answers\n\nRetried with the same key.", content_type="text/markdown")
+    assert batch.created == 1 and not doc.deduplicated
+    keyed = [
+        s for s in proxy.seen if s.path in ("/v1/conversations", "/v1/memories/batch", "/v1/links", "/v1/documents")
+    ]
+    assert len(keyed) == 8 and all(k.idempotency_key for k in keyed)
+    assert [k.idempotency_key for k in keyed[::2]] == [k.idempotency_key for k in keyed[1::2]]
+    with Engram(server, key) as direct:
+        assert [c.id for c in direct.iter_conversations()] == [conv.id]
+        assert [m.repetition_count for m in direct.iter_memories(namespace="lost-batch")] == [0]
+        assert [lk.id for lk in direct.iter_links(memory_id=a.id)] == [link.id]
+        assert direct.get_memory(doc.memory.id).repetition_count == 0
+
+
+def test_a_write_without_a_key_is_not_retried_after_a_503_it_may_have_applied(
+    proxy: FlakyProxy, key: str, server: str
+) -> None:
     proxy.faults = ["lost-503"]
     with client(proxy, key) as engram, pytest.raises(ServiceUnavailable) as unavailable:
-        engram.create_conversation(title="maybe written")
+        engram.create_key(["read"], name="maybe written")
     assert unavailable.value.status == 503 and unavailable.value.code == "bad_gateway"
     assert len(proxy.seen) == 1
     with Engram(server, key) as direct:  # written exactly once: a retry would have made a second one
-        assert [c.title for c in direct.iter_conversations()] == ["maybe written"]
+        assert [k.name for k in direct.list_keys()].count("maybe written") == 1
 
 
 def test_a_create_is_retried_after_429_which_applies_nothing(proxy: FlakyProxy, key: str) -> None:
@@ -227,8 +269,11 @@ def test_a_dropped_connection_is_retried_only_when_safe(proxy: FlakyProxy, key: 
         assert len(proxy.seen) == 2
         proxy.faults = ["drop"]
         with pytest.raises(ConnectionFailed):
-            engram.store_memory("sent into a dropped connection")
+            engram.create_key(["read"], name="sent into a dropped connection")
         assert len(proxy.seen) == 3
+        proxy.faults = ["drop"]  # a keyed create is safe to send again
+        assert not engram.store_memory("sent again after a dropped connection").deduplicated
+        assert len(proxy.seen) == 5
 
 
 def test_a_read_timeout_is_retried_only_when_safe(proxy: FlakyProxy, key: str) -> None:
@@ -240,8 +285,11 @@ def test_a_read_timeout_is_retried_only_when_safe(proxy: FlakyProxy, key: str) -
         assert len(proxy.seen) == 2
         proxy.faults = ["stall"]
         with pytest.raises(ConnectionFailed) as failed:
-            engram.store_memory("its answer never came")
+            engram.create_key(["read"], name="its answer never came")
         assert isinstance(failed.value.cause, httpx.ReadTimeout) and len(proxy.seen) == 3
+        proxy.faults = ["stall"]
+        assert engram.create_conversation(title="sent again after a read timeout").title
+        assert len(proxy.seen) == 5
 
 
 def test_a_refused_connection_is_retried_then_raised() -> None:

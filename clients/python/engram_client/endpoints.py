@@ -191,6 +191,12 @@ def _value(value: Any) -> Any:
     return value
 
 
+def _keyed(idempotency_key: str | None) -> dict[str, str]:
+    """The Idempotency-Key header: the caller's key, or a new one for this call. Its retries resend
+    the same Call, so the same key: the server answers them with the first answer, writing nothing."""
+    return {"Idempotency-Key": idempotency_key or f"sdk-{uuid.uuid4()}"}
+
+
 def _body(**fields: Any) -> dict[str, Any]:
     """The given fields as a JSON object: None (and UNSET) left out, so the server's defaults apply."""
     return {k: _value(v) for k, v in fields.items() if v is not None and v is not UNSET}
@@ -224,9 +230,12 @@ def store_memory(
     metadata: Mapping[str, Any] | None = None,
     valid_from: datetime | str | None = None,
     valid_to: datetime | str | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[MemoryWritten]:
     """Store one memory (<= 16,000 characters; larger text: `store_document`). The same content in the
-    same namespace is not stored twice: the answer says `deduplicated` and returns the existing one."""
+    same namespace is not stored twice: the answer says `deduplicated` and returns the existing one.
+    Sent with an Idempotency-Key (a new one unless given): a retry after a lost answer gets the first
+    answer and counts no repetition."""
     body = _body(
         content=content,
         namespace=namespace,
@@ -238,12 +247,17 @@ def store_memory(
         valid_from=valid_from,
         valid_to=valid_to,
     )
-    return Call("POST", "/v1/memories", _model(MemoryWritten), json=body)
+    return Call(
+        "POST", "/v1/memories", _model(MemoryWritten), json=body, headers=_keyed(idempotency_key), retry_safe=True
+    )
 
 
-def store_memories(items: Sequence[NewMemory]) -> Call[BatchResult]:
+def store_memories(items: Sequence[NewMemory], *, idempotency_key: str | None = None) -> Call[BatchResult]:
     """Store up to 100 memories in one transaction; each item is created, deduplicated or an error."""
-    return Call("POST", "/v1/memories/batch", _model(BatchResult), json={"items": [_value(i) for i in items]})
+    body = {"items": [_value(i) for i in items]}
+    return Call(
+        "POST", "/v1/memories/batch", _model(BatchResult), json=body, headers=_keyed(idempotency_key), retry_safe=True
+    )
 
 
 def get_memory(memory_id: Ref) -> Call[Memory]:
@@ -398,6 +412,7 @@ def link_memories(
     valid_from: datetime | str | None = None,
     valid_to: datetime | str | None = None,
     metadata: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[Link]:
     """A typed, directed link ("B supersedes A": from B to A); 409 when the same link already holds."""
     body = _body(
@@ -409,12 +424,15 @@ def link_memories(
         valid_to=valid_to,
         metadata=metadata,
     )
-    return Call("POST", "/v1/links", _model(Link), json=body)
+    return Call("POST", "/v1/links", _model(Link), json=body, headers=_keyed(idempotency_key), retry_safe=True)
 
 
-def link_memories_batch(items: Sequence[NewLink]) -> Call[LinkBatchResult]:
+def link_memories_batch(items: Sequence[NewLink], *, idempotency_key: str | None = None) -> Call[LinkBatchResult]:
     """Up to 100 links in one transaction, each created or an error on its own."""
-    return Call("POST", "/v1/links/batch", _model(LinkBatchResult), json={"items": [_value(i) for i in items]})
+    body = {"items": [_value(i) for i in items]}
+    return Call(
+        "POST", "/v1/links/batch", _model(LinkBatchResult), json=body, headers=_keyed(idempotency_key), retry_safe=True
+    )
 
 
 def list_links(
@@ -467,10 +485,13 @@ def create_conversation(
     agent_id: str | None = None,
     tags: Sequence[str] | None = None,
     metadata: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[Conversation]:
     """A new conversation to append messages to."""
     body = _body(title=title, namespace=namespace, agent_id=agent_id, tags=tags, metadata=metadata)
-    return Call("POST", "/v1/conversations", _model(Conversation), json=body)
+    return Call(
+        "POST", "/v1/conversations", _model(Conversation), json=body, headers=_keyed(idempotency_key), retry_safe=True
+    )
 
 
 def get_conversation(conversation_id: Ref) -> Call[Conversation]:
@@ -503,10 +524,9 @@ def append_conversation(
     """Append up to 200 messages atomically, verbatim, numbered in order. An Idempotency-Key is made
     when none is given, so a retry after a lost answer returns the first result (`replayed`) and
     appends nothing twice."""
-    key = idempotency_key or f"sdk-{uuid.uuid4()}"
     path = _path("/v1/conversations/{}/messages", conversation_id)
     body = {"messages": [_value(m) for m in messages]}
-    return Call("POST", path, _model(AppendResult), json=body, headers={"Idempotency-Key": key}, retry_safe=True)
+    return Call("POST", path, _model(AppendResult), json=body, headers=_keyed(idempotency_key), retry_safe=True)
 
 
 def list_messages(
@@ -536,6 +556,7 @@ def store_document(
     source: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     chunking: Literal["document", "focused"] | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[DocumentWritten]:
     """A document sent inline (up to 5 MiB; larger: `upload_document`), stored in tiers by size."""
     body = _body(
@@ -549,7 +570,9 @@ def store_document(
         metadata=metadata,
         chunking=chunking,
     )
-    return Call("POST", "/v1/documents", _model(DocumentWritten), json=body)
+    return Call(
+        "POST", "/v1/documents", _model(DocumentWritten), json=body, headers=_keyed(idempotency_key), retry_safe=True
+    )
 
 
 def create_upload(
@@ -564,6 +587,7 @@ def create_upload(
     source: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     chunking: Literal["document", "focused"] | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[UploadTicket]:
     """A presigned PUT for a document of up to 50 MiB (`upload_document` does the whole exchange)."""
     body = _body(
@@ -578,7 +602,8 @@ def create_upload(
         metadata=metadata,
         chunking=chunking,
     )
-    return Call("POST", "/v1/documents/uploads", _model(UploadTicket), json=body)
+    path = "/v1/documents/uploads"
+    return Call("POST", path, _model(UploadTicket), json=body, headers=_keyed(idempotency_key), retry_safe=True)
 
 
 def get_upload(upload_id: Ref) -> Call[UploadStatus]:
@@ -668,11 +693,15 @@ def prime(
 
 
 def consolidate(
-    *, namespace: str | None = None, dry_run: bool | None = None, steps: Sequence[ConsolidationStep] | None = None
+    *,
+    namespace: str | None = None,
+    dry_run: bool | None = None,
+    steps: Sequence[ConsolidationStep] | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[Run]:
     """Queue a consolidation run of a namespace (`dry_run`: the plan only). 409 while one is open."""
     body = _body(namespace=namespace, dry_run=dry_run, steps=steps)
-    return Call("POST", "/v1/consolidate", _model(Run), json=body)
+    return Call("POST", "/v1/consolidate", _model(Run), json=body, headers=_keyed(idempotency_key), retry_safe=True)
 
 
 def list_consolidation_runs(
@@ -708,10 +737,11 @@ def undo_consolidation(run_id: Ref) -> Call[Run]:
 # ---- export and import -------------------------------------------------------------------------
 
 
-def create_export(*, namespace: str | None = None) -> Call[ExportJob]:
+def create_export(*, namespace: str | None = None, idempotency_key: str | None = None) -> Call[ExportJob]:
     """Queue an export of this tenant's data (or one namespace) as a JSONL file (`export_to_file`
     waits and downloads it)."""
-    return Call("POST", "/v1/exports", _model(ExportJob), json=_body(namespace=namespace))
+    body = _body(namespace=namespace)
+    return Call("POST", "/v1/exports", _model(ExportJob), json=body, headers=_keyed(idempotency_key), retry_safe=True)
 
 
 def get_export(export_id: Ref) -> Call[ExportJob]:
@@ -725,11 +755,14 @@ def create_import(
     *,
     namespace: str | None = None,
     id_policy: Literal["keep", "map"] | None = None,
+    idempotency_key: str | None = None,
 ) -> Call[ImportTicket]:
     """A presigned PUT for an export file; its arrival imports it, all or nothing (`import_file` does
     the whole exchange)."""
     body = _body(size_bytes=size_bytes, sha256=sha256, namespace=namespace, id_policy=id_policy)
-    return Call("POST", "/v1/imports", _model(ImportTicket), json=body)
+    return Call(
+        "POST", "/v1/imports", _model(ImportTicket), json=body, headers=_keyed(idempotency_key), retry_safe=True
+    )
 
 
 def get_import(import_id: Ref) -> Call[ImportJob]:

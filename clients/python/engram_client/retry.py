@@ -6,7 +6,9 @@ A request is sent again only when doing so cannot write twice:
   transaction to settle a race with another): any call;
 - its outcome is unknown (503/502/504, a read that failed or timed out) and the call is safe to
   repeat: GET, PUT, DELETE, the read-only POSTs (recall, prime, topic lookup, query-document) and
-  appends that carry an Idempotency-Key (the server answers a repeat with the first result).
+  the creates and writes that carry an Idempotency-Key (memories and their batch, links and their
+  batch, conversations, appends, documents, uploads, consolidation runs, exports, imports): the
+  server answers a repeat with the first answer and writes nothing.
 Waits grow exponentially with full jitter (a random wait between 0 and the cap of the attempt, so
 many clients throttled together do not come back together) and honour Retry-After.
 """
