@@ -140,7 +140,13 @@ def main() -> None:
                 }
                 return event("POST", "/mcp", "/mcp", call)
 
+            refused = {"content": "x", "tags": ["y" * 70]}  # 422 / a tool error: tags.0 is too long
             handler_ops: dict[str, tuple[Callable[[int], Any], Callable[[int], Any]]] = {
+                # The protocol's own cost: a request refused by validation touches no database.
+                "refused store (no database)": (
+                    lambda i: invoke("memories", event("POST", "/v1/memories", "/v1/memories", refused)),
+                    lambda i: invoke("mcp", rpc("store_memory", refused)),
+                ),
                 "get_memory": (
                     lambda i: invoke(
                         "memories",
@@ -197,7 +203,9 @@ def interleaved(
 
 
 def check(result: dict) -> None:
-    if int(result.get("statusCode", 200)) >= 400 or '"isError":true' in (result.get("body") or ""):
+    body = result.get("body") or ""
+    refused = "at most 64 characters" in body  # the refused store, both ways: expected
+    if not refused and (int(result.get("statusCode", 200)) >= 400 or '"isError":true' in body):
         raise RuntimeError(str(result)[:300])
 
 
