@@ -255,6 +255,7 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
             {"conversation_id": conversation, "messages": [{"role": "user", "content": "hi"}], "idempotency_key": "k1"},
         )
         await call("recall", {"query": "deploys", "mode": "keyword"})
+        out["compact"] = text(await client.call_tool("recall", {"query": "deploys", "format": "compact"}))
         await call("list_topics", {})
         await call("lookup_topics", {"ids": ["t1"]})
         await call("resume", {})
@@ -275,7 +276,7 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
         return out
 
     out = over_http(server, tenant.key, tour)
-    assert set(out) - {"again"} == {t["name"] for t in tool_contract()}  # every tool was called
+    assert set(out) - {"again", "compact"} == {t["name"] for t in tool_contract()}  # every tool was called
     assert out["link_memories"].startswith("Linked memory ") and "-supersedes-> memory " + a in out["link_memories"]
     assert "now version 2" in out["update_memory"] and "importance 0.9" in out["get_memory"]
     assert out["memory_history"].count("\nv") == 2 and "It replaced:" in out["memory_history"]
@@ -286,6 +287,8 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
         and out["again"].startswith("Already appended")
     )
     assert out["recall"].startswith("1. memory ")
+    assert out["compact"].startswith("1. memory ") and f"memory {b_id(out)} · score " in out["compact"]
+    assert "\n   Deploys run at 10 since March." in out["compact"]
     assert out["list_topics"] == "No topic tree for default yet: consolidation builds it."
     assert out["lookup_topics"] == "No such topic: t1"
     assert f"] memory {b_id(out)}: Deploys run at 10 since March." in out["resume"]
