@@ -261,8 +261,8 @@ SUBJECTS = {
     "bread": [
         "Feed the sourdough starter with equal parts rye flour and water every morning at 7.",
         "Every morning at 7 the sourdough starter is fed with equal parts rye flour and water.",
-        "The sourdough loaf bakes in a dutch oven at 250 C for 20 minutes with the lid on.",
-        "With the lid on the sourdough loaf bakes in a dutch oven at 250 C for 20 minutes.",
+        "Keep the sourdough starter in a glass jar at 24 C and discard half of it before each feed.",
+        "Discard half of the sourdough starter before each feed and keep it in a glass jar at 24 C.",
     ],
     "birds": [
         "The garden robin sings at dawn from the top of the hedge near the gate.",
