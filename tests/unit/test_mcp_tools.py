@@ -3,6 +3,7 @@ argument errors worded as the HTTP API words them, the scopes, and the stdio bri
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -150,3 +151,29 @@ def test_the_handler_loads_no_route_or_service_until_a_tool_is_called():
     )
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_engram_mcp_takes_url_and_key_from_flags_or_the_environment(monkeypatch, capsys):
+    from engram.core import config
+    from engram.ops.cli import main
+
+    def run(*argv: str) -> int:
+        config.settings.cache_clear()  # the environment changed: read it again
+        return main(["mcp", *argv])
+
+    monkeypatch.delenv("ENGRAM_API_URL", raising=False)
+    monkeypatch.delenv("ENGRAM_API_KEY", raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no message to forward: the bridge ends at once
+    try:
+        assert run("--key", "egk_x") == 2
+        assert "--url (or ENGRAM_API_URL) is required" in capsys.readouterr().err
+        monkeypatch.setenv("ENGRAM_API_URL", "http://127.0.0.1:9")
+        assert run() == 2
+        assert "--key (or ENGRAM_API_KEY) is required" in capsys.readouterr().err
+        monkeypatch.setenv("ENGRAM_API_KEY", "egk_x")
+        assert run() == 0
+        assert run("--url", "ftp://elsewhere") == 2  # a flag wins over the environment
+        assert "--url must be an http(s) URL" in capsys.readouterr().err
+    finally:
+        monkeypatch.undo()
+        config.settings.cache_clear()

@@ -343,6 +343,10 @@ class Settings(BaseSettings):
         description="CloudWatch namespace of Powertools' Metrics: Engram/<env> (CDK)",
     )
 
+    # `engram mcp`, the stdio bridge for local agents: a client of a running API (--url and --key win).
+    api_url: str | None = Field(default=None, description="engram mcp: the API's base URL it forwards to")
+    api_key: SecretStr | None = Field(default=None, description="engram mcp: the API key it sends")
+
     # The local dev server (`make dev`).
     dev_host: str = Field(default="127.0.0.1", validation_alias="HOST", description="make dev: the API's address")
     dev_port: int = Field(default=8080, validation_alias="PORT", description="make dev: the API's port")

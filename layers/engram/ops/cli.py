@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from uuid import UUID
 
@@ -38,13 +37,19 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--steps", default=None, help="comma-separated steps (default: every step)")
     sub.add_parser("settings", help="list every setting: its environment variable, value here, and description")
     m = sub.add_parser("mcp", help="MCP over stdio for local agents, forwarded to the API's remote /mcp endpoint")
-    m.add_argument("--url", default=os.environ.get("ENGRAM_API_URL"), help="the API's base URL (env ENGRAM_API_URL)")
-    m.add_argument("--key", default=os.environ.get("ENGRAM_API_KEY"), help="an API key (env ENGRAM_API_KEY)")
+    m.add_argument("--url", help="the API's base URL (default: ENGRAM_API_URL)")
+    m.add_argument("--key", help="an API key (default: ENGRAM_API_KEY)")
     args = parser.parse_args(argv)
-    if args.command == "mcp":  # no database here: only the standard library is imported
+    if args.command == "mcp":  # no database: settings and the standard library only
+        from engram.core.config import settings
         from engram.ops import mcp_bridge
 
-        return mcp_bridge.run(args.url, args.key)
+        url, key = args.url, args.key
+        if not (url and key):
+            s = settings()
+            url = url or s.api_url
+            key = key or (s.api_key.get_secret_value() if s.api_key else None)
+        return mcp_bridge.run(url, key)
     try:
         return _run(args)
     except EngramError as exc:  # the caller's mistake or a limit: one clear line, no traceback

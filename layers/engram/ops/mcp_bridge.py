@@ -181,7 +181,7 @@ def _last_sse_data(text: str) -> str:
     return data[-1] if data else ""
 
 
-def run(url: str | None, key: str | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+def run(url: str | None, key: str | None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     if not url or not key:
         missing = "--url (or ENGRAM_API_URL)" if not url else "--key (or ENGRAM_API_KEY)"
         print(f"engram mcp: {missing} is required", file=sys.stderr)
@@ -191,5 +191,5 @@ def run(url: str | None, key: str | None, stdin: TextIO = sys.stdin, stdout: Tex
     except ValueError as exc:
         print(f"engram mcp: {exc}", file=sys.stderr)
         return 2
-    bridge.serve(stdin, stdout)
+    bridge.serve(stdin or sys.stdin, stdout or sys.stdout)
     return 0
