@@ -428,3 +428,32 @@ def test_export_messages_delivered_again_change_nothing_and_a_dying_worker_gives
     failed = api.get(f"/v1/exports/{queued['id']}").body
     assert failed["status"] == "failed" and "did not finish in 3 attempts" in failed["error"]
     assert failed["download_url"] is None
+
+
+def test_two_namespaces_imported_into_one_collapse_duplicates_and_their_links(api, stack):
+    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
+    a, b = (
+        {
+            "type": "memory",
+            "id": str(uuid.uuid4()),
+            "content": "same words",
+            "namespace": ns,
+            "created_at": "2026-11-01T00:00:00Z",
+        }
+        for ns in ("port-x", "port-y")
+    )
+    link = {
+        "type": "link",
+        "id": str(uuid.uuid4()),
+        "from_id": a["id"],
+        "to_id": b["id"],
+        "relation": "relates_to",
+        "valid_from": "2026-11-01T00:00:00Z",
+    }
+    data = "".join(json.dumps(x) + "\n" for x in (header, a, b, link)).encode()
+    done = import_file(api, stack, data, namespace="port-merged")
+    assert done["status"] == "done", done
+    report = done["report"]
+    assert (report["imported"]["memories"], report["deduplicated"]["memories"]) == (1, 1)
+    assert (report["imported"]["links"], report["deduplicated"]["links"]) == (0, 1)  # it would link a memory to itself
+    assert [m["content"] for m in api.get("/v1/memories?namespace=port-merged").body["items"]] == ["same words"]

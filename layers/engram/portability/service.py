@@ -556,6 +556,8 @@ class Importer:
                 self.conn,
                 [(f, t, r.relation, r.valid_from, r.valid_to) for (f, t), (_, r) in zip(ends, batch, strict=True)],
             )
+            # Both ends deduplicated into one memory (two namespaces imported into one): nothing to link.
+            there |= {i for i, (f, t) in enumerate(ends) if f == t}
             self.deduplicated.links += len(there)  # the same relation already holds then
             rows = [
                 (number, (self.new_id(r.id, taken), f, t, r.model_dump()))
