@@ -11,6 +11,7 @@ import urllib.request
 import uuid
 
 import psycopg
+import pytest
 
 from engram_local.aws import s3_notification_record, sqs_record
 from engram_local.lambda_runtime import invoke
@@ -457,3 +458,40 @@ def test_two_namespaces_imported_into_one_collapse_duplicates_and_their_links(ap
     assert (report["imported"]["memories"], report["deduplicated"]["memories"]) == (1, 1)
     assert (report["imported"]["links"], report["deduplicated"]["links"]) == (0, 1)  # it would link a memory to itself
     assert [m["content"] for m in api.get("/v1/memories?namespace=port-merged").body["items"]] == ["same words"]
+
+
+@pytest.fixture
+def small_tiers(monkeypatch):
+    """Tier 2 from 2 KiB up, so a Tier 2 document (its body kept in `documents`, read by
+    query-document through its pages) is cheap to make."""
+    from engram.core import config
+
+    monkeypatch.setenv("ENGRAM_DOCUMENT_TIER0_MAX_BYTES", "1024")
+    monkeypatch.setenv("ENGRAM_DOCUMENT_TIER1_MAX_BYTES", "2048")
+    config.settings.cache_clear()
+    yield
+    monkeypatch.undo()
+    config.settings.cache_clear()
+
+
+def test_a_tier2_body_comes_back_whole_and_query_document_reads_it(api, stack, small_tiers):
+    body = _body(6 * 1024, "The harbour pilot's call sign is KESTREL-NINE.")
+    doc = api.post("/v1/documents", {"content": body, "namespace": "port-tier2", "tags": ["manual"]})
+    assert doc.status == 201 and doc.body["document"]["tier"] == 2, doc.body
+    memory_id = doc.body["memory"]["id"]
+    question = {"question": "call sign", "filter": {"substrings": ["call sign"]}, "answer": False, "token_budget": 64}
+    before = api.post(f"/v1/memories/{memory_id}/query", question).body
+    assert before["source"] == "document" and "KESTREL-NINE" in before["spans"][0]["text"]
+
+    _, data = export_file(api, stack, namespace="port-tier2")
+    (record,) = [json.loads(x) for x in data.decode().splitlines()[1:]]
+    assert record["document"]["body"] == body and record["document"]["content_type"] == "text/markdown"
+    assert api.post("/v1/namespaces/port-tier2/purge").status == 200
+
+    done = import_file(api, stack, data)
+    assert done["status"] == "done" and done["report"]["imported"]["documents"] == 1, done
+    assert api.get(f"/v1/memories/{memory_id}").body["document_tier"] == 2
+    after = api.post(f"/v1/memories/{memory_id}/query", question).body
+    assert after["spans"] == before["spans"]
+    again = import_file(api, stack, data)  # the same body: deduplicated on its SHA-256, nothing written
+    assert again["report"]["deduplicated"]["memories"] == 1 and again["report"]["imported"]["documents"] == 0
