@@ -495,3 +495,16 @@ def test_a_tier2_body_comes_back_whole_and_query_document_reads_it(api, stack, s
     assert after["spans"] == before["spans"]
     again = import_file(api, stack, data)  # the same body: deduplicated on its SHA-256, nothing written
     assert again["report"]["deduplicated"]["memories"] == 1 and again["report"]["imported"]["documents"] == 0
+
+
+def test_an_import_left_pending_expires_but_never_under_a_running_worker(api, stack):
+    ticket = api.post("/v1/imports", {"size_bytes": 10}).body
+    with psycopg.connect(stack.dsn) as owner:
+        owner.execute("UPDATE imports SET expires_at = now() - interval '1 hour' WHERE id = %s", (ticket["id"],))
+        owner.commit()
+        owner.execute("SELECT 1 FROM imports WHERE id = %s FOR UPDATE", (ticket["id"],))  # a worker at it
+        running = api.get(f"/v1/imports/{ticket['id']}")
+        assert running.status == 200 and running.body["status"] == "pending"  # answered, not waiting
+        owner.rollback()
+    expired = api.get(f"/v1/imports/{ticket['id']}").body
+    assert expired["status"] == "failed" and expired["error"].startswith("expired: no file arrived")

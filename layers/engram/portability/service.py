@@ -312,9 +312,8 @@ def get_import(tenant_id: UUID, import_id: UUID) -> ImportJob:
         if row is None:
             raise NotFound(f"import {import_id} not found")
         if row["status"] == "pending" and row["expires_at"] + EXPIRY_GRACE < datetime.now(UTC):
-            row = store.settle_import(
-                conn, import_id, report=None, error="expired: no file arrived before the upload URL expired"
-            )
+            reason = "expired: no file arrived before the upload URL expired"
+            row = store.expire_import(conn, import_id, reason) or row
     return _import_job(row)
 
 

@@ -109,6 +109,18 @@ def settle_import(conn: Conn, import_id: UUID, *, report: dict[str, Any] | None,
     return row
 
 
+def expire_import(conn: Conn, import_id: UUID, reason: str) -> DictRow | None:
+    """A pending import whose upload URL expired long ago -> failed. Never waits for, nor overrides, an
+    import a worker holds (it settles the row itself): that row is skipped, and None returned."""
+    return conn.execute(
+        sql.SQL(
+            "UPDATE imports SET status = 'failed', error = %s, updated_at = now() WHERE id ="
+            " (SELECT id FROM imports WHERE id = %s AND status = 'pending' FOR UPDATE SKIP LOCKED) RETURNING {}"
+        ).format(_IMPORT_COLUMNS),
+        (reason, import_id),
+    ).fetchone()
+
+
 # ---- export readers (one snapshot: the caller's repeatable-read transaction) ------------------------
 
 _MEMORIES = sql.SQL(
