@@ -16,7 +16,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -45,11 +45,23 @@ class Arguments:
         return getattr(self.params, name)
 
 
-def _is_header(hint: Any) -> bool:
-    """An HTTP header of the route (Idempotency-Key): the transport's business, not a tool argument."""
+def _as_argument(hint: Any) -> Any:
+    """A route's header parameter (Idempotency-Key) as a tool argument: its bounds and description
+    without the header's name (the argument is `idempotency_key`); other parameters as they are."""
     from aws_lambda_powertools.event_handler.openapi.params import Header
 
-    return any(isinstance(meta, Header) for meta in getattr(hint, "__metadata__", ()))
+    header = next((meta for meta in getattr(hint, "__metadata__", ()) if isinstance(meta, Header)), None)
+    if header is None:
+        return hint
+    return Annotated[(hint.__origin__, *header.metadata, Field(description=header.description))]
+
+
+def _key(a: Arguments, operation: str) -> Any:
+    """The idempotency key of a write, hashed as the HTTP route hashes it: a retry over MCP and one
+    over HTTP with the same key and body are the same request."""
+    from engram.core.idempotency import request_key
+
+    return request_key(getattr(a.params, "idempotency_key", None), operation, a.body)
 
 
 @dataclass(frozen=True)
@@ -73,9 +85,9 @@ class Tool:
             hint = hints[name]
             if inspect.isclass(hint) and issubclass(hint, BaseModel):
                 body = hint
-            elif name not in self.skip and not _is_header(hint):
+            elif name not in self.skip:
                 default = ... if parameter.default is inspect.Parameter.empty else parameter.default
-                params[name] = (hint, default)
+                params[name] = (_as_argument(hint), default)
         if body is not None and self.body_defaults:
             overrides = {
                 name: (
@@ -172,7 +184,7 @@ def _recall(tenant: UUID, a: Arguments) -> str:
 def _store_memory(tenant: UUID, a: Arguments) -> str:
     from engram.memories import service
 
-    return results.stored(service.create_memory(tenant, a.body))
+    return results.stored(service.create_memory(tenant, a.body, _key(a, "POST /v1/memories")))
 
 
 def _get_memory(tenant: UUID, a: Arguments) -> str:
@@ -202,7 +214,7 @@ def _query_document(tenant: UUID, a: Arguments) -> str:
 def _start_conversation(tenant: UUID, a: Arguments) -> str:
     from engram.conversations import service
 
-    return results.conversation(service.create_conversation(tenant, a.body))
+    return results.conversation(service.create_conversation(tenant, a.body, _key(a, "POST /v1/conversations")))
 
 
 def _append_conversation(tenant: UUID, a: Arguments) -> str:
@@ -226,7 +238,7 @@ def _lookup_topics(tenant: UUID, a: Arguments) -> str:
 def _link_memories(tenant: UUID, a: Arguments) -> str:
     from engram.graph import service
 
-    return results.linked(service.create_link(tenant, a.body))
+    return results.linked(service.create_link(tenant, a.body, _key(a, "POST /v1/links")))
 
 
 def _memory_history(tenant: UUID, a: Arguments) -> str:
@@ -238,7 +250,7 @@ def _memory_history(tenant: UUID, a: Arguments) -> str:
 def _consolidate(tenant: UUID, a: Arguments) -> str:
     from engram.consolidation import service
 
-    return results.run_started(service.consolidate_request(tenant, a.body))
+    return results.run_started(service.consolidate_request(tenant, a.body, _key(a, "POST /v1/consolidate")))
 
 
 def _consolidation_run(tenant: UUID, a: Arguments) -> str:
@@ -318,6 +330,7 @@ TOOLS: tuple[Tool, ...] = (
         _append_conversation,
         "Append up to 200 messages to a conversation, verbatim and in order. Pass an idempotency_key to make "
         "a retry safe.",
+        skip=("idempotency_key",),  # the body's own idempotency_key, which the service reads, is the argument
     ),
     Tool(
         "list_topics",

@@ -47,14 +47,14 @@ def over_stdio(url: str, key: str, work: Session) -> Any:
     return asyncio.run(run())
 
 
-def http_api(url: str, key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def http_api(
+    url: str, key: str, method: str, path: str, body: Any = None, idempotency_key: str | None = None
+) -> tuple[int, Any]:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        url + path,
-        data=data,
-        method=method,
-        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
-    )
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    if idempotency_key:
+        headers["Idempotency-Key"] = idempotency_key
+    request = urllib.request.Request(url + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -330,3 +330,23 @@ def test_the_bridge_forwards_lines_and_answers_each_request_once(server, make_te
     out = io.StringIO()
     Bridge(server, "egk_not_a_key").serve(io.StringIO(json.dumps(lines[2]) + "\n"), out)
     assert json.loads(out.getvalue())["error"]["message"] == "HTTP 401: missing or invalid API key"
+
+
+def test_an_idempotency_key_makes_a_retried_write_one_write_over_mcp_and_http(server, make_tenant):
+    tenant = make_tenant("mcp-idem")
+    body = {"content": "The on-call rota changes on Mondays.", "idempotency_key": "rota-1"}
+
+    async def twice(client: mcp.Client) -> tuple[str, str, Any]:
+        first = text(await client.call_tool("store_memory", body))
+        again = text(await client.call_tool("store_memory", body))
+        other = await client.call_tool("store_memory", {**body, "content": "Something else."})
+        return first, again, other
+
+    first, again, other = over_http(server, tenant.key, twice)
+    memory_id = first.split()[2]
+    assert first.startswith("Stored memory ") and again == first  # the first answer, replayed
+    status, envelope = http_api(server, tenant.key, "POST", "/v1/memories", {"content": "Something else."}, "rota-1")
+    assert status == 409 and other.is_error and text(other) == envelope["error"]["message"]
+    status, replayed = http_api(server, tenant.key, "POST", "/v1/memories", {"content": body["content"]}, "rota-1")
+    assert status == 201 and replayed["memory"]["id"] == memory_id  # the HTTP API sees the same request
+    assert [m["id"] for m in http_api(server, tenant.key, "GET", "/v1/memories")[1]["items"]] == [memory_id]

@@ -56,7 +56,9 @@ def _properties(model: type) -> set[str]:
 
 
 def test_input_schemas_are_the_routes_models_with_their_path_parameters():
-    assert set(BY_NAME["store_memory"].input_schema["properties"]) == _properties(MemoryCreate)
+    assert set(BY_NAME["store_memory"].input_schema["properties"]) == _properties(MemoryCreate) | {"idempotency_key"}
+    key = BY_NAME["store_memory"].input_schema["properties"]["idempotency_key"]  # the route's header, its bounds kept
+    assert key["anyOf"][0]["maxLength"] == 200 and "idempotency-key" not in BY_NAME["store_memory"].input_schema
     assert set(BY_NAME["recall"].input_schema["properties"]) == _properties(RecallRequest)
     assert set(BY_NAME["update_memory"].input_schema["properties"]) == {"memory_id"} | _properties(MemoryPatch)
     update = BY_NAME["update_memory"].input_schema
