@@ -135,10 +135,18 @@ def recall_all(api) -> list[list[tuple[str, float | None, float | None]]]:
     conversation window's text) with its cosine and keyword scores (the fused score is rank-based, so
     it moves when two near-equal results trade places). No touch: recall must not change what it is
     compared by. Not over the Tier 1 document's namespace: its hundreds of near-identical chunks would
-    make every rank a coin toss (best_chunk checks it alone)."""
+    make every rank a coin toss (best_chunk checks it alone). By score alone (no MMR): a re-embedded
+    vector's ~0.01 would move a pair across MMR's repetition cutoff and swap a result in or out."""
     answers = []
     for q in QUERIES:
-        body = {"query": q, "namespaces": list(NAMESPACES[:2]), "format": "compact", "touch": False, "limit": 3}
+        body = {
+            "query": q,
+            "namespaces": list(NAMESPACES[:2]),
+            "format": "compact",
+            "touch": False,
+            "limit": 3,
+            "diversify": False,
+        }
         r = api.post("/v1/recall", {**body, "explain": True})
         assert r.status == 200 and r.body["degraded"] == [], r.body
         answers.append(
