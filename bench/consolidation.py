@@ -28,10 +28,11 @@ worker would need them with --budget seconds per invocation. With `--llm fake`, 
 API answers from the ground truth (merge a real duplicate, "update" a real update, keep_both
 otherwise), so precision and recall measure the pipeline, not a model.
 
---recall-quality: the conversation bench's turns (bench/conversation_data.py) stored as memories,
-one namespace per user; evidence recall at 2k/4k/8k characters before and after an applied run
-(LLM off). Conversation turns themselves (POST /v1/conversations/...) are never touched by
-consolidation, so bench/conversation_recall.py's own figures cannot change with a run.
+--recall-quality: the conversation bench's user turns (bench/conversation_data.py) and every turn
+of the long conversations (bench/longconv_data.py) stored as memories, one namespace per
+conversation; evidence recall at 2k/4k/8k characters before and after an applied run (LLM off).
+Conversation turns themselves (POST /v1/conversations/...) are never touched by consolidation, so
+bench/conversation_recall.py's own figures cannot change with a run.
 """
 
 from __future__ import annotations
