@@ -367,11 +367,15 @@ def recall(
     min_score: float | None = None,
     as_of: datetime | str | None = None,
     expand: Expand | None = None,
+    rerank: bool | None = None,
+    rewrite_query: bool | None = None,
     format: Literal["full", "compact"] | None = None,
 ) -> Call[RecallResponse]:
     """Hybrid search (vector + keyword + recency + importance). `budget_chars` is a hard limit on the
     text returned; `as_of` recalls what was valid at that instant; `format="compact"` returns each
-    result's text once, the shape to put into a model's context. `degraded` says what was missing."""
+    result's text once, the shape to put into a model's context. `rerank` re-scores the best candidates with a
+    Bedrock rerank model, `rewrite_query` searches LLM rewrites of the question too (one metered call).
+    `degraded` says what was missing."""
     body = _body(
         query=query,
         namespace=namespace,
@@ -394,6 +398,8 @@ def recall(
         min_score=min_score,
         as_of=as_of,
         expand=expand,
+        rerank=rerank,
+        rewrite_query=rewrite_query,
         format=format,
     )
     # A search writes nothing but access counters: safe to send again.

@@ -190,6 +190,8 @@ class ScoreParts(Result):
     recency: float
     importance: float
     fused: float
+    rewrites: float | None = None
+    rerank: float | None = None
 
 
 class GraphNeighbour(Result):
@@ -277,6 +279,7 @@ class RecallResponse(Result):
     degraded: list[str]
     budget_chars: int | None = None
     used_chars: int = 0
+    query_rewrites: list[str] | None = None
 
 
 # ---- conversations -----------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """The one way the service talks to Claude: query-document answers now, consolidation and topics later.
 
 - `ENGRAM_LLM_LEVEL=off|auto|full`: off never calls; auto calls where it pays (query answers,
-  merges) when a provider is configured; full also allows optional uses (topic names, query
-  expansion). Callers ask `llm_unavailable(optional=...)` and fall back when it gives a reason.
+  merges, a recall's `rewrite_query`, which its caller asks for) when a provider is configured; full
+  also allows the optional uses nobody asked for (topic names). Callers ask
+  `llm_unavailable(optional=...)` and fall back when it gives a reason.
+- Per tenant per UTC day, calls and tokens of every purpose are capped (`daily_cap_reached`).
 - Provider `anthropic` (ANTHROPIC_API_KEY, optional ENGRAM_ANTHROPIC_BASE_URL) or `bedrock`
   (AnthropicBedrock with the Lambda role's credentials); model from ENGRAM_LLM_MODEL.
 - `import anthropic` costs ~0.9 s, so it happens on the first call, never at import time.
@@ -58,6 +60,28 @@ def llm_unavailable(optional: bool = False) -> str | None:
         return "llm_skipped: optional use needs ENGRAM_LLM_LEVEL=full"
     if s.llm_provider == "anthropic" and not s.anthropic_api_key:
         return "llm_not_configured: set ANTHROPIC_API_KEY (or ENGRAM_LLM_PROVIDER=bedrock)"
+    return None
+
+
+def usage_today(conn: Any) -> tuple[int, int]:
+    """The transaction tenant's LLM calls and tokens since midnight UTC (every purpose)."""
+    row = conn.execute(
+        "SELECT count(*) AS calls, COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) AS tokens"
+        " FROM llm_usage WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"
+    ).fetchone()
+    assert row is not None
+    return int(row["calls"]), int(row["tokens"])
+
+
+def daily_cap_reached(tenant_id: UUID | str) -> str | None:
+    """None while the tenant is under its daily LLM caps, else which one it reached."""
+    s = settings()
+    with tenant_transaction(tenant_id) as conn:
+        calls, tokens = usage_today(conn)
+    if calls >= s.consolidation_llm_daily_calls:
+        return f"llm_capped: tenant daily call cap reached: {s.consolidation_llm_daily_calls} calls"
+    if tokens >= s.consolidation_llm_daily_tokens:
+        return f"llm_capped: tenant daily token cap reached: {s.consolidation_llm_daily_tokens} tokens"
     return None
 
 

@@ -174,7 +174,7 @@ def _context(
 ) -> cycle.StepContext:
     s = settings()
     space = store.space_thresholds(conn)
-    day_calls, day_tokens = store.llm_usage_today(conn)
+    day_calls, day_tokens = llm.usage_today(conn)
     budget = cycle.LlmBudget(
         unavailable=llm.llm_unavailable(),
         run_calls=run["llm_calls"],

@@ -537,16 +537,3 @@ def space_thresholds(conn: psycopg.Connection[Any]) -> Row | None:
     return conn.execute(
         "SELECT model_id, dimension, consolidation_thresholds FROM embedding_spaces WHERE active"
     ).fetchone()
-
-
-# --- LLM usage ----------------------------------------------------------------------------------
-
-
-def llm_usage_today(conn: psycopg.Connection[Any]) -> tuple[int, int]:
-    """The tenant's LLM calls and tokens since midnight UTC (every purpose)."""
-    row = conn.execute(
-        "SELECT count(*) AS calls, COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) AS tokens"
-        " FROM llm_usage WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"
-    ).fetchone()
-    assert row is not None
-    return int(row["calls"]), int(row["tokens"])

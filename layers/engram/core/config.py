@@ -246,6 +246,18 @@ class Settings(BaseSettings):
         description="Vector search scans exactly (every row's distance) when the tenant/namespace rows a recall "
         "filter leaves are at most this many, the HNSW index otherwise; 0: always HNSW",
     )
+    rerank_model: str | None = Field(
+        default=None,
+        description="Bedrock rerank model (an id such as amazon.rerank-v1:0 or cohere.rerank-v3-5:0, or its ARN) "
+        "recall's `rerank` re-scores candidates with; unset: `rerank` answers unreranked and says so in `degraded`",
+    )
+    rerank_candidates: int = Field(
+        default=50, ge=1, le=1000, description="Fused recall candidates the reranker re-scores (at least `limit`)"
+    )
+    bedrock_agent_endpoint_url: str | None = Field(
+        default=None,
+        description="Bedrock agent runtime endpoint override, where rerank calls go (a VPC endpoint, a test stand-in)",
+    )
 
     # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
     # engram.documents.prepare.HARD_MAX_BYTES and is not a setting.

@@ -66,6 +66,16 @@ class RecallRequest(Strict):
     expand: RecallExpand | None = Field(
         default=None, description="Attach each result's linked memories (summaries, inside budget_chars)"
     )
+    rerank: bool = Field(
+        default=False,
+        description="Re-score the best fused candidates with a Bedrock rerank model and order by its relevance "
+        "(`score` becomes it); without a configured reranker the results come unreranked, `degraded` says so",
+    )
+    rewrite_query: bool = Field(
+        default=False,
+        description="The LLM rewrites the question into up to 3 paraphrases and keyword lists, searched with it and "
+        "fused in (one metered LLM call); unavailable, recall answers without them and `degraded` says so",
+    )
     format: Literal["full", "compact"] = Field(
         default="full",
         description="full: every field, conversation results with their original messages; "
@@ -85,6 +95,10 @@ class ScoreParts(BaseModel):
     recency: float
     importance: float
     fused: float
+    rewrites: float | None = Field(
+        default=None, description="With rewrite_query: the part of `fused` the rewrites' lists gave"
+    )
+    rerank: float | None = Field(default=None, description="With rerank: the reranker's relevance (the `score`)")
 
 
 class RecalledChunk(BaseModel):
@@ -175,3 +189,6 @@ class RecallResponse(BaseModel):
     degraded: list[str] = Field(description="Parts of the search that were unavailable, if any")
     budget_chars: int | None = None
     used_chars: int = 0
+    query_rewrites: list[str] | None = Field(
+        default=None, description="With rewrite_query: the rewrites searched with the question"
+    )

@@ -4,7 +4,7 @@ unit-tested without a database."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -39,6 +39,15 @@ class Candidate:
     keyword_rank: int | None = None
     recency: float = 0.0
     fused: float = 0.0
+    # rewrite_query: (cosine, keyword rank) in each rewrite's lists, by rewrite; what those lists added to fused.
+    rewrites: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)
+    rewrite_part: float = 0.0
+    rerank: float | None = None  # the reranker's relevance, when `rerank` re-scored this candidate
+
+    @property
+    def score(self) -> float:
+        """What orders the results: the reranker's relevance when it re-scored them, else the fused score."""
+        return self.fused if self.rerank is None else self.rerank
 
 
 def recency_score(occurred_at: datetime, now: datetime) -> float:
@@ -46,7 +55,7 @@ def recency_score(occurred_at: datetime, now: datetime) -> float:
     return math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
 
 
-def fuse(candidates: list[Candidate], fusion: str) -> None:
+def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0) -> None:
     by_vec = sorted((c for c in candidates if c.vector is not None), key=lambda c: -(c.vector or 0))
     by_kw = sorted((c for c in candidates if c.keyword is not None), key=lambda c: -(c.keyword or 0))
     for i, c in enumerate(by_vec):
@@ -54,15 +63,40 @@ def fuse(candidates: list[Candidate], fusion: str) -> None:
     for i, c in enumerate(by_kw):
         c.keyword_rank = i + 1
     top_kw = by_kw[0].keyword if by_kw and by_kw[0].keyword else 1.0
+    _rewrite_parts(candidates, fusion, rewrites, top_kw)
     for c in candidates:
         importance = float(c.row["importance"])
         if fusion == "rrf":
-            base = sum(1.0 / (RRF_K + r) for r in (c.vector_rank, c.keyword_rank) if r is not None)
+            base = sum(1.0 / (RRF_K + r) for r in (c.vector_rank, c.keyword_rank) if r is not None) + c.rewrite_part
             c.fused = base * (1.0 + 0.1 * c.recency + 0.1 * importance)
         else:
             kw_norm = (c.keyword or 0.0) / top_kw  # best keyword hit of this query = 1.0
-            base = W_VECTOR * max(c.vector or 0.0, 0.0) + W_KEYWORD * kw_norm + W_RECENCY * c.recency
+            base = W_VECTOR * max(c.vector or 0.0, 0.0) + W_KEYWORD * kw_norm + W_RECENCY * c.recency + c.rewrite_part
             c.fused = base * (0.8 + 0.4 * importance)
+
+
+def _rewrite_parts(candidates: list[Candidate], fusion: str, rewrites: int, top_kw: float) -> None:
+    """What the query rewrites' vector and keyword lists add to each candidate's base score. rrf: their
+    reciprocal ranks, each rewrite weighing 1/rewrites, so together they count as much as the question
+    (the caller's own words; a rewrite is a guess). weighted: the best rewrite's match where it beats the
+    question's (the score of the best-matching phrasing)."""
+    for j in range(rewrites):
+        found = [(c, *c.rewrites[j]) for c in candidates if j in c.rewrites]
+        by_vec = [c for c, vector, _ in sorted(found, key=lambda f: -(f[1] or 0.0)) if vector is not None]
+        by_kw = [c for c, _, keyword in sorted(found, key=lambda f: -(f[2] or 0.0)) if keyword is not None]
+        if fusion == "rrf":
+            for ranked in (by_vec, by_kw):
+                for i, c in enumerate(ranked):
+                    c.rewrite_part += 1.0 / (RRF_K + i + 1) / rewrites
+            continue
+        rewrite_top_kw = (by_kw[0].rewrites[j][1] or 1.0) if by_kw else 1.0
+        for c in candidates:
+            if j not in c.rewrites:
+                continue
+            vector, keyword = c.rewrites[j]
+            question = W_VECTOR * max(c.vector or 0.0, 0.0) + W_KEYWORD * (c.keyword or 0.0) / top_kw
+            rewrite = W_VECTOR * max(vector or 0.0, 0.0) + W_KEYWORD * (keyword or 0.0) / rewrite_top_kw
+            c.rewrite_part = max(c.rewrite_part, rewrite - question)
 
 
 def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: int) -> list[Candidate]:
@@ -85,7 +119,7 @@ def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: in
     for row, chunk_id in enumerate(ids):
         if chunk_id in vectors:
             matrix[row] = vectors[chunk_id]
-    relevance = np.array([c.fused for c in candidates], dtype=float)
+    relevance = np.array([c.score for c in candidates], dtype=float)
     if relevance.max() > 0:
         relevance /= relevance.max()  # the best candidate is 1, whatever the fusion's scale
     closest = np.full(len(candidates), -np.inf)  # highest cosine to a picked candidate with a vector

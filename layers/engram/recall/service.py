@@ -8,6 +8,7 @@ keyword + recency still answer and the response says what was missing in `degrad
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -17,6 +18,7 @@ from aws_lambda_powertools import Logger
 from psycopg import sql
 from psycopg.rows import DictRow
 
+from engram.adapters import llm, rerank
 from engram.adapters.embeddings.base import Embedder
 from engram.core.activity import record_activity
 from engram.core.config import settings
@@ -57,6 +59,8 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
     )
 
     qvec = _embed_query(req, embedder, degraded)
+    rewrites = _rewrite_query(tenant_id, req, degraded) if req.rewrite_query else []
+    rewrite_vectors = _embed_rewrites(rewrites, qvec, embedder)
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
         if req.topics:
@@ -67,18 +71,31 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
             params["topic_memories"] = topic_service.memory_ids_in_topics(conn, req.topics)
         dimension = _vector_space(conn, qvec, embedder, params, degraded)
         rows = _candidates(conn, req, where, params, dimension, degraded)
-        ranked = _rank(rows, req, now)
+        rewrite_rows = [
+            # Each rewrite is searched as the question is: its vector only in the question's space.
+            _candidates(conn, req, where, {**params, "query": text, "qvec": vector}, dimension if vector else None, [])
+            for text, vector in zip(rewrites, rewrite_vectors, strict=True)
+        ]
+        ranked = _rank(rows, req, now, rewrite_rows)
+        if req.rerank:
+            ranked = _rerank(req, ranked, degraded)
         if req.diversify and dimension:
             top = ranked[: req.limit * 4]
             ranked = mmr(top, chunk_vectors(conn, [c.row["chunk_id"] for c in top]), req.limit)
         if req.min_score is not None:
-            ranked = [c for c in ranked if c.fused >= req.min_score]
+            ranked = [c for c in ranked if c.score >= req.min_score]
         hits, used = _shape(ranked[: req.limit], req)
         if req.format == "full":
             _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now)
     results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [_compact(h) for h in hits]
-    return RecallResponse(results=results, degraded=degraded, budget_chars=req.budget_chars, used_chars=used)
+    return RecallResponse(
+        results=results,
+        degraded=degraded,
+        budget_chars=req.budget_chars,
+        used_chars=used,
+        query_rewrites=rewrites if req.rewrite_query else None,
+    )
 
 
 def _compact(h: RecallHit) -> CompactHit:
@@ -114,6 +131,65 @@ def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[s
         logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
         degraded.append(f"vector_search_unavailable: {type(exc).__name__}")
         return None
+
+
+# rewrite_query: the LLM's instructions. Paraphrases find what vectors miss, keyword lists what the
+# question's words miss (a memory that says "latte" to a question about "coffee").
+MAX_REWRITES = 3
+MAX_REWRITE_CHARS = 500
+REWRITE_SYSTEM = (
+    "You rewrite a question put to a memory store into other search queries that find the same memories. "
+    f"Give up to {MAX_REWRITES} queries, one per line: a paraphrase in other words, and keyword lists of the synonyms, "
+    "related terms and likely answer words the stored text may use. No numbering, no quotes, no commentary."
+)
+
+
+def _rewrite_query(tenant_id: UUID, req: RecallRequest, degraded: list[str]) -> list[str]:
+    """Up to MAX_REWRITES rewrites of the question from one metered LLM call (component
+    `recall_expansion`), or none, with the reason in `degraded`, when the LLM is off, not configured,
+    capped for the day or failing: the recall answers without them."""
+    reason = llm.llm_unavailable() or llm.daily_cap_reached(tenant_id)
+    if reason is None:
+        try:
+            answer = llm.complete(tenant_id, "recall_expansion", REWRITE_SYSTEM, req.query, max_tokens=300).text
+        except llm.LlmError as exc:
+            reason = f"llm_error: {exc}"
+    if reason is not None:
+        degraded.append(f"rewrite_query_unavailable: {reason}"[:300])
+        return []
+    rewrites: list[str] = []
+    for line in answer.splitlines():
+        text = line.strip().lstrip("-*0123456789.) ").strip().strip('"')[:MAX_REWRITE_CHARS]
+        if text and text.casefold() != req.query.casefold() and text not in rewrites:
+            rewrites.append(text)
+    return rewrites[:MAX_REWRITES]
+
+
+def _embed_rewrites(rewrites: list[str], qvec: str | None, embedder: Embedder | None) -> list[str | None]:
+    """The rewrites' vectors, when the question's was made (vector search is on); None each otherwise,
+    or when the embedder fails now: the rewrites still search by keyword."""
+    if not rewrites or qvec is None or embedder is None:
+        return [None] * len(rewrites)
+    try:
+        return [vector_literal(v) for v in embedder.embed(rewrites)]
+    except Exception as exc:  # the question's vector search already answers; its rewrites' is a bonus
+        logger.warning("rewrite embedding failed; rewrites by keyword only", extra={"error": str(exc)})
+        return [None] * len(rewrites)
+
+
+def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) -> list[Candidate]:
+    """The best fused candidates (rerank_candidates, at least `limit`) re-scored by the reranker and
+    ordered by its relevance; the rest are dropped. Unavailable: the fused order, and why in `degraded`."""
+    pool = ranked[: max(settings().rerank_candidates, req.limit)]
+    try:
+        scores = rerank.relevance(req.query, [c.row["text"] for c in pool])
+    except rerank.RerankUnavailable as exc:
+        logger.warning("rerank unavailable; fused order", extra={"error": str(exc)})
+        degraded.append(f"rerank_unavailable: {exc}"[:300])
+        return ranked
+    for c, score in zip(pool, scores, strict=True):
+        c.rerank = score
+    return sorted(pool, key=lambda c: -c.score)
 
 
 def _vector_space(
@@ -190,8 +266,11 @@ def vector_candidate_ids(
     return [r["id"] for r in conn.execute(vector_sql(where, dimension, exact), params).fetchall()]
 
 
-def _rank(rows: list[DictRow], req: RecallRequest, now: datetime) -> list[Candidate]:
-    """Fused scores, best first, the best chunk per memory (every conversation window stands alone)."""
+def _rank(
+    rows: list[DictRow], req: RecallRequest, now: datetime, rewrite_rows: Sequence[list[DictRow]] = ()
+) -> list[Candidate]:
+    """Fused scores, best first, the best chunk per memory (every conversation window stands alone).
+    rewrite_rows: each query rewrite's candidates, fused in with the question's."""
     candidates = [
         Candidate(
             row=r,
@@ -201,7 +280,17 @@ def _rank(rows: list[DictRow], req: RecallRequest, now: datetime) -> list[Candid
         )
         for r in rows
     ]
-    fuse(candidates, settings().recall_fusion)
+    by_chunk = {c.row["chunk_id"]: c for c in candidates}
+    for j, found in enumerate(rewrite_rows):
+        for r in found:
+            if r["chunk_id"] not in by_chunk:
+                by_chunk[r["chunk_id"]] = Candidate(row=r, recency=recency_score(r["occurred_at"], now))
+                candidates.append(by_chunk[r["chunk_id"]])
+            by_chunk[r["chunk_id"]].rewrites[j] = (
+                None if r["sim"] is None else float(r["sim"]),
+                None if r["rank"] is None else float(r["rank"]),
+            )
+    fuse(candidates, settings().recall_fusion, len(rewrite_rows))
     best: dict[UUID, Candidate] = {}
     for c in sorted(candidates, key=lambda c: -c.fused):
         best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
@@ -245,13 +334,15 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
                     seq_from=r["seq_from"],
                     seq_to=r["seq_to"],
                 ),
-                score=round(c.fused, 6),
+                score=round(c.score, 6),
                 explain=ScoreParts(
                     vector=c.vector,
                     keyword=c.keyword,
                     recency=round(c.recency, 6),
                     importance=float(r["importance"]),
                     fused=c.fused,
+                    rewrites=round(c.rewrite_part, 6) if req.rewrite_query else None,
+                    rerank=c.rerank,
                 )
                 if req.explain
                 else None,
