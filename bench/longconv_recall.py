@@ -69,6 +69,9 @@ CONFIGS: dict[str, Config] = {
     "weighted-kw-0.5": Config(env=W, ranking={"W_KEYWORD": 0.5}),
     "weighted-kw-0.2": Config(env=W, ranking={"W_KEYWORD": 0.2}),
     "weighted-vec-0.7": Config(env=W, ranking={"W_VECTOR": 0.7, "W_KEYWORD": 0.3, "W_RECENCY": 0.0}),
+    # the model-backed options: need a reranker (ENGRAM_RERANK_MODEL) or an LLM configured, else they stop the run
+    "rerank": Config(request={"rerank": True}),
+    "rewrite-query": Config(request={"rewrite_query": True}),
 }
 
 
@@ -183,6 +186,8 @@ def ask_all(
                 }
                 status, out = call(key, "POST", "/v1/recall", body)
                 assert status == 200, out
+                # An option that could not run would measure the defaults under its name.
+                assert not [d for d in out["degraded"] if d.startswith(("rerank_", "rewrite_query_"))], out["degraded"]
                 evidence = {(conv_ids[i][sess], seq): conv.sessions[sess][seq - 1].content for sess, seq in q.evidence}
                 s = score(out["results"], evidence)
                 scores[q.qtype].append(s)
