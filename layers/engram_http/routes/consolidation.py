@@ -66,7 +66,10 @@ def get_run(
     "/v1/consolidation-runs/<run_id>/undo",
     tags=["consolidation"],
     summary="Put back everything the run changed",
-    responses={409: {"description": "Memories changed since the run (named), or a later run exists"}},
+    responses={
+        200: {"description": "The run, now undone"},
+        409: {"description": "Memories changed since the run (named), or a later run exists"},
+    },
 )
 def undo_run(run_id: UUID) -> Run:
     who = principal(router, "write")

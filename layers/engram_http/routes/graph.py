@@ -53,7 +53,7 @@ def create_link(body: LinkCreate, idempotency_key: IdempotencyKeyHeader = None) 
     "/v1/links/batch",
     tags=["graph"],
     summary="Create up to 100 links, per-item results",
-    responses={409: {"description": IDEMPOTENCY_KEY_REUSED}},
+    responses={200: {"description": "One result per item"}, 409: {"description": IDEMPOTENCY_KEY_REUSED}},
 )
 def create_link_batch(body: LinkBatchCreate, idempotency_key: IdempotencyKeyHeader = None) -> LinkBatchResult:
     who = principal(router, "write")

@@ -56,7 +56,7 @@ def create_memory(body: MemoryCreate, idempotency_key: IdempotencyKeyHeader = No
     "/v1/memories/batch",
     tags=["memories"],
     summary="Store up to 100 memories, per-item results",
-    responses={409: {"description": IDEMPOTENCY_KEY_REUSED}},
+    responses={200: {"description": "One result per item"}, 409: {"description": IDEMPOTENCY_KEY_REUSED}},
 )
 def create_batch(body: MemoryBatchCreate, idempotency_key: IdempotencyKeyHeader = None) -> BatchResult:
     who = principal(router, "write")

@@ -36,7 +36,7 @@ def lookup_topics(body: TopicLookupRequest) -> TopicLookupResponse:
     "/v1/topics/<topic_id>",
     tags=["topics"],
     summary="A topic: its path, children and first members",
-    responses={404: {"description": "No such topic, or not yours"}},
+    responses={200: {"description": "The topic"}, 404: {"description": "No such topic, or not yours"}},
 )
 def get_topic(topic_id: str) -> TopicDetail:
     who = principal(router, "read")
