@@ -51,7 +51,9 @@ PROFILES: dict[str, FunctionProfile] = {
     "authorizer": FunctionProfile(timeout_s=10, description="API key authorizer for the HTTP API"),
     "admin": FunctionProfile(description="health, OpenAPI, stats, tenant and key management"),
     "memories": FunctionProfile(embed_send=True, description="memory CRUD; enqueues embedding jobs"),
-    "recall": FunctionProfile(bedrock_embed=True, description="hybrid recall; embeds the query"),
+    "recall": FunctionProfile(
+        bedrock_embed=True, bedrock_llm=True, description="hybrid recall; embeds the query, rewrite_query's LLM call"
+    ),
     "graph": FunctionProfile(description="links between memories, traversal and history"),
     # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.
     "console": FunctionProfile(timeout_s=10, database=False, description="the memory console's static files"),
