@@ -8,6 +8,7 @@ keyword + recency still answer and the response says what was missing in `degrad
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -137,6 +138,7 @@ def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[s
 # question's words miss (a memory that says "latte" to a question about "coffee").
 MAX_REWRITES = 3
 MAX_REWRITE_CHARS = 500
+LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")  # a model may number its lines anyway
 REWRITE_SYSTEM = (
     "You rewrite a question put to a memory store into other search queries that find the same memories. "
     f"Give up to {MAX_REWRITES} queries, one per line: a paraphrase in other words, and keyword lists of the synonyms, "
@@ -159,7 +161,7 @@ def _rewrite_query(tenant_id: UUID, req: RecallRequest, degraded: list[str]) -> 
         return []
     rewrites: list[str] = []
     for line in answer.splitlines():
-        text = line.strip().lstrip("-*0123456789.) ").strip().strip('"')[:MAX_REWRITE_CHARS]
+        text = LIST_MARKER.sub("", line).strip().strip('"')[:MAX_REWRITE_CHARS]
         if text and text.casefold() != req.query.casefold() and text not in rewrites:
             rewrites.append(text)
     return rewrites[:MAX_REWRITES]
