@@ -510,7 +510,8 @@ def test_through_the_queue_the_stale_fact_leaves_recall_but_as_of_finds_it(
 def _before(instant: str) -> str:
     from datetime import datetime, timedelta
 
-    return (datetime.fromisoformat(instant.replace("Z", "+00:00")) - timedelta(seconds=1)).isoformat()
+    # valid_to is exclusive; a whole second earlier can be before the memory was written
+    return (datetime.fromisoformat(instant.replace("Z", "+00:00")) - timedelta(microseconds=1)).isoformat()
 
 
 def test_a_recall_raises_importance(api, tenant, drain, settings_env):

@@ -213,7 +213,9 @@ def test_a_leaf_of_overlapping_memories_is_distilled_recall_finds_it_and_undo_pu
     found = _recall(api, question)
     assert found and found[0] in distilled and not set(found) & set(sources)
     superseded_at = api.get(f"/v1/memories/{sources[0]}").body["valid_to"]
-    instant = datetime.fromisoformat(superseded_at.replace("Z", "+00:00")) - timedelta(seconds=1)
+    # Just before the supersession (valid_to is exclusive): a whole second earlier can be before the
+    # sources were written, on a fast machine.
+    instant = datetime.fromisoformat(superseded_at.replace("Z", "+00:00")) - timedelta(microseconds=1)
     in_the_past = _recall(api, question, as_of=instant.isoformat())
     assert sources[0] in in_the_past and not set(in_the_past) & set(distilled)
 
