@@ -77,6 +77,9 @@ class EnvConfig:
     llm_level: str = "off"
     llm_provider: str = "bedrock"
     llm_model: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+    # Recall's `rerank` (Bedrock's Rerank API, e.g. "amazon.rerank-v1:0"); None: no reranker, no endpoint,
+    # no grant, and `rerank: true` answers unreranked (degraded).
+    rerank_model: str | None = None
 
     # consolidation schedule (used once the consolidation functions exist)
     consolidation_schedule: str = "cron(0 3 * * ? *)"

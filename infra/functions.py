@@ -22,7 +22,7 @@ from infra.assets import LambdaAssets
 from infra.config import EnvConfig
 from infra.database import Database
 from infra.nag import acknowledge, main_resource
-from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, profile_for
+from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, FunctionProfile, profile_for
 from infra.retention import retention_days
 from infra.storage import UPLOADS_PREFIX
 from infra.workers import MAX_RECEIVES, WorkQueues
@@ -102,6 +102,8 @@ class Functions(Construct):
             "POWERTOOLS_LOG_LEVEL": config.log_level,
             "POWERTOOLS_METRICS_NAMESPACE": f"Engram/{config.env}",
         }
+        if config.rerank_model:
+            environment["ENGRAM_RERANK_MODEL"] = config.rerank_model
         if CONSOLIDATE_QUEUE in queues.queues:
             environment["ENGRAM_CONSOLIDATE_QUEUE_URL"] = queues.get(CONSOLIDATE_QUEUE).queue.queue_url
             # The worker marks a run failed on the last receive before the dead-letter queue.
@@ -190,6 +192,7 @@ class Functions(Construct):
             )
         if profile.bedrock_llm and config.llm_level != "off" and config.llm_provider == "bedrock":
             self._grant_llm(role)
+        reranks = self._grant_rerank(role, profile)
         if profile.uploads_read:
             role.add_to_policy(
                 iam.PolicyStatement(
@@ -235,8 +238,7 @@ class Functions(Construct):
         acknowledge(
             role,
             "AwsSolutions-IAM5[Resource::*]",
-            "X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) do not support "
-            "resource-level permissions; no other statement uses a wildcard resource.",
+            _WILDCARD_REASON[reranks],
         )
 
     def _grant_objects(
@@ -254,6 +256,21 @@ class Functions(Construct):
                 f"Object access is limited to the {prefix} prefix of the one uploads bucket; object keys are "
                 "generated per export or import, so they cannot be listed in advance.",
             )
+
+    def _grant_rerank(self, role: iam.Role, profile: FunctionProfile) -> bool:
+        """Recall's `rerank`, when the profile asks and a model is configured: the Rerank action, and
+        InvokeModel on the one configured rerank model. Returns whether it granted them."""
+        model = self.config.rerank_model
+        if not (profile.bedrock_rerank and model):
+            return False
+        role.add_to_policy(iam.PolicyStatement(actions=["bedrock:Rerank"], resources=["*"]))
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:InvokeModel"],
+                resources=[f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}::foundation-model/{model}"],
+            )
+        )
+        return True
 
     def _grant_llm(self, role: iam.Role) -> None:
         model = self.config.llm_model
@@ -278,6 +295,15 @@ class Functions(Construct):
                 actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"], resources=resources
             )
         )
+
+
+# Why a role may have a statement on every resource, without and with recall's rerank grant.
+_WILDCARD_REASON = {
+    False: "X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) do not support "
+    "resource-level permissions; no other statement uses a wildcard resource.",
+    True: "X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) and bedrock:Rerank do not support "
+    "resource-level permissions; the rerank model is limited by InvokeModel on that one model.",
+}
 
 
 def _cfn(bucket: s3.IBucket) -> s3.CfnBucket:

@@ -62,11 +62,14 @@ class Network(Construct):
             : config.endpoint_azs
         ]
         self.interface_endpoints: dict[str, ec2.InterfaceVpcEndpoint] = {}
-        for name, service in (
+        services = [
             ("SecretsManager", ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER),
             ("Sqs", ec2.InterfaceVpcEndpointAwsService.SQS),
             ("BedrockRuntime", ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME),
-        ):
+        ]
+        if config.rerank_model:  # Rerank is served by the agent runtime: an endpoint only where it is used
+            services.append(("BedrockAgentRuntime", ec2.InterfaceVpcEndpointAwsService.BEDROCK_AGENT_RUNTIME))
+        for name, service in services:
             endpoint = self.vpc.add_interface_endpoint(
                 f"{name}Endpoint",
                 service=service,

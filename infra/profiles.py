@@ -27,6 +27,7 @@ class FunctionProfile:
     consolidate_send: bool = False  # may enqueue consolidation jobs
     bedrock_embed: bool = False  # bedrock:InvokeModel on the embedding model only
     bedrock_llm: bool = False  # bedrock:InvokeModel on the configured Claude model (when llm_level != off)
+    bedrock_rerank: bool = False  # bedrock:Rerank, InvokeModel on the rerank model (when rerank_model is set)
     uploads_read: bool = False  # s3:GetObject under uploads/
     uploads_write: bool = False  # s3:PutObject under uploads/ (signs presigned PUT URLs)
     uploads_delete: bool = False  # s3:DeleteObject under uploads/ (drops rejected or ingested objects)
@@ -52,7 +53,10 @@ PROFILES: dict[str, FunctionProfile] = {
     "admin": FunctionProfile(description="health, OpenAPI, stats, tenant and key management"),
     "memories": FunctionProfile(embed_send=True, description="memory CRUD; enqueues embedding jobs"),
     "recall": FunctionProfile(
-        bedrock_embed=True, bedrock_llm=True, description="hybrid recall; embeds the query, rewrite_query's LLM call"
+        bedrock_embed=True,
+        bedrock_llm=True,
+        bedrock_rerank=True,
+        description="hybrid recall; embeds the query, rewrite_query's LLM call, rerank",
     ),
     "graph": FunctionProfile(description="links between memories, traversal and history"),
     # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.

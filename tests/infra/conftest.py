@@ -89,9 +89,10 @@ def _synth(env: str, future: bool, tmp: str) -> Synth:
     }
     kwargs: dict[str, Any] = {}
     if future:
-        # prod with the RDS Proxy turned on: the option that no environment uses by default.
+        # prod with the options no environment uses by default: the RDS Proxy, recall's reranker.
         environments = copy.deepcopy(read_cdk_json_context()["engram:environments"])
         environments[env]["db_rds_proxy"] = True
+        environments[env]["rerank_model"] = "amazon.rerank-v1:0"
         context["engram:environments"] = environments
     app = App(outdir=tmp, context=context)
     if future:
@@ -127,5 +128,6 @@ def prod(synth) -> Synth:
 
 @pytest.fixture(scope="session")
 def future(synth) -> Synth:
-    """prod, with the route table grown by FUTURE_ROUTES / FUTURE_EVENT_FUNCTIONS and RDS Proxy on."""
+    """prod, with the route table grown by FUTURE_ROUTES / FUTURE_EVENT_FUNCTIONS, RDS Proxy on and a
+    rerank model configured."""
     return synth("prod", future=True)
