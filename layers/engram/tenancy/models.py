@@ -42,7 +42,7 @@ class PurgeResult(BaseModel):
 class UsageLine(BaseModel):
     day: date = Field(description="UTC day")
     component: str = Field(
-        description="What the calls were for: query_answer, consolidation_gate, "
+        description="What the calls were for: query_document, recall_expansion, consolidation_gate, "
         "consolidation_merge, consolidation_reconcile, ..."
     )
     model: str
