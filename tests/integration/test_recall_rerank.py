@@ -36,6 +36,7 @@ class FakeRerank:
     headers: list[dict[str, str]] = field(default_factory=list)
     score: Callable[[str], float] = lambda text: 1.0 / len(text)  # shortest first: not the fused order
     failure: tuple[int, str] | None = None  # (status, error type) every call answers with
+    answers: int | None = None  # score only the first N documents (None: all)
 
 
 @pytest.fixture
@@ -53,7 +54,7 @@ def fake_rerank() -> Iterator[FakeRerank]:
                 return self._reply(status, {"message": f"fake {error_type}"}, error_type)
             texts = [s["inlineDocumentSource"]["textDocument"]["text"] for s in body["sources"]]
             scored = sorted(enumerate(texts), key=lambda it: -fake.score(it[1]))
-            results = [{"index": i, "relevanceScore": fake.score(t)} for i, t in scored]
+            results = [{"index": i, "relevanceScore": fake.score(t)} for i, t in scored][: fake.answers]
             self._reply(200, {"results": results})
 
         def _reply(self, status: int, payload: dict[str, Any], error_type: str | None = None) -> None:
@@ -193,6 +194,24 @@ def test_a_failing_reranker_degrades_to_the_fused_order(
     assert [h["memory_id"] for h in body["results"]] == [h["memory_id"] for h in fused["results"]]
     assert all(h["explain"]["rerank"] is None for h in body["results"])
     assert len(reranker.requests) == 2  # botocore retried once, then recall gave up on it
+
+
+def test_an_incomplete_rerank_answer_degrades(api: Any, notes: dict[str, str], reranker: FakeRerank) -> None:
+    fused = recall(api)
+    reranker.answers = 2  # a score missing for the others: no order can be trusted
+    body = recall(api, rerank=True)
+    assert body["degraded"] == [f"rerank_unavailable: the reranker scored 2 of {len(NOTES)} texts"]
+    assert [h["memory_id"] for h in body["results"]] == [h["memory_id"] for h in fused["results"]]
+
+
+def test_a_model_arn_is_sent_as_it_is(
+    api: Any, notes: dict[str, str], reranker: FakeRerank, settings_env: Callable[..., None]
+) -> None:
+    arn = "arn:aws:bedrock:eu-central-1::foundation-model/cohere.rerank-v3-5:0"
+    settings_env(ENGRAM_RERANK_MODEL=arn)
+    assert recall(api, rerank=True)["degraded"] == []
+    config = reranker.requests[0]["rerankingConfiguration"]["bedrockRerankingConfiguration"]
+    assert config["modelConfiguration"]["modelArn"] == arn
 
 
 def test_without_a_configured_reranker_rerank_degrades(
