@@ -2,7 +2,11 @@
 
 Each conversation is two friends talking over 24-40 dated sessions (one API conversation per
 session, 300-700 turns in all). Most turns are chit-chat that shares the vocabulary of the facts
-(other people's dogs, trips one would like to take, jobs in general). Facts are planted in single
+(other people's dogs, trips one would like to take, jobs in general), written from ~170 templates
+with slots (people, places, foods, times, small details), openers and second clauses, and never
+said twice in a conversation (`_Filler`; it has its own random stream, so the facts, questions and
+evidence turns are those of the earlier filler, whose ~75 sentences repeated word for word in ~78%
+of the small-talk turns). Facts are planted in single
 turns; some change over time (a new job, a second pet), some are picked up again sessions later
 ("remember that dresser?"), and events are told relative to the session's date ("yesterday").
 
@@ -23,6 +27,7 @@ generator (different seeds): tune on train, report heldout.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -234,7 +239,7 @@ REACTIONS = [
     "Haha, of course you did.",
     "Hm, how do you feel about it?",
 ]
-# Chit-chat that shares the facts' vocabulary without stating any fact: the distractors.
+# The earlier small talk: generate() still draws one of these and drops it, so the facts keep their turns.
 FILLER = [
     "My neighbour's {breed} barked all night again.",
     "I'd love to visit {city} someday, the photos look amazing.",
@@ -244,12 +249,12 @@ FILLER = [
     "Someone at work just got back from {city}, jealous.",
     "I keep buying books and never finishing them.",
     "My back hurts from sitting all day.",
-    "I might repaint the hallway, it looks tired.",
+    "I might repaint the hallway on {day}, it looks tired.",
     "The train was late again this morning.",
     "Watched a documentary about octopuses, wild animals.",
-    "Thinking about learning chess properly.",
+    "Thinking about learning chess properly, {friend} offered to teach me.",
     "My phone battery dies so fast now.",
-    "I need a holiday somewhere warm.",
+    "I need a holiday somewhere warm, it's {weather} here.",
     "Cooking for one is harder than it sounds.",
     "My {rel} called three times today, about nothing.",
     "Job hunting must be exhausting, my friend has sent forty applications.",
@@ -264,23 +269,23 @@ FILLER = [
     "Our office moved floors and nobody can find anything.",
     "It's so cold I wore gloves indoors.",
     "I tried a yoga video and gave up after ten minutes.",
-    "Honestly I just want to sleep for a week.",
+    "Honestly I just want to sleep until {day}.",
     "The supermarket changed its layout again.",
     "I can never decide what to cook on Mondays.",
     "A colleague is leaving for a job in {city}.",
     "There was a {breed} puppy on the train, everyone melted.",
-    "Painting a room is never as quick as you think.",
+    "Painting a room is never as quick as you think, {friend} took {n} days.",
     "I've been meaning to call my {rel}.",
     "Do you still use that running app?",
-    "Concert tickets are so expensive now.",
-    "My inbox is a disaster after the long weekend.",
+    "Concert tickets are so expensive now, {friend} paid a fortune.",
+    "My inbox is a disaster after {day}, {n} threads.",
     "Teachers deserve a pay rise, my friend works so late.",
     "Hospitals are so understaffed, you see it on the news every day.",
-    "Fancy a walk by the river sometime?",
+    "Fancy a walk by the river on {day}?",
     "I burned the toast, the smoke alarm went off.",
     "The bakery near me closed down, sad.",
     "My plants are all dying, I forget to water them.",
-    "Renting in this city is getting ridiculous.",
+    "Renting in this city is getting ridiculous, {friend} says so too.",
     "I watched the match last night, what a finish.",
     "Why are printers always broken?",
     "My manager wants a report by Friday, no pressure.",
@@ -304,6 +309,495 @@ REPLIES = [
     "Hm, maybe next month?",
     "Good point.",
 ]
+
+# Small talk: the distractors. Every turn that is not a fact is written by _Filler from its own random
+# stream, so its wording can change without moving a fact: intents with several templates each, slots
+# (people, places, foods, times, small details) and often a second clause, and no turn said twice in
+# a conversation. It shares the facts' vocabulary (other people's dogs, cities one would like to see,
+# jobs in general, relatives) without stating a fact about either speaker.
+FRIENDS = ["Bea", "Colm", "Dara", "Ezra", "Freya", "Gus", "Ilse", "Jude", "Kofi", "Leo", "Mina", "Nico", "Pia", "Quinn"]
+FRIENDS += ["Rosa", "Theo", "Uma", "Wren", "Yara", "Zeb", "Aoife", "Bram", "Cleo", "Idris", "Noor", "Otto"]
+PLACES = ["the station", "the market", "the library", "the park", "the high street", "the river path", "the pier"]
+PLACES += ["the office", "the bus stop", "the corner shop", "the laundrette", "the post office", "the car park"]
+TIMES = ["this morning", "last night", "at lunch", "after work", "on the way home", "around midnight", "at dawn"]
+TIMES += ["over the weekend", "on Monday", "on Wednesday", "before breakfast", "during a meeting", "at 6am"]
+FOODS = ["lasagne", "pho", "a chickpea curry", "fish tacos", "risotto", "dumplings", "shakshuka", "a jacket potato"]
+FOODS += ["pad thai", "a cheese toastie", "paella", "leftover pizza", "goulash", "a falafel wrap", "pancakes"]
+DRINKS = ["coffee", "tea", "hot chocolate", "a smoothie", "an oat latte", "lemonade", "a flat white"]
+THINGS = ["umbrella", "keys", "headphones", "charger", "scarf", "water bottle", "library card", "glasses", "wallet"]
+SHOWS = ["a baking show", "a heist film", "a nature documentary", "a detective series", "a cooking contest"]
+SHOWS += ["a space documentary", "an old western", "a reality show about islands", "a true crime podcast"]
+WORK_THINGS = ["spreadsheet", "slide deck", "quarterly report", "budget review", "rota", "client call"]
+WORK_THINGS += ["team offsite", "audit", "software update", "performance review"]
+GENERIC_JOBS = ["a nurse", "a teacher", "an architect", "a lawyer", "a chef", "an electrician", "an accountant"]
+GENERIC_JOBS += ["a vet", "a pilot", "a plumber", "a dentist"]
+WEATHER = ["pouring", "freezing", "weirdly warm", "so windy", "foggy", "grey and drizzly", "bright but cold"]
+MOODS = ["typical", "no idea why", "which made my day", "so that was fun", "honestly", "go figure", "classic"]
+INTENTS: list[list[str]] = [
+    [
+        "My neighbour's {breed} barked half the night {again}.",
+        "The {breed} two doors down howled {time}, {mood}.",
+        "Someone's {breed} got loose near {place} {time}.",
+        "The {breed} upstairs scratches at the door every {day} morning.",
+        "{friend}'s {breed} chewed through a sofa cushion, {mood}.",
+    ],
+    [
+        "I'd love to see {city} someday, {friend} keeps sending photos.",
+        "{city} looks amazing in {friend}'s pictures, I'm jealous.",
+        "Have you ever been to {city}? It's on my someday list.",
+        "Saw a travel piece on {city} {time}, the old squares look gorgeous.",
+        "If I won the lottery I'd spend a month in {city}.",
+    ],
+    [
+        "{friend} from work just got back from {city} with a tan.",
+        "A colleague is off to {city} for a conference, lucky thing.",
+        "{friend} is thinking of moving to {city}, can you imagine.",
+        "My {rel} keeps talking about a weekend in {city}.",
+        "{friend} sent a postcard from {city}, who even does that now.",
+    ],
+    [
+        "Work has been hectic, {n} meetings {time} alone.",
+        "Spent {time} fighting a {work}, {mood}.",
+        "My manager wants the {work} by {day}, no pressure.",
+        "The {work} ate my whole {day}.",
+        "Our office moved floors and nobody can find the {work} files.",
+        "{friend} booked a meeting about the {work} at 8am, why.",
+    ],
+    [
+        "Saw a {breed} at {place} {time}, so fluffy.",
+        "There was a {breed} puppy on the bus {time}, everyone melted.",
+        "A {breed} stole a sandwich at {place}, {mood}.",
+        "A {breed} in a tiny raincoat walked past me {time}.",
+        "Got chatting to a {breed} owner at {place}, the dog ignored me.",
+    ],
+    [
+        "I keep buying books and never finishing them, that's {n} this month.",
+        "Started a novel {friend} lent me, I'm on page {n}.",
+        "The library fined me {n} pence for a book I swear I returned.",
+        "Read {n} pages {time} and fell asleep on the sofa.",
+        "{friend} started a book club, first meeting is on {day}.",
+    ],
+    [
+        "My back hurts from sitting all {day}.",
+        "Slept funny and my neck is stiff, {mood}.",
+        "I need a better chair, my shoulders ache by {time2}.",
+        "Pulled something carrying shopping up the stairs {time}.",
+        "{friend} swears by a standing desk, I'm tempted.",
+    ],
+    [
+        "The train was late {time}, {n} minutes standing on the platform.",
+        "Bus didn't turn up {time}, I walked from {place}.",
+        "Traffic on the ring road was awful {time}.",
+        "Missed my stop {time} because I was reading.",
+        "The tram broke down outside {place}, we all had to get off.",
+        "Cycled to work {time} and got soaked.",
+    ],
+    [
+        "Watched {show} {time}, {mood}.",
+        "{friend} recommended {show}, it's oddly gripping.",
+        "Fell asleep halfway through {show} {time}.",
+        "Binged {n} episodes of {show}, no regrets.",
+        "My {rel} won't stop quoting {show}.",
+    ],
+    [
+        "Made {food} {time}, far too much of it.",
+        "I can never decide what to cook on {day}s, it was {food} again.",
+        "Tried a new recipe for {food}, it needed more salt.",
+        "Cooking for one is harder than it sounds, I ended up with {food}.",
+        "{friend} brought round {food} {time}, what a hero.",
+        "Ordered {food} {time} and it took {n} minutes to arrive.",
+    ],
+    [
+        "My {rel} called {n} times {time}, about nothing.",
+        "I've been meaning to ring my {rel}, it's been weeks.",
+        "My {rel} sent me a voice note that lasted {n} minutes.",
+        "My {rel} wants help with a new phone on {day}.",
+        "Family group chat is on fire {time}, my {rel} started it.",
+    ],
+    [
+        "There's a flea market by {place} every Sunday, never been.",
+        "The new cafe near {place} does great pastries.",
+        "The bakery by {place} closed down, sad.",
+        "They're opening a climbing gym near {place}, apparently.",
+        "A pop-up selling {food} appeared by {place} {time}.",
+        "The chippy by {place} finally reopened.",
+    ],
+    [
+        "I should really drink more water, it's been {drink} all {day}.",
+        "Spilled my {drink} on the bus {time}, what a start.",
+        "Third {drink} of the day and it's not even noon.",
+        "The machine at work only does {drink} now, tragic.",
+        "{friend} made me {drink} {time}, it was terrible.",
+    ],
+    [
+        "Any podcast recommendations for the walk to {place}?",
+        "{friend} got me into a podcast about shipwrecks.",
+        "Any good series for a rainy {day}?",
+        "Listened to a podcast about bees {time}, fascinating.",
+        "My {rel} started a podcast, {n} listeners so far.",
+    ],
+    [
+        "My laptop fan sounded like a jet engine {time}.",
+        "My phone battery dies by {time2} now.",
+        "Cracked my phone screen at {place}, {mood}.",
+        "The printer at work jammed {n} times {time}.",
+        "My laptop decided to update itself {time}, lost an hour.",
+        "The wifi dropped {n} times during a video call.",
+    ],
+    [
+        "It's {weather} out, I wore gloves indoors.",
+        "It was {weather} at {place} {time}.",
+        "Do you think it'll be {weather} all weekend?",
+        "The forecast says {weather} until {day}, lovely.",
+        "Got caught in the rain by {place} without an umbrella.",
+    ],
+    [
+        "Tried a yoga video and gave up after {n} minutes.",
+        "The gym was packed {time}, I turned round and left.",
+        "{friend} dragged me to a spin class, my legs are jelly.",
+        "Did {n} press-ups {time} and now I can't lift my arms.",
+        "Walked {n} thousand steps {time}, my watch is proud of me.",
+    ],
+    [
+        "Honestly I just want to sleep until {day}.",
+        "Went to bed at {time3} and still woke up tired.",
+        "I napped for {n} minutes and feel worse.",
+        "Woke up at {time3} for no reason and stared at the ceiling.",
+        "{friend} says naps are a skill, I don't have it.",
+    ],
+    [
+        "The supermarket by {place} moved everything around {again}.",
+        "Forgot my shopping list {time} and came home with snacks only.",
+        "The self-checkout at {place} hates me.",
+        "Eggs cost how much now? Nearly fainted {time}.",
+        "Queued {n} minutes at the supermarket {time}.",
+    ],
+    [
+        "{friend} works as {job} and never gets a proper lunch break.",
+        "{friend}'s cousin is {job}, the hours sound brutal.",
+        "Met {job} at {friend}'s party, really interesting job.",
+        "Always wondered what being {job} is really like.",
+        "My {rel} once wanted to be {job}.",
+    ],
+    [
+        "Teachers deserve a pay rise, {friend} marks essays till midnight.",
+        "Hospitals are so understaffed, it's on the news every {day}.",
+        "Job hunting must be exhausting, {friend} has sent {n} applications.",
+        "{friend} had {n} interviews for one job, madness.",
+        "{friend} is on strike on {day}, fair enough.",
+    ],
+    [
+        "Fancy a walk by the river on {day}?",
+        "We should get {food} together soon.",
+        "Coffee at {place} on {day}?",
+        "Free on {day} evening? I owe you {drink}.",
+        "Let's do a film night soon, {friend} can come too.",
+    ],
+    [
+        "I burned the toast {time}, the smoke alarm went off.",
+        "Left the oven on at {time3}, {mood}.",
+        "Set off the fire alarm making {food}, the neighbours loved it.",
+        "Dropped a whole pan of {food} on the floor {time}.",
+    ],
+    [
+        "My plants are dying, I forgot to water them for {n} days.",
+        "The basil on my windowsill gave up {time}.",
+        "{friend} gave me a cactus, even I can't kill that.",
+        "Bought a tomato plant at {place}, it has one tomato.",
+    ],
+    [
+        "Renting in this city is getting ridiculous, {friend} says so too.",
+        "{friend} is paying a fortune for a tiny flat near {place}.",
+        "The flat above mine has been empty for {n} months.",
+        "Saw a studio advertised near {place}, the price made me laugh.",
+    ],
+    [
+        "Watched the match {time}, what a finish.",
+        "{friend} was shouting at the telly during the match {time}.",
+        "Our team lost again, {n} games in a row.",
+        "Went to a pub quiz {time}, we came {n}th out of 40.",
+    ],
+    [
+        "Lost my {thing} {time}, found it in the fridge.",
+        "Left my {thing} at {place}, {mood}.",
+        "I've bought three {thing}s this year and lost every one.",
+        "Sat on my {thing} {time}, it didn't survive.",
+        "{friend} found my {thing} in their car.",
+    ],
+    [
+        "Thinking about learning chess properly, {friend} offered to teach me.",
+        "{friend} beat me at chess in {n} moves.",
+        "Maybe I'll finally learn to juggle, {friend} can do {n} balls.",
+        "Did a {n}-piece jigsaw {time}, one piece missing.",
+        "Started a crossword {time} and gave up on 4 down.",
+    ],
+    [
+        "I might repaint the hallway on {day}, it looks tired.",
+        "Painting a room is never as quick as you think, {friend} took {n} days.",
+        "The bathroom tap has been dripping since {day}.",
+        "Assembled a flat-pack shelf {time}, {n} screws left over.",
+        "A light bulb blew {time} and I don't have a spare.",
+    ],
+    [
+        "My inbox is a disaster after {day}, {n} threads.",
+        "{n} unread emails, I'm declaring bankruptcy.",
+        "Someone replied-all to the whole company {time}.",
+        "Sent an email to the wrong {friend} {time}, mortifying.",
+    ],
+    [
+        "Concert tickets are so expensive now, {friend} paid a fortune.",
+        "{friend} queued online for tickets for {n} minutes and got none.",
+        "There's a free gig at {place} on {day}, apparently.",
+        "A busker at {place} was brilliant {time}.",
+    ],
+    [
+        "I need a holiday somewhere warm, it's {weather} here.",
+        "Counting the days until my next day off, {n} to go.",
+        "Booked nothing for summer yet, {mood}.",
+        "{friend} found cheap flights to {city}, tempting.",
+        "Daydreaming about a beach {time} instead of working.",
+    ],
+    [
+        "Bumped into {friend} at {place} {time}, haven't seen them in ages.",
+        "{friend} is having a birthday thing on {day}, are you going?",
+        "{friend} got engaged {time}, everyone is thrilled.",
+        "Haven't heard from {friend} in weeks, hope all's fine.",
+    ],
+    [
+        "My washing machine flooded the kitchen {time}.",
+        "The boiler made a weird noise {time}, fingers crossed.",
+        "Spent {time} cleaning the oven, it was grim.",
+        "Finally hoovered under the bed, found {n} socks.",
+    ],
+    [
+        "Got a parking ticket outside {place}, {mood}.",
+        "Someone parked across my drive {time}.",
+        "Filled up the bike tyres {time}, felt very productive.",
+        "Roadworks by {place} again, the detour takes {n} minutes.",
+    ],
+]
+AGAIN = ["again", "for the third time", "as usual", "", ""]
+PROPER = frozenset(FRIENDS + CITIES)
+INTERJECTIONS = ["Ha, ", "Oh, ", "Mm, ", "Aw, ", "Ooh, ", "Yeah, ", "Ah, ", "Hah, ", "Well, ", "Honestly, "]
+TAGS = ["", "!", " :)", " haha", " {o}.", ", {o}.", " lol", " :D", "..."]
+JOINS = [" Also, ", " Anyway, ", " Oh and ", " Unrelated, but ", " Plus, "]
+OPENERS = ["", "", "", "", "Random thought: ", "Okay so ", "Ugh, ", "Funny thing, ", "Small update: ", "Hm, "]
+FOLLOW_UPS = [
+    "Was that at {place}?",
+    "Same thing happened to {friend}.",
+    "{friend} says hi, by the way.",
+    "What time was that?",
+    "You deserve {drink} after that.",
+    "That's so you.",
+    "I'd have done the same.",
+    "{friend} would laugh.",
+    "Remind me on {day}.",
+    "We should talk about it over {food}.",
+    "Been there {time}.",
+    "Me {time}, honestly.",
+    "My {rel} says the same.",
+    "Story of my week.",
+    "That's {n} times now.",
+    "Did you tell {friend}?",
+    "Sounds like my {rel}.",
+    "Bet {place} was heaving.",
+    "Next time, call me.",
+    "I'm still laughing at that.",
+    "Was {friend} there too?",
+    "Can't wait to hear the rest on {day}.",
+    "Hope the rest of the {period} is calmer.",
+    "At least there was {food}.",
+    "Happens to the best of us.",
+]
+PERIODS = ["week", "month", "day", "evening", "weekend"]
+# Short answers beside REPLIES and REACTIONS (which the main stream still draws from).
+ACKS = [
+    "Ha, relatable.",
+    "Oof.",
+    "Classic.",
+    "Same, honestly.",
+    "That tracks.",
+    "Oh dear.",
+    "Makes sense.",
+    "Yep, been there.",
+    "Brutal.",
+    "Honestly, same.",
+    "Not ideal.",
+    "Could be worse!",
+    "Typical.",
+    "I feel that.",
+    "You and me both.",
+    "Ha, fair.",
+    "Good grief.",
+    "Oh I believe it.",
+    "Poor you.",
+    "Nice one.",
+    "Noted!",
+    "Amazing, honestly.",
+    "Yikes.",
+    "Love that for you.",
+    "Wild.",
+    "That's the dream.",
+    "Oh, stop.",
+    "So jealous.",
+    "Every single time.",
+    "Right?!",
+    "No comment, ha.",
+    "Sounds familiar.",
+    "Can't argue with that.",
+    "Go on then.",
+    "Oh, bless.",
+    "I'd pay to see that.",
+    "That's a whole mood.",
+    "Naturally.",
+    "Well, that's one way to do it.",
+    "Good for them.",
+]
+CHEERS = [
+    "Whoa, congratulations!",
+    "Get in!",
+    "That's brilliant, {o}.",
+    "Wow, big news.",
+    "Ooh, exciting.",
+    "Finally!",
+    "Look at you go.",
+    "Proud of you, {o}.",
+    "That's lovely.",
+    "Oh my, really?",
+    "How did that come about?",
+    "And how do you feel?",
+    "We need to celebrate.",
+    "That's a big step.",
+    "You kept that quiet!",
+    "Oh that's so good to hear.",
+    "Tell me everything.",
+    "Well done, {o}!",
+]
+GREETING_TAILS = [
+    "It's {weather} here.",
+    "I'm on {drink} number {n}.",
+    "Just got back from {place}.",
+    "Sorry I went quiet, busy {day}.",
+    "Finally a free minute.",
+    "{friend} says hi.",
+    "What a {day}.",
+    "I'm sitting at {place} with {drink}.",
+    "Escaped the {work} for five minutes.",
+    "The {breed} next door is at it again.",
+    "Had {food} for lunch and need a nap.",
+    "Quick one, I'm off to {place} soon.",
+    "Can't believe it's {day} already.",
+    "Still recovering from {time}.",
+    "Been a {period}, honestly.",
+]
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+TIMES2 = ["noon", "lunchtime", "three o'clock", "mid-afternoon", "teatime"]
+TIMES3 = ["10pm", "11pm", "midnight", "1am", "9pm"]
+
+
+def _mid(clause: str) -> str:
+    """A clause that no longer starts its sentence: lower-case unless it starts with a name or "I"."""
+    first = clause.split(" ", 1)[0].rstrip(",.'s")
+    return clause if first in PROPER or first == "I" or first.startswith("I'") else clause[0].lower() + clause[1:]
+
+
+class _Filler:
+    """Writes every turn that is not a fact, from its own random stream, never twice the same in a conversation."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+        self.used: set[str] = set()
+        self.said: set[str] = set()  # the small-talk templates used so far
+        self.counts: dict[str, int] = {}  # follow-ups and greeting tails: how often each was used
+
+    def _fill(self, template: str, **given: str) -> str:
+        r = self.rng
+        slots = {
+            "breed": r.choice(BREEDS),
+            "city": r.choice(CITIES),
+            "rel": r.choice(RELATIVES)[0],
+            "friend": r.choice(FRIENDS),
+            "place": r.choice(PLACES),
+            "time": r.choice(TIMES),
+            "time2": r.choice(TIMES2),
+            "time3": r.choice(TIMES3),
+            "day": r.choice(DAYS),
+            "food": r.choice(FOODS),
+            "drink": r.choice(DRINKS),
+            "thing": r.choice(THINGS),
+            "show": r.choice(SHOWS),
+            "work": r.choice(WORK_THINGS),
+            "job": r.choice(GENERIC_JOBS),
+            "weather": r.choice(WEATHER),
+            "mood": r.choice(MOODS),
+            "again": r.choice(AGAIN),
+            "n": str(r.randint(2, 40)),
+            "period": r.choice(PERIODS),
+        }
+        slots.update({k: v for k, v in given.items() if r.random() < 0.5})
+        text = template.format(**slots).replace(" .", ".").replace(" ,", ",")
+        return text[0].upper() + text[1:]
+
+    def _unique(self, write: Callable[[], str], extend: Callable[[], str]) -> str:
+        for _ in range(20):
+            text = write()
+            if text not in self.used:
+                break
+        while text in self.used:
+            text = f"{text} {extend()}"
+        self.used.add(text)
+        return text
+
+    def _least_used(self, templates: list[str]) -> str:
+        fewest = min(self.counts.get(t, 0) for t in templates)
+        template = self.rng.choice([t for t in templates if self.counts.get(t, 0) == fewest])
+        self.counts[template] = fewest + 1
+        return self._fill(template)
+
+    def _follow_up(self) -> str:
+        """A few words more, the least used so far of FOLLOW_UPS."""
+        return self._least_used(FOLLOW_UPS)
+
+    def chat(self, **given: str) -> str:
+        def write() -> str:
+            r = self.rng
+            # Each template once before any twice; a template said again gets a second clause.
+            for _ in range(30):
+                first = r.choice(INTENTS)
+                template = r.choice(first)
+                if template not in self.said:
+                    break
+            again = template in self.said
+            self.said.add(template)
+            opener = r.choice(OPENERS)
+            text = self._fill(template, **given)
+            text = opener + _mid(text) if opener else text
+            if again or r.random() < 0.15:
+                second = r.choice([i for i in INTENTS if i is not first])
+                text += r.choice(JOINS) + _mid(self._fill(r.choice(second)))
+            return text
+
+        return self._unique(write, self._follow_up)
+
+    def reply(self, drawn: str, to: str, pool: list[str]) -> str:
+        """A short answer (to small talk or to a fact, with no content of its own): the drawn one or one
+        of pool, re-worded a little or followed by a few words more."""
+
+        def write() -> str:
+            r = self.rng
+            base = drawn if r.random() < 0.35 else r.choice(pool).format(o=to)
+            if r.random() < 0.4:
+                return f"{base} {self._follow_up()}"
+            text = base.rstrip(".!") + r.choice(TAGS).format(o=to) if r.random() < 0.7 else base
+            return r.choice(INTERJECTIONS) + _mid(text) if r.random() < 0.5 else text
+
+        return self._unique(write, self._follow_up)
+
+    def greeting(self, base: str) -> str:
+        return self._unique(
+            lambda: base if self.rng.random() < 0.2 else f"{base} {self._least_used(GREETING_TAILS)}",
+            self._follow_up,
+        )
 
 
 class _Planner:
@@ -462,6 +956,7 @@ def generate(split: str, index: int) -> Conversation:
         pending += _person_facts(planner, rng, who, pronoun)
 
     where: dict[str, tuple[int, int]] = {}
+    filler = _Filler(f"longconv-filler-{split}-{index}")
     day = datetime(2025, 1, 6, 9) + timedelta(days=rng.randint(0, 60))
     for s in range(sessions):
         day += timedelta(days=rng.randint(3, 12))
@@ -478,23 +973,23 @@ def generate(split: str, index: int) -> Conversation:
             )
 
         other = b if speaker == a else a
-        say(speaker, rng.choice(GREETINGS).format(o=other))
-        say(other, rng.choice(REPLIES))
+        # The main stream draws what the filler always drew (a greeting, a reply, a reaction, a FILLER
+        # sentence and its slots), so every fact lands on the turn it always did; the wording of the
+        # small talk comes from the filler's own stream.
+        say(speaker, filler.greeting(rng.choice(GREETINGS).format(o=other)))
+        say(other, filler.reply(rng.choice(REPLIES), speaker, ACKS))
         while len(turns) < length or facts:
             if facts and rng.random() < 0.35:
                 key, who, text = facts.pop()
                 say(who, text)
                 where[key] = (s, len(turns))
-                say(b if who == a else a, rng.choice(REACTIONS).format(o=who))
+                say(b if who == a else a, filler.reply(rng.choice(REACTIONS).format(o=who), who, CHEERS))
             else:
                 who = rng.choice([a, b])
-                say(
-                    who,
-                    rng.choice(FILLER).format(
-                        breed=rng.choice(BREEDS), city=rng.choice(CITIES), rel=rng.choice(RELATIVES)[0]
-                    ),
-                )
-                say(b if who == a else a, rng.choice(REPLIES))
+                rng.choice(FILLER)  # drawn and dropped
+                breed, city, rel = rng.choice(BREEDS), rng.choice(CITIES), rng.choice(RELATIVES)[0]
+                say(who, filler.chat(breed=breed, city=city, rel=rel))
+                say(b if who == a else a, filler.reply(rng.choice(REPLIES), who, ACKS))
         conv.sessions.append(turns)
     conv.questions = [Question(qtype, text, sorted(where[k] for k in keys)) for qtype, text, keys in pending]
     return conv
