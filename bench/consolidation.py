@@ -44,17 +44,17 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
 import numpy as np
+
+from engram_local.json_stand_in import JsonStandIn, Request, message
 
 sys.path.insert(0, str(Path(__file__).parent))
 VECTOR_CACHE = Path(__file__).resolve().parents[1] / ".local" / "bench"  # MiniLM vectors per size and seed
@@ -371,41 +371,15 @@ def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndar
 class TruthfulClaude:
     def __init__(self, corpus: Corpus) -> None:
         self.calls: dict[str, int] = defaultdict(int)
-        truth = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                text = truth.answer(body.get("system") or "", body["messages"][0]["content"])
-                raw = json.dumps(
-                    {
-                        "id": "msg_bench",
-                        "type": "message",
-                        "role": "assistant",
-                        "model": body["model"],
-                        "content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn",
-                        "stop_sequence": None,
-                        "usage": {
-                            "input_tokens": len(body["messages"][0]["content"]) // 4 + 150,
-                            "output_tokens": len(text) // 4 + 5,
-                        },
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
         self.corpus = corpus
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+        def respond(request: Request) -> dict[str, Any]:
+            prompt = request.body["messages"][0]["content"]
+            text = self.answer(request.body.get("system") or "", prompt)
+            return message(request.body, text, (len(prompt) // 4 + 150, len(text) // 4 + 5))
+
+        self.stand_in = JsonStandIn(respond)
+        self.url = self.stand_in.url
 
     def answer(self, system: str, prompt: str) -> str:
         by = self.corpus.by_content.get
@@ -427,8 +401,7 @@ class TruthfulClaude:
         return '{"decision": "reject"}'
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.stand_in.close()
 
 
 # --- running and scoring --------------------------------------------------------------------------

@@ -34,13 +34,13 @@ import os
 import random
 import re
 import tempfile
-import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from uuid import UUID
+
+from engram_local.json_stand_in import JsonStandIn, Request, message
 
 SERVICES = [
     "payments", "billing", "search", "checkout", "inventory", "shipping", "auth", "reporting",
@@ -174,40 +174,14 @@ class LabelledClaude:
         self.labelled, self.lossy, self.rng, self.per_memory = labelled, lossy, random.Random(seed), per_memory
         self.calls = 0
         self.lossy_texts: list[str] = []
-        bench = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                text = bench.answer(body["messages"][0]["content"])
-                raw = json.dumps(
-                    {
-                        "id": "msg_bench",
-                        "type": "message",
-                        "role": "assistant",
-                        "model": body["model"],
-                        "content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn",
-                        "stop_sequence": None,
-                        "usage": {
-                            "input_tokens": len(body["messages"][0]["content"]) // 4 + 250,
-                            "output_tokens": len(text) // 4 + 5,
-                        },
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+        def respond(request: Request) -> dict[str, Any]:
+            prompt = request.body["messages"][0]["content"]
+            text = self.answer(prompt)
+            return message(request.body, text, (len(prompt) // 4 + 250, len(text) // 4 + 5))
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.stand_in = JsonStandIn(respond)
+        self.url = self.stand_in.url
 
     def answer(self, prompt: str) -> str:
         self.calls += 1
@@ -230,8 +204,7 @@ class LabelledClaude:
         return json.dumps({"distilled": out})
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.stand_in.close()
 
 
 # --- through the API ---------------------------------------------------------------------------

@@ -14,16 +14,12 @@ model's own time (Bedrock's reranker, Claude's answer) is not measurable here an
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -31,31 +27,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from longconv_data import conversations
 from longconv_recall import call, ingest, wait_for_vectors
 
-
-def serve(answer: Callable[[str, dict[str, Any]], dict[str, Any]]) -> tuple[ThreadingHTTPServer, str]:
-    """A local JSON server: every POST answered with answer(path, body)."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-            data = json.dumps(answer(self.path, body)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+from engram_local.json_stand_in import JsonStandIn, Request, message
 
 
-def rerank_answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
+def rerank_answer(request: Request) -> dict[str, Any]:
     """Bedrock's Rerank: each document scored by the question words it shares."""
+    body = request.body
     words = set(body["queries"][0]["textQuery"]["text"].lower().split())
     texts = [s["inlineDocumentSource"]["textDocument"]["text"] for s in body["sources"]]
     scores = [len(words & set(t.lower().split())) / (len(words) or 1) for t in texts]
@@ -63,21 +40,12 @@ def rerank_answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
     return {"results": [{"index": i, "relevanceScore": scores[i]} for i in order]}
 
 
-def messages_answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
+def messages_answer(request: Request) -> dict[str, Any]:
     """The Messages API: three rewrites made of the question's words, with token counts of their size."""
-    question = body["messages"][0]["content"]
+    question = request.body["messages"][0]["content"]
     words = question.rstrip("?").split()
     text = "\n".join([" ".join(words[1:]), " ".join(reversed(words)), " ".join(w for w in words if len(w) > 3)])
-    return {
-        "id": "msg_bench",
-        "type": "message",
-        "role": "assistant",
-        "model": body["model"],
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
-        "stop_sequence": None,
-        "usage": {"input_tokens": 120 + len(words), "output_tokens": 3 * len(words)},
-    }
+    return message(request.body, text, (120 + len(words), 3 * len(words)))
 
 
 def timed(key: str, question: str, namespace: str, limit: int, **options: Any) -> float:
@@ -108,8 +76,8 @@ def main() -> None:
     from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
-    rerank_server, rerank_url = serve(rerank_answer)
-    messages_server, messages_url = serve(messages_answer)
+    rerank, messages = JsonStandIn(rerank_answer), JsonStandIn(messages_answer)
+    rerank_url, messages_url = rerank.url, messages.url
     tmp = Path(tempfile.mkdtemp(prefix="engram-bench-"))
     os.environ.update(
         ENGRAM_RERANK_MODEL="amazon.rerank-v1:0",
@@ -147,8 +115,8 @@ def main() -> None:
     finally:
         stack.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-        rerank_server.shutdown()
-        messages_server.shutdown()
+        rerank.close()
+        messages.close()
 
     def p(values: list[float], q: int) -> float:
         return statistics.quantiles(values, n=100)[q - 1]

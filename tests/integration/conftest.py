@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
+from engram_local.json_stand_in import JsonStandIn, Request, message
 
 Answer = Callable[[dict[str, Any]], str]
 
@@ -18,42 +17,17 @@ class FakeMessages:
     the text `answer(body)` gives, with `usage` as (input, output) tokens."""
 
     def __init__(self, answer: Answer, usage: tuple[int, int]) -> None:
-        self.requests: list[dict[str, Any]] = []
-        fake = self
+        self.requests: list[dict[str, Any]] = []  # a live list: tests keep a reference to it
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                fake.requests.append(body)
-                raw = json.dumps(
-                    {
-                        "id": "msg_fake",
-                        "type": "message",
-                        "role": "assistant",
-                        "model": body["model"],
-                        "content": [{"type": "text", "text": answer(body)}],
-                        "stop_reason": "end_turn",
-                        "stop_sequence": None,
-                        "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+        def respond(request: Request) -> dict[str, Any]:
+            self.requests.append(request.body)
+            return message(request.body, answer(request.body), usage)
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.stand_in = JsonStandIn(respond)
+        self.url = self.stand_in.url
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.stand_in.close()
 
 
 @pytest.fixture

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import urllib.request
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import psycopg
 import pytest
 from psycopg import sql
+
+from engram_local.json_stand_in import JsonStandIn, Reply, Request, message
 
 KIB, MIB = 1024, 1024 * 1024
 T0_MAX, T1_MAX, HARD_MAX = 500 * KIB, 8 * MIB, 50 * MIB
@@ -395,63 +396,30 @@ def test_documents_and_uploads_are_isolated_between_tenants(api, make_tenant, ap
 # ---- the LLM answer through a fake Messages API ---------------------------------------------------
 
 
-class FakeAnthropic:
-    """A local HTTP server speaking the Messages API; the real anthropic client talks to it."""
+def fake_anthropic(fail_first: int) -> JsonStandIn:
+    """The Messages API, overloaded (529) for the first `fail_first` requests, then answering with citations."""
 
-    def __init__(self, fail_first: int = 0) -> None:
-        self.requests: list[dict] = []
-        self.fail_first = fail_first
-        fake = self
+    def respond(request: Request) -> Reply | dict[str, Any]:
+        if len(stand_in.requests) <= fail_first:
+            return Reply(529, {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}})
+        return message(request.body, "The keeper is Ottoline Vance [1], see also [2][9].", (321, 17))
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                fake.requests.append({"path": self.path, "body": body, "headers": dict(self.headers.items())})
-                if len(fake.requests) <= fake.fail_first:
-                    payload, status = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}, 529
-                else:
-                    payload, status = (
-                        {
-                            "id": "msg_fake",
-                            "type": "message",
-                            "role": "assistant",
-                            "model": body["model"],
-                            "content": [{"type": "text", "text": "The keeper is Ottoline Vance [1], see also [2][9]."}],
-                            "stop_reason": "end_turn",
-                            "stop_sequence": None,
-                            "usage": {"input_tokens": 321, "output_tokens": 17},
-                        },
-                        200,
-                    )
-                raw = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+    stand_in = JsonStandIn(respond)
+    return stand_in
 
 
 @pytest.fixture
 def fake_llm(monkeypatch, stack):
     from engram_local.stack import LocalStack
 
-    fake = FakeAnthropic(fail_first=1)
+    fake = fake_anthropic(fail_first=1)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     monkeypatch.setenv("ENGRAM_ANTHROPIC_BASE_URL", fake.url)
     monkeypatch.setenv("ENGRAM_LLM_BACKOFF_S", "0.01")
     monkeypatch.setenv("ENGRAM_LLM_LEVEL", "auto")
     LocalStack.refresh_settings()
     yield fake
-    fake.server.shutdown()
-    fake.server.server_close()
+    fake.close()
     monkeypatch.undo()
     LocalStack.refresh_settings()
 
@@ -474,10 +442,10 @@ def test_answer_cites_spans_and_is_logged(api, tenant, stack, fake_llm, monkeypa
         assert (c["start"], c["end"]) == (spans[c["n"]]["start"], spans[c["n"]]["end"])
     assert q.body["llm"]["input_tokens"] == 321 and q.body["reason"] is None
     sent = fake_llm.requests[-1]
-    auth = {k.lower(): v for k, v in sent["headers"].items()}
+    auth = {k.lower(): v for k, v in sent.headers.items()}
     assert auth.get("authorization") == "Bearer sk-test" or auth.get("x-api-key") == "sk-test"
-    assert sent["path"] == "/v1/messages" and len(fake_llm.requests) == 2  # 1 retry
-    prompt = sent["body"]["messages"][0]["content"]
+    assert sent.path == "/v1/messages" and len(fake_llm.requests) == 2  # 1 retry
+    prompt = sent.body["messages"][0]["content"]
     assert "[1]" in prompt and spans[1]["text"] in prompt and "Who is the lighthouse keeper?" in prompt
     with _owner(stack) as conn:
         row = conn.execute(
