@@ -1,10 +1,12 @@
-"""Fixtures shared by the integration tests: a fake Anthropic Messages API at the HTTP boundary."""
+"""Fixtures shared by the integration tests: a fake Anthropic Messages API at the HTTP boundary,
+settings changed for one test, and the owner's view of a tenant's rows."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import psycopg
 import pytest
 
 from engram_local.json_stand_in import JsonStandIn, Request, message
@@ -42,3 +44,37 @@ def fake_messages() -> Iterator[Callable[[Answer, tuple[int, int]], FakeMessages
     yield start
     for fake in started:
         fake.close()
+
+
+@pytest.fixture
+def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
+    """Set environment variables and reload the settings; both undone when the test ends."""
+    from engram_local.stack import LocalStack
+
+    def setenv(**values: str) -> None:
+        for key, value in values.items():
+            monkeypatch.setenv(key, value)
+        LocalStack.refresh_settings()
+
+    yield setenv
+    monkeypatch.undo()
+    LocalStack.refresh_settings()
+
+
+def owner_connection(stack: Any) -> psycopg.Connection:
+    """The database owner's connection: past row-level security, to see what the API cannot."""
+    return psycopg.connect(stack.dsn, autocommit=True)
+
+
+def tenant_rows(stack: Any, tenant_id: str) -> dict[str, Any]:
+    """Every memory and chunk row of the tenant as the database renders them, and its link count:
+    equal snapshots mean nothing changed, byte for byte."""
+    with owner_connection(stack) as conn:
+        memories = conn.execute(
+            "SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        chunks = conn.execute(
+            "SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s ORDER BY id", (tenant_id,)
+        ).fetchall()
+        links = conn.execute("SELECT count(*) FROM links WHERE tenant_id = %s", (tenant_id,)).fetchone()
+    return {"memories": dict(memories), "chunks": dict(chunks), "links": links[0] if links else 0}

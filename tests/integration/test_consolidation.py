@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID
 
-import psycopg
 import pytest
+
+from tests.integration.conftest import owner_connection, tenant_rows
 
 NS = "ops"
 DUP_A = "The staging database is db-stage-01 in eu-west-1."
@@ -20,22 +21,6 @@ NEW_FACT = "The payments service now deploys from the release-2025 branch every 
 OTHER = "The office coffee machine is descaled on the first Monday of each month."
 
 
-def _owner(stack: Any) -> psycopg.Connection:
-    return psycopg.connect(stack.dsn, autocommit=True)
-
-
-def _snapshot(stack: Any, tenant_id: str) -> dict[str, Any]:
-    """Every memory and chunk row of the tenant, as the database renders them."""
-    with _owner(stack) as conn:
-        memories = conn.execute(
-            "SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id", (tenant_id,)
-        ).fetchall()
-        chunks = conn.execute(
-            "SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s ORDER BY id", (tenant_id,)
-        ).fetchall()
-    return {"memories": dict(memories), "chunks": dict(chunks)}
-
-
 def _plant(api: Any, drain: Callable[[], Any], stack: Any, tenant_id: str) -> dict[str, str]:
     ids = {}
     for name, content in (("dup_a", DUP_A), ("dup_b", DUP_B), ("old", OLD_FACT), ("new", NEW_FACT), ("other", OTHER)):
@@ -43,7 +28,7 @@ def _plant(api: Any, drain: Callable[[], Any], stack: Any, tenant_id: str) -> di
         assert reply.status == 201, reply.body
         ids[name] = reply.body["memory"]["id"]
     drain()
-    with _owner(stack) as conn:  # the old fact was written three hours before the new one
+    with owner_connection(stack) as conn:  # the old fact was written three hours before the new one
         conn.execute(
             "UPDATE memories SET created_at = created_at - interval '3 hours',"
             " updated_at = updated_at - interval '3 hours' WHERE id = %s",
@@ -106,18 +91,9 @@ class FakeClaude:
 
 
 @pytest.fixture
-def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
-    from engram_local.stack import LocalStack
-
-    def setenv(**values: str) -> None:
-        for key, value in values.items():
-            monkeypatch.setenv(key, value)
-        LocalStack.refresh_settings()
-
-    setenv(ENGRAM_LLM_LEVEL="off")
-    yield setenv
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
+def settings_env(settings_env: Callable[..., None]) -> Callable[..., None]:
+    settings_env(ENGRAM_LLM_LEVEL="off")  # no LLM unless a test turns it on
+    return settings_env
 
 
 @pytest.fixture
@@ -134,10 +110,10 @@ def fake_claude(settings_env: Callable[..., None], fake_messages: Callable[..., 
 
 def test_dry_run_lists_the_plan_and_changes_nothing(api, tenant, stack, drain, settings_env):
     ids = _plant(api, drain, stack, tenant.id)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run_id = _start(api, dry_run=True)
     assert _run(stack, tenant.id, run_id).status == "done"
-    assert _snapshot(stack, tenant.id) == before
+    assert tenant_rows(stack, tenant.id) == before
     actions = _actions(api, run_id)
     assert actions and not any(a["applied"] for a in actions)
     merges = [a for a in actions if a["action"] == "merge"]
@@ -166,7 +142,7 @@ def test_reconcile_asks_only_about_pairs_sharing_a_rare_token(api, tenant, stack
 
 def test_applied_run_merges_is_idempotent_and_undo_restores_every_row(api, tenant, stack, drain, settings_env):
     ids = _plant(api, drain, stack, tenant.id)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run_id = _start(api)
     assert _run(stack, tenant.id, run_id).status == "done"
     actions = _actions(api, run_id)
@@ -186,14 +162,14 @@ def test_applied_run_merges_is_idempotent_and_undo_restores_every_row(api, tenan
     decayed = api.get(f"/v1/memories/{ids['other']}").body
     assert decayed["importance"] == pytest.approx(0.5 * 0.988, abs=1e-6)
 
-    after = _snapshot(stack, tenant.id)
+    after = tenant_rows(stack, tenant.id)
     assert _run(stack, tenant.id, run_id).status == "done"  # called again: a no-op
-    assert _snapshot(stack, tenant.id) == after and len(_actions(api, run_id)) == len(actions)
+    assert tenant_rows(stack, tenant.id) == after and len(_actions(api, run_id)) == len(actions)
 
     undone = api.post(f"/v1/consolidation-runs/{run_id}/undo")
     assert undone.status == 200, undone.body
     assert undone.body["status"] == "undone"
-    assert _snapshot(stack, tenant.id) == before
+    assert tenant_rows(stack, tenant.id) == before
     assert api.get(f"/v1/links?memory_id={survivor}").body["items"] == []
     again = api.post(f"/v1/consolidation-runs/{run_id}/undo")
     assert again.status == 409
@@ -203,7 +179,7 @@ def test_undo_puts_the_namespace_clock_back(api, tenant, stack, drain, settings_
     ids = _plant(api, drain, stack, tenant.id)
 
     def clock() -> tuple[Any, ...] | None:
-        with _owner(stack) as conn:
+        with owner_connection(stack) as conn:
             return conn.execute(
                 "SELECT epoch, last_run_id::text, last_run_at FROM consolidation_namespaces"
                 " WHERE tenant_id = %s AND namespace = %s",
@@ -285,7 +261,7 @@ def test_a_run_stopped_between_batches_resumes_without_applying_twice(
 
 def test_reconcile_through_the_llm_supersedes_the_stale_fact(api, tenant, stack, drain, fake_claude):
     ids = _plant(api, drain, stack, tenant.id)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     plan = _start(api, dry_run=True)
     assert _run(stack, tenant.id, plan).status == "done"
     assert not fake_claude.requests  # a plan makes no call
@@ -302,12 +278,12 @@ def test_reconcile_through_the_llm_supersedes_the_stale_fact(api, tenant, stack,
     assert ids["old"] in _recall(api, "which branch does the payments service deploy from", include_expired=True)
     run = api.get(f"/v1/consolidation-runs/{run_id}").body
     assert run["llm_calls"] == len(fake_claude.requests) and run["llm_input_tokens"] == 100 * run["llm_calls"]
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         logged = conn.execute("SELECT count(*) FROM llm_usage WHERE run_id = %s", (run_id,)).fetchone()
     assert logged is not None and logged[0] == run["llm_calls"]
 
     assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 200
-    assert _snapshot(stack, tenant.id) == before
+    assert tenant_rows(stack, tenant.id) == before
 
 
 def test_a_contradiction_asked_again_after_a_change_keeps_its_one_link(api, tenant, stack, drain, fake_claude):
@@ -346,7 +322,7 @@ def test_llm_cap_stops_the_llm_steps_and_says_so(api, tenant, stack, drain, fake
 def test_the_tenant_daily_cap_counts_every_llm_call_of_the_day(api, tenant, stack, drain, fake_claude, settings_env):
     _plant(api, drain, stack, tenant.id)
     settings_env(ENGRAM_CONSOLIDATION_LLM_DAILY_TOKENS="5000")
-    with _owner(stack) as conn:  # today's earlier calls (query answers, other runs) used the allowance
+    with owner_connection(stack) as conn:  # today's earlier calls (query answers, other runs) used the allowance
         conn.execute(
             "INSERT INTO llm_usage (tenant_id, purpose, provider, model, input_tokens, output_tokens,"
             " latency_ms, ok) VALUES (%s, 'query_answer', 'anthropic', 'm', 4990, 10, 5, true)",
@@ -368,7 +344,7 @@ def test_lifecycle_steps_promote_evict_and_drop(api, tenant, stack, drain, setti
             {"namespace": NS, "content": f"Fact number {name} about the fleet", "importance": importance},
         )
         made[name] = reply.body["memory"]["id"]
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         conn.execute("UPDATE memories SET access_count = 5 WHERE id = %s", (made["loved"],))
     run_id = _start(api, steps=["promote", "buffer_cap", "drop_decayed"])
     assert _run(stack, tenant.id, run_id).status == "done"
@@ -424,7 +400,7 @@ def test_llm_merge_rewrites_the_survivor_and_undo_brings_back_its_chunks_and_vec
     a = api.post("/v1/memories", {"namespace": NS, "content": VPN_A, "importance": 0.7}).body["memory"]["id"]
     b = api.post("/v1/memories", {"namespace": NS, "content": VPN_B, "importance": 0.4}).body["memory"]["id"]
     drain()
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run_id = _start(api, steps=["dedupe"])
     assert _run(stack, tenant.id, run_id).status == "done"
     (merge,) = [x for x in _actions(api, run_id) if x["action"] == "merge"]
@@ -438,7 +414,7 @@ def test_llm_merge_rewrites_the_survivor_and_undo_brings_back_its_chunks_and_vec
     assert VPN_A in json.dumps(history)  # the text before the merge is kept as a version
 
     assert api.post(f"/v1/consolidation-runs/{run_id}/undo").status == 200
-    assert _snapshot(stack, tenant.id) == before  # old chunks back, vectors included
+    assert tenant_rows(stack, tenant.id) == before  # old chunks back, vectors included
 
 
 def test_gate_with_the_llm_and_with_the_heuristic(api, tenant, stack, drain, settings_env):
@@ -450,7 +426,7 @@ def test_gate_with_the_llm_and_with_the_heuristic(api, tenant, stack, drain, set
     ):
         reply = api.post("/v1/memories", {"namespace": NS, "content": content, "importance": 0.8, "tags": tags})
         made[name] = reply.body["memory"]["id"]
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         conn.execute(
             "UPDATE memories SET layer = 'working', access_count = 4 WHERE id = ANY(%s::uuid[])",
             ([made["lesson"], made["chatter"]],),
@@ -477,7 +453,7 @@ def test_gate_asks_the_llm_when_it_is_on(api, tenant, stack, drain, fake_claude)
     other = api.post(
         "/v1/memories", {"namespace": NS, "content": "The printer on floor 2 is out of toner.", "importance": 0.8}
     ).body["memory"]["id"]
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         conn.execute(
             "UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])", ([lesson, other],)
         )
@@ -547,7 +523,7 @@ def test_a_batch_ends_after_its_llm_calls_and_the_next_one_goes_on(api, tenant, 
             "/v1/memories", {"namespace": NS, "content": f"Lesson {n}: pin every base image digest.", "importance": 0.8}
         )
         ids.append(reply.body["memory"]["id"])
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         conn.execute("UPDATE memories SET layer = 'working', access_count = 3 WHERE id = ANY(%s::uuid[])", (ids,))
     run_id = _start(api, steps=["gate"])
     batches = 0
@@ -565,7 +541,7 @@ def test_undo_is_refused_when_a_revived_link_would_overlap_one_written_since(api
     gone = api.post("/v1/memories", {"namespace": NS, "content": "Linked evictee", "importance": 0.1}).body["memory"]
     link = {"from_id": gone["id"], "to_id": keep["id"], "relation": "relates_to"}
     first = api.post("/v1/links", link).body
-    with _owner(stack) as conn:  # ended by a deletion while both ends are active (a lost revival)
+    with owner_connection(stack) as conn:  # ended by a deletion while both ends are active (a lost revival)
         conn.execute(
             "UPDATE links SET ended_at = now(), ended_reason = 'memory_deleted', valid_to = now() WHERE id = %s",
             (first["id"],),

@@ -25,18 +25,9 @@ DUP_B = "the staging database is  db-stage-01 in eu-west-1"
 
 
 @pytest.fixture
-def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
-    from engram_local.stack import LocalStack
-
-    def setenv(**values: str) -> None:
-        for key, value in values.items():
-            monkeypatch.setenv(key, value)
-        LocalStack.refresh_settings()
-
-    setenv(ENGRAM_LLM_LEVEL="off")
-    yield setenv
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
+def settings_env(settings_env: Callable[..., None]) -> Callable[..., None]:
+    settings_env(ENGRAM_LLM_LEVEL="off")  # no LLM unless a test turns it on
+    return settings_env
 
 
 @pytest.fixture

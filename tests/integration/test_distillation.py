@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-import psycopg
 import pytest
+
+from tests.integration.conftest import owner_connection, tenant_rows
 
 NS = "kb"
 # Six facts about one service, each stated twice in other words (token Jaccard 0.5-0.8 per pair),
@@ -41,23 +42,6 @@ OTHERS = [
     "Blue tits nest in the wooden bird box on the oak tree every spring.",
     "Goldfinches come to the nyjer seed feeder in winter.",
 ]
-
-
-def _owner(stack: Any) -> psycopg.Connection:
-    return psycopg.connect(stack.dsn, autocommit=True)
-
-
-def _snapshot(stack: Any, tenant_id: str) -> dict[str, Any]:
-    """Every memory, chunk and link row of the tenant, as the database renders them."""
-    with _owner(stack) as conn:
-        memories = conn.execute(
-            "SELECT id::text, to_jsonb(m)::text FROM memories m WHERE tenant_id = %s ORDER BY id", (tenant_id,)
-        ).fetchall()
-        chunks = conn.execute(
-            "SELECT id::text, (to_jsonb(c) - 'tsv')::text FROM chunks c WHERE tenant_id = %s ORDER BY id", (tenant_id,)
-        ).fetchall()
-        links = conn.execute("SELECT count(*) FROM links WHERE tenant_id = %s", (tenant_id,)).fetchone()
-    return {"memories": dict(memories), "chunks": dict(chunks), "links": links[0] if links else 0}
 
 
 class FakeDistiller:
@@ -94,18 +78,9 @@ class FakeDistiller:
 
 
 @pytest.fixture
-def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
-    from engram_local.stack import LocalStack
-
-    def setenv(**values: str) -> None:
-        for key, value in values.items():
-            monkeypatch.setenv(key, value)
-        LocalStack.refresh_settings()
-
-    setenv(ENGRAM_LLM_LEVEL="off")
-    yield setenv
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
+def settings_env(settings_env: Callable[..., None]) -> Callable[..., None]:
+    settings_env(ENGRAM_LLM_LEVEL="off")  # no LLM unless a test turns it on
+    return settings_env
 
 
 def _llm_on(settings_env: Callable[..., None], url: str) -> None:
@@ -174,13 +149,13 @@ def test_a_leaf_of_overlapping_memories_is_distilled_recall_finds_it_and_undo_pu
     sources = _payments_leaf(api, drain, stack, tenant.id)
     fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
     _llm_on(settings_env, fake.url)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
 
     plan = _run(api, stack, tenant.id, dry_run=True, steps=["distill"])
     (candidate,) = _distill_actions(plan)
     assert candidate["action"] == "distill_candidate" and not candidate["applied"]
     assert set(candidate["memory_ids"]) == set(sources) and candidate["details"]["overlapping"] == 12
-    assert not fake.requests and _snapshot(stack, tenant.id) == before  # a plan makes no call
+    assert not fake.requests and tenant_rows(stack, tenant.id) == before  # a plan makes no call
 
     run = _run(api, stack, tenant.id, steps=["distill", "topics"])
     (action,) = _distill_actions(run)
@@ -202,7 +177,7 @@ def test_a_leaf_of_overlapping_memories_is_distilled_recall_finds_it_and_undo_pu
     assert any("release-2025" in t and "pay-db-03" in t for t in texts)
     for source in sources:  # superseded, not deleted: history keeps them
         assert api.get(f"/v1/memories/{source}").body["valid_to"] is not None
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         logged = conn.execute(
             "SELECT count(*) FROM llm_usage WHERE run_id = %s AND purpose = 'consolidation_distill'", (run["id"],)
         ).fetchone()
@@ -221,7 +196,7 @@ def test_a_leaf_of_overlapping_memories_is_distilled_recall_finds_it_and_undo_pu
 
     undone = api.post(f"/v1/consolidation-runs/{run['id']}/undo")
     assert undone.status == 200, undone.body
-    assert _snapshot(stack, tenant.id) == before  # sources back, distilled memories and links gone
+    assert tenant_rows(stack, tenant.id) == before  # sources back, distilled memories and links gone
     assert any(set(sources) <= leaf for leaf in _leaf_members(api))  # the tree before the run
 
 
@@ -232,13 +207,13 @@ def test_an_answer_that_drops_a_number_is_refused_and_not_asked_again(
     fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
     fake.drop = " at 14:00 UTC"
     _llm_on(settings_env, fake.url)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run = _run(api, stack, tenant.id, steps=["distill"])
     (refused,) = _distill_actions(run)
     assert refused["action"] == "distill_refused" and not refused["applied"]
     assert "14:00" in refused["reason"] and "utc" in refused["reason"].lower()
     assert set(refused["memory_ids"]) == set(sources)
-    assert _snapshot(stack, tenant.id) == before  # nothing written
+    assert tenant_rows(stack, tenant.id) == before  # nothing written
     assert len(fake.requests) == 1
     again = _run(api, stack, tenant.id, steps=["distill"])  # nothing changed: not asked again
     assert _distill_actions(again) == [] and len(fake.requests) == 1
@@ -251,12 +226,12 @@ def test_an_answer_that_drops_a_number_is_refused_and_not_asked_again(
 
 def test_with_the_llm_off_the_step_does_nothing_and_says_why(api, tenant, stack, drain, settings_env):
     _payments_leaf(api, drain, stack, tenant.id)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run = _run(api, stack, tenant.id, steps=["distill"])
     (counts,) = run["step_counts"]
     assert counts["step"] == "distill" and counts["actions"] == 0
     assert counts["skipped"].startswith("llm_disabled")
-    assert _distill_actions(run) == [] and _snapshot(stack, tenant.id) == before
+    assert _distill_actions(run) == [] and tenant_rows(stack, tenant.id) == before
 
 
 SUBJECTS = {
@@ -315,7 +290,7 @@ def test_a_distilled_text_that_is_a_source_keeps_that_memory_and_supersedes_the_
     sources = _payments_leaf(api, drain, stack, tenant.id)
     fake = FakeDistiller(fake_messages, {t: (f, f) for f, t in PAYMENTS})  # each fact's first wording, verbatim
     _llm_on(settings_env, fake.url)
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run = _run(api, stack, tenant.id, steps=["distill"])
     (action,) = _distill_actions(run)
     assert action["action"] == "distill", action["reason"]
@@ -327,9 +302,9 @@ def test_a_distilled_text_that_is_a_source_keeps_that_memory_and_supersedes_the_
             assert memory["valid_to"] is None and memory["tags"] == ["distilled", "ops"]
         else:
             assert memory["valid_to"] is not None
-    assert _snapshot(stack, tenant.id)["links"] == before["links"] + 12  # supersedes + derived_from, 6 each
+    assert tenant_rows(stack, tenant.id)["links"] == before["links"] + 12  # supersedes + derived_from, 6 each
     assert api.post(f"/v1/consolidation-runs/{run['id']}/undo").status == 200
-    assert _snapshot(stack, tenant.id) == before
+    assert tenant_rows(stack, tenant.id) == before
 
 
 def test_the_run_call_cap_stops_distillation_before_its_call(api, tenant, stack, drain, settings_env, fake_messages):
@@ -337,11 +312,11 @@ def test_the_run_call_cap_stops_distillation_before_its_call(api, tenant, stack,
     fake = FakeDistiller(fake_messages, {t: (f, GROUPS[f]) for f, t in PAYMENTS})
     _llm_on(settings_env, fake.url)
     settings_env(ENGRAM_CONSOLIDATION_LLM_RUN_CALLS="0")
-    before = _snapshot(stack, tenant.id)
+    before = tenant_rows(stack, tenant.id)
     run = _run(api, stack, tenant.id, steps=["distill"])
     (counts,) = run["step_counts"]
     assert counts["candidates"] == 1 and counts["actions"] == 0 and "run call cap" in counts["skipped"]
-    assert run["llm_capped"] and not fake.requests and _snapshot(stack, tenant.id) == before
+    assert run["llm_capped"] and not fake.requests and tenant_rows(stack, tenant.id) == before
 
 
 def test_undo_is_refused_while_a_link_made_since_reaches_a_distilled_memory(

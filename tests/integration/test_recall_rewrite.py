@@ -3,7 +3,7 @@ HTTP boundary (the real anthropic client and engram.adapters.llm run)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,20 +16,6 @@ NOTES = [
 QUESTION = "What beverage does she like?"  # not one word in common with any note
 # Numbered, as a model may do although told not to: the markers go, a number that is a word stays.
 REWRITES = "1. coffee drink preference\n2) flat white latte espresso order\n\n- 2025 morning order\n"
-
-
-@pytest.fixture
-def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[Callable[..., None]]:
-    from engram_local.stack import LocalStack
-
-    def setenv(**values: str) -> None:
-        for key, value in values.items():
-            monkeypatch.setenv(key, value)
-        LocalStack.refresh_settings()
-
-    yield setenv
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
 
 
 @pytest.fixture
