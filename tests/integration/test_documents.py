@@ -17,6 +17,7 @@ import pytest
 from psycopg import sql
 
 from engram_local.json_stand_in import JsonStandIn, Reply, Request, message
+from tests.integration.conftest import owner_connection
 
 KIB, MIB = 1024, 1024 * 1024
 T0_MAX, T1_MAX, HARD_MAX = 500 * KIB, 8 * MIB, 50 * MIB
@@ -87,10 +88,6 @@ def _purge_embed_jobs(stack):
         )
 
 
-def _owner(stack):
-    return psycopg.connect(stack.dsn, autocommit=True)
-
-
 def _put(url: str, data: bytes, headers: dict[str, str]) -> int:
     req = urllib.request.Request(url, data=data, method="PUT", headers=headers)
     with urllib.request.urlopen(req, timeout=120) as resp:
@@ -128,14 +125,14 @@ def _object_exists(stack, key: str) -> bool:
 
 
 def _chunk_texts(stack, memory_id: str) -> list[str]:
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         return [
             r[0] for r in conn.execute("SELECT text FROM chunks WHERE memory_id = %s ORDER BY position", (memory_id,))
         ]
 
 
 def _document_rows(stack, memory_id: str) -> list[tuple]:
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         return conn.execute(
             "SELECT byte_size, content_type, length(body) FROM documents WHERE memory_id = %s", (memory_id,)
         ).fetchall()
@@ -266,7 +263,7 @@ def test_50mib_boundary_and_oversize(api, stack, drain_uploads):
     # declared above 50 MiB: 413, no upload row
     r = api.post("/v1/documents/uploads", {"size_bytes": HARD_MAX + 1, "sha256": "a" * 64, "namespace": "huge"})
     assert r.status == 413 and r.body["error"]["details"]["limit"] == HARD_MAX
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         assert (
             conn.execute("SELECT count(*) FROM document_uploads WHERE declared_bytes > %s", (HARD_MAX,)).fetchone()[0]
             == 0
@@ -388,7 +385,7 @@ def test_documents_and_uploads_are_isolated_between_tenants(api, make_tenant, ap
         for table in ("documents", "document_uploads", "llm_usage"):
             assert conn.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))).fetchone()[0] == 0
     # the body goes with its memory
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         conn.execute("DELETE FROM memories WHERE id = %s", (status["memory_id"],))
     assert _document_rows(stack, status["memory_id"]) == []
 
@@ -447,7 +444,7 @@ def test_answer_cites_spans_and_is_logged(api, tenant, stack, fake_llm, monkeypa
     assert sent.path == "/v1/messages" and len(fake_llm.requests) == 2  # 1 retry
     prompt = sent.body["messages"][0]["content"]
     assert "[1]" in prompt and spans[1]["text"] in prompt and "Who is the lighthouse keeper?" in prompt
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         row = conn.execute(
             "SELECT purpose, input_tokens, output_tokens, attempts, ok, latency_ms FROM llm_usage"
             " WHERE tenant_id = %s ORDER BY id DESC LIMIT 1",

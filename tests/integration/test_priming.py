@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
+from tests.integration.conftest import owner_connection
 
 NS = "proj"
 MEMORIES: dict[str, list[str]] = {
@@ -31,10 +31,6 @@ MEMORIES: dict[str, list[str]] = {
 }
 
 
-def _owner(stack: Any) -> psycopg.Connection:
-    return psycopg.connect(stack.dsn, autocommit=True)
-
-
 def _seed(api: Any, drain: Callable[[], Any], drain_consolidation: Callable[[], Any], stack: Any) -> dict[str, str]:
     ids: dict[str, str] = {}
     for subject, texts in MEMORIES.items():
@@ -55,7 +51,7 @@ def _seed(api: Any, drain: Callable[[], Any], drain_consolidation: Callable[[], 
     )
     ids["rule"] = rule.body["memory"]["id"]
     drain()
-    with _owner(stack) as conn:  # the gate would take a few runs to promote these: core now
+    with owner_connection(stack) as conn:  # the gate would take a few runs to promote these: core now
         conn.execute(
             "UPDATE memories SET layer = 'core' WHERE id = ANY(%s::uuid[])",
             ([ids["rule"], ids[MEMORIES["deploy"][2]]],),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
+from tests.integration.conftest import owner_connection
 
 NS = "kb"
 SUBJECTS: dict[str, list[str]] = {
@@ -35,10 +35,6 @@ SUBJECTS: dict[str, list[str]] = {
         "The woodpecker drums on the dead branch of the old birch tree.",
     ],
 }
-
-
-def _owner(stack: Any) -> psycopg.Connection:
-    return psycopg.connect(stack.dsn, autocommit=True)
 
 
 def _write(api: Any, namespace: str = NS) -> dict[str, str]:
@@ -174,7 +170,7 @@ def test_tenant_b_sees_none_of_a_topics(api, drain, drain_consolidation, make_te
     assert other.get(f"/v1/topics?namespace={NS}").body["topics"] == []
     assert other.post("/v1/topics/lookup", {"ids": ids}).body == {"topics": [], "missing": ids}
     assert other.get(f"/v1/topics/{ids[0]}").status == 404
-    with _owner(stack) as conn:  # the rows exist: row-level security hides them
+    with owner_connection(stack) as conn:  # the rows exist: row-level security hides them
         assert conn.execute("SELECT count(*) FROM topics WHERE id = %s", (ids[0],)).fetchone()[0] >= 1
 
 
@@ -192,7 +188,7 @@ def test_new_memories_join_the_nearest_leaf_when_their_vectors_land(api, drain, 
     assert next(leaf for leaf in leaves if leaf["id"] == home)["member_count"] >= 7
     alone = next(t for t, m in members.items() if far.body["memory"]["id"] in m)
     assert members[alone] == {far.body["memory"]["id"]}
-    with _owner(stack) as conn:  # once each: a redelivered job places nothing twice
+    with owner_connection(stack) as conn:  # once each: a redelivered job places nothing twice
         assert (
             conn.execute(
                 "SELECT count(*) FROM topic_members WHERE memory_id = %s", (reply.body["memory"]["id"],)
@@ -233,7 +229,7 @@ def test_the_llm_names_new_topics_in_batches_and_unchanged_ones_keep_their_name(
         assert every and all(t["named_by"] == "llm" and t["name"].startswith("All about ") for t in every)
         assert len(fake.requests) == -(-len(every) // 30)  # batches of 30
         assert run["llm_calls"] == len(fake.requests)
-        with _owner(stack) as conn:
+        with owner_connection(stack) as conn:
             assert conn.execute(
                 "SELECT count(*) FROM llm_usage WHERE tenant_id = %s AND purpose = 'topic_naming'", (tenant.id,)
             ).fetchone()[0] == len(fake.requests)
@@ -275,7 +271,7 @@ def test_a_topic_path_runs_from_its_top_level_topic_down_within_the_tenant(api, 
         (other.id, "t8", None, 0, False),  # the other tenant's t2 hangs under its t8
         (other.id, "t2", "t8", 1, True),
     ]
-    with _owner(stack) as conn, conn.cursor() as cur:
+    with owner_connection(stack) as conn, conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO topics (tenant_id, id, namespace, parent_id, depth, is_leaf, name, named_by, member_count)"
             " VALUES (%s, %s, 'default', %s, %s, %s, 'x', 'keywords', 0)",
@@ -325,7 +321,7 @@ TAX = [
 
 def _tree_rows(stack: Any, tenant_id: str) -> tuple[list[tuple[Any, ...]], set[tuple[Any, ...]], int]:
     """Every topic row of the namespace, its leaf membership and the tree's version, as stored."""
-    with _owner(stack) as conn:
+    with owner_connection(stack) as conn:
         topics = conn.execute(
             "SELECT id, parent_id, depth, is_leaf, name, keywords, named_by, member_count, centroid::text,"
             " created_at FROM topics WHERE tenant_id = %s AND namespace = %s ORDER BY id",
