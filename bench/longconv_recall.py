@@ -56,6 +56,8 @@ CONFIGS: dict[str, Config] = {
     "rrf-k20": Config(env=RRF, ranking={"RRF_K": 20}),
     "rrf-k40": Config(env=RRF, ranking={"RRF_K": 40}),
     "rrf-k60": Config(env=RRF, ranking={"RRF_K": 60}),
+    # the keyword list's weight in RRF (ENGRAM_RECALL_RRF_KEYWORD_WEIGHT), the vector list's being 1
+    **{f"kw-{v}": Config(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": str(v)}) for v in (1.0, 0.5, 0.3, 0.15, 0.0)},
     # keyword rank: each matched word weighed by its rarity (the default) or ts_rank_cd alone
     "ts-rank": Config(ranking={"KEYWORD_IDF": False}),
     "ts-rank-keyword": Config(ranking={"KEYWORD_IDF": False}, request={"mode": "keyword"}),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engram.core.config import Settings
 from engram.recall.ranking import RRF_K, Candidate, fuse
 
@@ -14,17 +16,44 @@ def test_recall_fuses_by_rank_by_default() -> None:
     assert Settings().recall_fusion == "rrf"
 
 
-def test_each_lists_first_hit_leads_even_when_the_other_list_scores_it_lowest() -> None:
+def test_each_lists_first_hit_leads_when_both_lists_weigh_alike() -> None:
     # Ten turns close to the question's wording (vector only), and the one turn that names the
     # question's rare word: its vector similarity is the lowest of the pool.
     near = [_candidate(0.60 - i * 0.01, None) for i in range(10)]
     named = _candidate(0.30, 0.2)
-    fuse([*near, named], "rrf")
+    fuse([*near, named], "rrf", keyword_weight=1.0)
     ranked = sorted([*near, named], key=lambda c: -c.fused)
     assert ranked.index(named) <= 1
+
+
+def test_by_default_the_keyword_list_weighs_less_than_the_vector_list() -> None:
+    # Chosen on bench/longconv_recall.py's train split (1, 0.5, 0.3, 0.15): small talk sharing a
+    # question's word cost evidence. The turn naming the rare word (last by vector) is still lifted
+    # past four of the ten turns the vector list ranks above it.
+    assert Settings().recall_rrf_keyword_weight == 0.15
+    near = [_candidate(0.60 - i * 0.01, None) for i in range(10)]
+    named = _candidate(0.30, 0.2)
+    fuse([*near, named], "rrf", keyword_weight=Settings().recall_rrf_keyword_weight)
+    ranked = sorted([*near, named], key=lambda c: -c.fused)
+    assert ranked.index(named) == 6
 
 
 def test_a_small_k_separates_the_first_ranks_more_than_the_last() -> None:
     first, second, fortieth = (1 / (RRF_K + r) for r in (1, 2, 40))
     assert first / second > 1.05  # with k = 60 it would be 1.016: every rank almost alike
     assert first > 3 * fortieth
+
+
+def test_the_keyword_list_counts_by_its_setting_weight() -> None:
+    # A turn that only the keyword list ranks first, beside one that only the vector list ranks first.
+    by_vector, by_keyword = _candidate(0.6, None), _candidate(None, 0.9)
+    weight = Settings().recall_rrf_keyword_weight
+    fuse([by_vector, by_keyword], "rrf", keyword_weight=weight)
+    assert by_keyword.fused == pytest.approx(weight * by_vector.fused)
+    # Found by both lists: the vector rank's share and the keyword rank's share times the weight.
+    both = _candidate(0.6, 0.9)
+    fuse([both], "rrf", keyword_weight=0.3)
+    assert both.fused == pytest.approx((1 + 0.3) / (RRF_K + 1) * (1 + 0.1 * 0.0 + 0.1 * 0.5))
+    # Weight 0: the keyword list still brings candidates, in last place.
+    fuse([by_vector, by_keyword], "rrf", keyword_weight=0.0)
+    assert by_keyword.fused == 0.0 < by_vector.fused

@@ -232,6 +232,13 @@ class Settings(BaseSettings):
     recall_fusion: Literal["weighted", "rrf"] = Field(
         default="rrf", description="Reciprocal rank fusion `rrf` (k = 10), or `weighted` score fusion"
     )
+    recall_rrf_keyword_weight: float = Field(
+        default=0.15,
+        ge=0.0,
+        le=1.0,
+        description="rrf: the keyword list's reciprocal ranks count this much, the vector list's 1 (0.15 chosen "
+        "on bench/longconv_recall.py's train split; 1 weighs both alike); 0: keyword hits only as candidates",
+    )
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")
     hnsw_max_scan_tuples: int = Field(
         default=20_000,

@@ -15,6 +15,8 @@ W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
 # Reciprocal rank fusion's k, chosen on bench/longconv_recall.py's train split (10, 20, 40, 60 measured):
 # a small k lets each list's first hits lead, which is what evidence within a small budget needs.
 RRF_K = 10
+# The keyword list's weight beside the vector list's 1 is the setting recall_rrf_keyword_weight (0.15,
+# chosen on the same train split: 1, 0.5, 0.3, 0.15 and vector only measured).
 # MMR (recall's `diversify`, on by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
 # the fused score over the best one's (RRF scores are ~0.1: unscaled, any penalty outweighs them);
 # redundancy is the highest cosine to a result already picked, counted above MMR_FLOOR and scaled to
@@ -55,7 +57,9 @@ def recency_score(occurred_at: datetime, now: datetime) -> float:
     return math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
 
 
-def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0) -> None:
+def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_weight: float = 1.0) -> None:
+    """Each candidate's fused score. rrf: 1/(RRF_K + rank) in the vector list plus keyword_weight x
+    1/(RRF_K + rank) in the keyword list (the setting recall_rrf_keyword_weight); weighted: W_*."""
     by_vec = sorted((c for c in candidates if c.vector is not None), key=lambda c: -(c.vector or 0))
     by_kw = sorted((c for c in candidates if c.keyword is not None), key=lambda c: -(c.keyword or 0))
     for i, c in enumerate(by_vec):
@@ -63,11 +67,15 @@ def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0) -> None:
     for i, c in enumerate(by_kw):
         c.keyword_rank = i + 1
     top_kw = by_kw[0].keyword if by_kw and by_kw[0].keyword else 1.0
-    _rewrite_parts(candidates, fusion, rewrites, top_kw)
+    _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     for c in candidates:
         importance = float(c.row["importance"])
         if fusion == "rrf":
-            base = sum(1.0 / (RRF_K + r) for r in (c.vector_rank, c.keyword_rank) if r is not None) + c.rewrite_part
+            base = c.rewrite_part
+            if c.vector_rank is not None:
+                base += 1.0 / (RRF_K + c.vector_rank)
+            if c.keyword_rank is not None:
+                base += keyword_weight / (RRF_K + c.keyword_rank)
             c.fused = base * (1.0 + 0.1 * c.recency + 0.1 * importance)
         else:
             kw_norm = (c.keyword or 0.0) / top_kw  # best keyword hit of this query = 1.0
@@ -75,7 +83,9 @@ def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0) -> None:
             c.fused = base * (0.8 + 0.4 * importance)
 
 
-def _rewrite_parts(candidates: list[Candidate], fusion: str, rewrites: int, top_kw: float) -> None:
+def _rewrite_parts(
+    candidates: list[Candidate], fusion: str, rewrites: int, top_kw: float, keyword_weight: float = 1.0
+) -> None:
     """What the query rewrites' vector and keyword lists add to each candidate's base score. rrf: their
     reciprocal ranks, each rewrite weighing 1/rewrites, so together they count as much as the question
     (the caller's own words; a rewrite is a guess). weighted: the best rewrite's match where it beats the
@@ -85,9 +95,9 @@ def _rewrite_parts(candidates: list[Candidate], fusion: str, rewrites: int, top_
         by_vec = [c for c, vector, _ in sorted(found, key=lambda f: -(f[1] or 0.0)) if vector is not None]
         by_kw = [c for c, _, keyword in sorted(found, key=lambda f: -(f[2] or 0.0)) if keyword is not None]
         if fusion == "rrf":
-            for ranked in (by_vec, by_kw):
+            for ranked, weight in ((by_vec, 1.0), (by_kw, keyword_weight)):
                 for i, c in enumerate(ranked):
-                    c.rewrite_part += 1.0 / (RRF_K + i + 1) / rewrites
+                    c.rewrite_part += weight / (RRF_K + i + 1) / rewrites
             continue
         rewrite_top_kw = (by_kw[0].rewrites[j][1] or 1.0) if by_kw else 1.0
         for c in candidates:

@@ -292,7 +292,7 @@ def _rank(
                 None if r["sim"] is None else float(r["sim"]),
                 None if r["rank"] is None else float(r["rank"]),
             )
-    fuse(candidates, settings().recall_fusion, len(rewrite_rows))
+    fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight)
     best: dict[UUID, Candidate] = {}
     for c in sorted(candidates, key=lambda c: -c.fused):
         best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
