@@ -57,3 +57,11 @@ def test_the_keyword_list_counts_by_its_setting_weight() -> None:
     # Weight 0: the keyword list still brings candidates, in last place.
     fuse([by_vector, by_keyword], "rrf", keyword_weight=0.0)
     assert by_keyword.fused == 0.0 < by_vector.fused
+
+
+def test_without_a_vector_list_the_keyword_weight_changes_no_score() -> None:
+    # Keyword mode, or vectors unavailable: the weight is relative to the vector list, so scores (and a
+    # caller's min_score) stay what they were with weight 1.
+    alone = [_candidate(None, 0.9), _candidate(None, 0.4)]
+    fuse(alone, "rrf", keyword_weight=0.15)
+    assert [c.fused for c in alone] == pytest.approx([1 / (RRF_K + r) * (1 + 0.1 * 0.0 + 0.1 * 0.5) for r in (1, 2)])

@@ -67,6 +67,8 @@ def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_we
     for i, c in enumerate(by_kw):
         c.keyword_rank = i + 1
     top_kw = by_kw[0].keyword if by_kw and by_kw[0].keyword else 1.0
+    if not by_vec:  # keyword mode, or no vectors to compare: the weight is relative, scores stay as they were
+        keyword_weight = 1.0
     _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     for c in candidates:
         importance = float(c.row["importance"])
