@@ -10,7 +10,10 @@ from typing import Any, TypeVar
 PRIME_LAMBDA = 0.6  # relevance against novelty: lower spreads further from the task's centre
 SAME_TOPIC_SIMILARITY = 0.75  # two memories of one leaf count as this similar at least
 RELEVANCE_FLOOR = 0.5  # of the best option's relevance: below it a memory is filler, not a side of the task
-CORE_BONUS = 0.15  # seed 001's layer bias, on recall's score
+# seed 001's layer bias: a core memory's relevance gains this share of the best recall score. Relative,
+# because recall's scores are rank-based and their scale moves with the fusion settings (0.8 is what an
+# additive 0.15 was at the scale it was chosen on, where the best hybrid score was ~0.19).
+CORE_BONUS = 0.8
 # Resume's shares of budget_chars, in order; what a section leaves goes to the next ones.
 RESUME_SHARES: tuple[tuple[str, float], ...] = (("core", 0.5), ("recent", 0.25), ("topics", 0.15), ("triggers", 0.10))
 MIN_USEFUL_CHARS = 120  # a cut shorter than this is noise: stop instead

@@ -159,10 +159,11 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
     with tenant_transaction(tenant_id) as conn:
         vectors = topic_service.memory_vectors(conn, ids)
         leaves = topic_service.leaves_of_memories(conn, ids)
+    bonus = CORE_BONUS * max((h.score for h in hits), default=0.0)
     options = [
         Option(
             key=h,
-            relevance=h.score + (CORE_BONUS if h.layer == "core" else 0.0),
+            relevance=h.score + (bonus if h.layer == "core" else 0.0),
             vector=vectors.get(h.memory_id) if h.memory_id else None,
             topic=leaves[h.memory_id][0] if h.memory_id in leaves else None,
         )
