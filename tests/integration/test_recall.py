@@ -86,6 +86,25 @@ def test_pending_vectors_still_answer_by_keyword_and_say_so(api):
     assert any(d.startswith("vectors_pending") for d in body["degraded"])
 
 
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_keyword_ranks_are_the_same_read_from_the_text_index_or_the_scope(api, notes, settings_env, mode):
+    """A small scope's keyword side reads its rows by index and matches each; a big one's walks the
+    table-wide text index. Same rows, same words: the same ranks, the pending row found both ways."""
+    api.post("/v1/memories", {"content": "The billing pager rotates on Monday.", "namespace": "kb"})
+    query = {"query": "billing pager coffee Monday error", "mode": mode, "explain": True, "touch": False}
+
+    def ranked() -> list[tuple[str, float | None]]:
+        body = top(api, **query)
+        return [(h["chunk"]["text"], h["explain"]["keyword"]) for h in body["results"]]
+
+    from_scope = ranked()
+    settings_env(ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS="0")  # always the shared indexes
+    from_index = ranked()
+    assert from_scope == from_index
+    assert "The billing pager rotates on Monday." in [text for text, _ in from_scope]
+    assert sum(kw is not None and kw > 0 for _, kw in from_scope) >= 4
+
+
 def test_embedder_down_degrades_to_keyword(api, notes, monkeypatch):
     from engram.adapters.embeddings import factory
 

@@ -132,3 +132,55 @@ def test_the_shared_graph_alone_misses_them(crowded: dict[str, Any], monkeypatch
         rows = conn.execute("SELECT memory_id FROM chunks WHERE id = ANY(%s)", (chunk_ids,)).fetchall()
     found = {r["memory_id"] for r in rows}
     assert len(found & set(crowded["nearest"][:10])) < 10
+
+
+def _chunk_rows_discarded(plan: dict[str, Any]) -> int:
+    """Rows of chunks an EXPLAIN ANALYZE (FORMAT JSON) plan read and then threw away by a filter."""
+    own = 0
+    if plan.get("Relation Name") == "chunks":
+        removed = int(plan.get("Rows Removed by Filter", 0)) + int(plan.get("Rows Removed by Index Recheck", 0))
+        own = removed * int(plan.get("Actual Loops", 1))
+    return own + sum(_chunk_rows_discarded(p) for p in plan.get("Plans", []))
+
+
+@pytest.mark.parametrize("query", ["note anything", "anything at all"])
+def test_small_tenant_hybrid_candidates_read_only_its_rows(crowded: dict[str, Any], query: str) -> None:
+    """Every row of both tenants holds the word "note". Through the table-wide text index, the small
+    tenant's keyword candidates and their rarity (idf) counts read the big tenant's rows and threw
+    them away; its count of the rows the filters leave read the whole table (a 50-row tenant beside a
+    100k-row one: 60 ms a recall). Sequential scans are priced out, as on a big table: the query must
+    find the tenant's rows by index and read nobody else's, whether a query word is common or absent."""
+    from psycopg import sql
+
+    from engram.core.db import tenant_transaction
+    from engram.indexing.vectors import vector_literal
+    from engram.recall import ranking
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import _scan_settings
+    from engram.recall.store import candidate_sql, recall_filters
+
+    embedder = crowded["embedder"]
+    req = RecallRequest(query=query, limit=10, touch=False)  # no namespace: the tenant alone
+    where, params = recall_filters(req)
+    params |= {
+        "qvec": vector_literal(embedder.vector),
+        "model": embedder.model_id,
+        "k": SMALL_ROWS,
+        "query": req.query,
+        "as_of": None,
+        "include_expired": False,
+        "idf_rows": ranking.KEYWORD_IDF_ROWS,
+    }
+    with tenant_transaction(crowded["tenant"]) as conn:
+        conn.execute("SET LOCAL enable_seqscan = off")
+        exact, keyword_scope = _scan_settings(conn, req, where, params, DIM, [])
+        assert exact is not None and keyword_scope is not None  # 40 rows: both sides scan them exactly
+        query_sql = candidate_sql(where, DIM, True, exact=exact, keyword_scope=keyword_scope, keyword_idf=True)
+        rows = conn.execute(query_sql, params).fetchall()
+        explained = conn.execute(sql.SQL("EXPLAIN (ANALYZE, FORMAT JSON) {}").format(query_sql), params).fetchone()
+    assert explained is not None
+    plan = next(iter(explained.values()))[0]["Plan"]
+    assert {r["memory_id"] for r in rows} == set(crowded["nearest"])
+    keyword_hits = sum(r["rank"] is not None for r in rows)
+    assert keyword_hits == (SMALL_ROWS if "note" in query else 0)
+    assert _chunk_rows_discarded(plan) == 0, "the small tenant's query read rows it did not need"

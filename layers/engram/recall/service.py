@@ -40,6 +40,7 @@ from engram.recall.models import (
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.store import (
+    PENDING_COUNT_LIMIT,
     candidate_sql,
     chunk_vectors,
     recall_filters,
@@ -224,9 +225,11 @@ def _candidates(
     use_keyword = req.mode != "vector" or dimension is None
     if req.mode == "vector" and dimension is None:
         degraded.append("keyword_fallback")
-    exact = _scan_settings(conn, req, where, params, dimension, degraded)
+    exact, keyword_scope = _scan_settings(conn, req, where, params, dimension, degraded)
     params["idf_rows"] = ranking.KEYWORD_IDF_ROWS
-    query = candidate_sql(where, dimension, use_keyword, exact=exact, keyword_idf=ranking.KEYWORD_IDF)
+    query = candidate_sql(
+        where, dimension, use_keyword, exact=exact, keyword_scope=keyword_scope, keyword_idf=ranking.KEYWORD_IDF
+    )
     return conn.execute(query, params).fetchall()
 
 
@@ -237,24 +240,28 @@ def _scan_settings(
     params: dict[str, Any],
     dimension: int | None,
     degraded: list[str],
-) -> sql.Composable | None:
-    """Set the HNSW scan settings, note pending vectors, and choose the vector strategy: the exact
-    scan's scope condition, or None for the HNSW scan.
+) -> tuple[sql.Composable | None, sql.Composable | None]:
+    """Set the HNSW scan settings, note pending vectors, and choose both strategies: the vector side's
+    exact scope (or None: the HNSW scan) and the keyword side's (or None: the table-wide text index).
 
     The shared HNSW graph serves a query well when the rows it may return are a large part of it;
     for a small tenant or a narrow namespace the iterative scan walks everyone else's rows and still
-    misses some. So the rows the filter leaves are counted (bounded, index-only) in the same round trip,
-    and when they are few every one of them is scored exactly.
+    misses some. The shared text index likewise walks every tenant's rows that hold a query word. So
+    the rows the filter leaves are counted (bounded, index-only) in the same round trip, and when they
+    are few every one of them is scored exactly, by distance and by words; the keyword side also reads
+    the pending rows, so only while those are few too.
     """
     params["ef_search"] = str(int(settings().hnsw_ef_search))
     params["max_scan_tuples"] = str(int(settings().hnsw_max_scan_tuples))
     max_rows = settings().recall_exact_scan_max_rows
     params["exact_max_rows"] = max_rows
-    scope = scope_filter(req) if dimension and max_rows > 0 else None
+    scope = scope_filter(req) if max_rows > 0 else None
     row = conn.execute(scan_settings_and_pending_sql(where, scope), params).fetchone()
     if row and row["n"]:
-        degraded.append(f"vectors_pending: {row['n']}{'+' if row['n'] >= 1000 else ''} chunks")
-    return scope if scope is not None and row and row["scope_rows"] <= max_rows else None
+        degraded.append(f"vectors_pending: {row['n']}{'+' if row['n'] >= PENDING_COUNT_LIMIT else ''} chunks")
+    if scope is None or row is None or row["scope_rows"] > max_rows:
+        return None, None
+    return (scope if dimension else None), (scope if row["n"] < PENDING_COUNT_LIMIT else None)
 
 
 def vector_candidate_ids(
@@ -264,7 +271,7 @@ def vector_candidate_ids(
     what bench/tenant_scale.py holds against the exact top-k."""
     where, params = recall_filters(req)
     params.update(qvec=qvec, model=model_id, k=k)
-    exact = _scan_settings(conn, req, where, params, dimension, [])
+    exact, _ = _scan_settings(conn, req, where, params, dimension, [])
     return [r["id"] for r in conn.execute(vector_sql(where, dimension, exact), params).fetchall()]
 
 

@@ -69,6 +69,10 @@ def scope_filter(req: RecallRequest) -> sql.Composable:
     return sql.SQL(" AND ").join(map(sql.SQL, clauses))
 
 
+# The pending-vector count stops here: recall only says "N+" beyond it.
+PENDING_COUNT_LIMIT = 1000
+
+
 def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable | None = None) -> sql.Composed:
     """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n) and,
     with a scope, its rows counted up to %(exact_max_rows)s + 1 (scope_rows; index-only on chunks_scope)."""
@@ -84,9 +88,10 @@ def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable |
         "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.ef_search', %(ef_search)s, true),"
         " set_config('hnsw.max_scan_tuples', %(max_scan_tuples)s, true),"
-        " (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where} LIMIT 1000) p)"
+        " (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where}"
+        " LIMIT {pending_limit}) p)"
         " AS n{scope_rows}"
-    ).format(where=where, scope_rows=scope_rows)
+    ).format(where=where, scope_rows=scope_rows, pending_limit=sql.Literal(PENDING_COUNT_LIMIT))
 
 
 def vector_sql(where: sql.Composable, dimension: int, exact: sql.Composable | None) -> sql.Composed:
@@ -115,46 +120,92 @@ def candidate_sql(
     use_keyword: bool,
     *,
     exact: sql.Composable | None = None,
+    keyword_scope: sql.Composable | None = None,
     keyword_idf: bool = False,
 ) -> sql.Composed:
+    """The candidates of both retrievals in one query. `exact`: vector_sql's. `keyword_scope`
+    (scope_filter's condition, when the rows it leaves are few): the keyword side reads those rows
+    by index and matches each, instead of walking the table-wide text index."""
     if dimension:
         vec: sql.Composable = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(where, dimension, exact))
     else:
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
-    if use_keyword:
-        # Any query term may match (OR): questions rarely share every word. tenant_chunks: see migration 0004.
-        kw: sql.Composable = sql.SQL(
-            "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')"
-            "::tsquery AS q),{idf}"
-            " kw AS MATERIALIZED (SELECT c.id, {rank} AS rank FROM tenant_chunks c, tq"
-            " WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q AND {where} ORDER BY rank DESC LIMIT %(k)s)"
-        ).format(
-            where=where,
-            idf=_KEYWORD_IDF.format(where=where) if keyword_idf else sql.SQL(""),
-            rank=sql.SQL("(SELECT sum(idf.w) FROM idf WHERE c.tsv @@ idf.q) + ts_rank_cd(c.tsv, tq.q, 32)")
-            if keyword_idf
-            else sql.SQL("ts_rank_cd(c.tsv, tq.q, 32)"),
-        )
-    else:
-        kw = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
+    kw = _keyword_sql(where, keyword_scope, keyword_idf) if use_keyword else _NO_KEYWORD
     return sql.SQL("WITH {vec}, {kw}, {rest} {validity}").format(
         vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT
     )
 
 
-# BM25's inverse document frequency of each query word among the rows the filters leave: a word most rows
-# share (a speaker's name, "work") weighs little beside a rare one. Both counts stop at %(idf_rows)s rows
-# (GIN index on tsv), so a word in that many rows or more weighs about nothing and a large namespace costs
-# no more than that. Turns are short: term frequency and length are left to ts_rank_cd, the tie-break.
-_KEYWORD_IDF = sql.SQL(
-    " words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q"
-    " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
-    " scope AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM tenant_chunks c WHERE {where}"
-    " LIMIT %(idf_rows)s) s),"
-    " idf AS MATERIALIZED (SELECT words.q, ln(1 + (scope.n - df.n + 0.5) / (df.n + 0.5)) AS w FROM words, scope,"
-    " LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM tenant_chunks c WHERE c.tsv @@ words.q AND {where}"
-    " LIMIT %(idf_rows)s) m) df),"
-)
+_NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
+
+
+def _keyword_sql(where: sql.Composable, scope: sql.Composable | None, keyword_idf: bool) -> sql.Composed:
+    """The keyword top-k, ranked by BM25's inverse document frequency of each query word among the rows
+    the filters leave (a word most rows share, a speaker's name or "work", weighs little beside a rare
+    one) plus ts_rank_cd as the tie-break; turns are short, so term frequency and length are left to it.
+    Any query word may match (OR): questions rarely share every word.
+
+    Two sources of rows. Without a scope: the GIN index on tsv through tenant_chunks (migration 0004).
+    It walks every tenant's rows holding a query word, so a small tenant's query beside a big tenant
+    holding common words reads the big one's rows and throws them away (a 1% tenant was 2-3x slower
+    than the big one). With a scope (the rows are few): those rows, found by the partial indexes that
+    find a tenant's rows (chunks_scope for embedded rows, chunks_pending for the others), read once
+    and matched in memory; under row-level security, as no text operator reaches the table.
+    Counts stop at %(idf_rows)s rows either way, so a word in that many rows or more weighs about
+    nothing and a large namespace costs no more than that.
+    """
+    tq = sql.SQL(
+        "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery AS q),"
+    )
+    rows: sql.Composable
+    match: sql.Composable
+    total: sql.Composable
+    scoped: sql.Composable
+    df: sql.Composable
+    if scope is None:
+        rows, match = sql.SQL("tenant_chunks c"), sql.SQL(" AND {where}").format(where=where)
+        # Counted in two halves, embedded and pending: only those conditions match the partial indexes
+        # (counted whole, a 50-row tenant's count read the entire table: 55 of its 60 ms at 100k chunks).
+        total = sql.SQL(
+            "(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE c.embedding IS NOT NULL AND {where}"
+            " LIMIT %(idf_rows)s) s) + (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c"
+            " WHERE c.embedding IS NULL AND {where} LIMIT %(idf_rows)s) p)"
+        ).format(where=where)
+        scoped = sql.SQL("")
+        df = sql.SQL(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM tenant_chunks c WHERE c.tsv @@ words.q AND {where}"
+            " LIMIT %(idf_rows)s) m"
+        ).format(where=where)
+    else:
+        rows, match = sql.SQL("scoped c"), sql.SQL("")
+        total = sql.SQL("LEAST((SELECT count(*) FROM scoped), %(idf_rows)s)")
+        scoped = sql.SQL(
+            " scoped AS MATERIALIZED (SELECT c.id, c.tsv FROM chunks c WHERE {scope} AND {where}"
+            " UNION ALL SELECT c.id, c.tsv FROM chunks c WHERE c.embedding IS NULL AND {where}),"
+        ).format(scope=scope, where=where)
+        df = sql.SQL("SELECT LEAST(count(*), %(idf_rows)s) AS n FROM scoped c WHERE c.tsv @@ words.q")
+    idf = (
+        sql.SQL(
+            " words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q"
+            " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
+            " scope AS MATERIALIZED (SELECT {total} AS n),"
+            " idf AS MATERIALIZED (SELECT words.q, ln(1 + (GREATEST(scope.n, df.n) - df.n + 0.5) / (df.n + 0.5))"
+            " AS w FROM words, scope, LATERAL ({df}) df),"
+        ).format(total=total, df=df)
+        if keyword_idf
+        else sql.SQL("")
+    )
+    rank = (
+        sql.SQL("(SELECT sum(idf.w) FROM idf WHERE c.tsv @@ idf.q) + ts_rank_cd(c.tsv, tq.q, 32)")
+        if keyword_idf
+        else sql.SQL("ts_rank_cd(c.tsv, tq.q, 32)")
+    )
+    return sql.SQL(
+        "{tq}{scoped}{idf} kw AS MATERIALIZED (SELECT c.id, {rank} AS rank FROM {rows}, tq"
+        " WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q{match} ORDER BY rank DESC LIMIT %(k)s)"
+    ).format(tq=tq, scoped=scoped, idf=idf, rank=rank, rows=rows, match=match)
+
+
 _CANDIDATE_ROWS = sql.SQL(
     "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
