@@ -27,11 +27,13 @@ def error_response(status: int, code: str, message: str, details: Any = None) ->
     )
 
 
-def _field(loc: tuple[Any, ...] | list[Any]) -> str:
+def _field(loc: tuple[Any, ...] | list[Any], whole: str | None) -> str:
     parts = [str(p) for p in loc]
-    if parts and parts[0] in ("body", "query", "path", "header"):  # where it came from, not a field name
-        parts = parts[1:]
-    return ".".join(parts) or "body"
+    if whole is None:
+        whole = "body"
+        if parts and parts[0] in ("body", "query", "path", "header"):  # where it came from, not a field name
+            parts = parts[1:]
+    return ".".join(parts) or whole
 
 
 def validation_response(exc: RequestValidationError) -> Response:
@@ -46,13 +48,15 @@ def validation_response(exc: RequestValidationError) -> Response:
     return error_response(422, "invalid_field", message, details)
 
 
-def invalid_fields(errors: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+def invalid_fields(errors: Sequence[Any], whole: str | None = None) -> tuple[str, dict[str, Any]]:
     """pydantic's errors as the 422 answer's message and details: the first field named, with its
-    limit, and every field in `fields` (the MCP tools answer bad arguments with the same words)."""
+    limit, and every field in `fields`. The MCP tools answer bad arguments with the same words; their
+    locs name the argument alone (`query` is an argument there, not the query string), and an error
+    of the whole model is named `whole`."""
     fields = []
     for e in errors:
         message = _FRIENDLY.get(e.get("type", ""), str(e.get("msg", "is invalid")).removeprefix("Value error, "))
-        item: dict[str, Any] = {"field": _field(e.get("loc", ())), "message": message}
+        item: dict[str, Any] = {"field": _field(e.get("loc", ()), whole), "message": message}
         ctx = e.get("ctx") or {}
         for key in ("max_length", "min_length", "le", "ge", "lt", "gt", "pattern", "expected"):
             if key in ctx:

@@ -83,7 +83,7 @@ def call(who: Principal, name: str, arguments: dict[str, Any]) -> types.CallTool
     try:
         text = tool.run(who.tenant_id, tool.parse(arguments))
     except InvalidArguments as exc:
-        message, details = invalid_fields(exc.errors)
+        message, details = invalid_fields(exc.errors, whole="arguments")
         return tool_error("invalid_field", message, details)
     except EngramError as exc:
         return tool_error(exc.code, exc.message, exc.details)

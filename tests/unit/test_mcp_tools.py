@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from mcp.shared.inbound import encode_header_value
@@ -16,8 +17,8 @@ from engram.consolidation.models import ConsolidateRequest
 from engram.memories.models import MemoryCreate, MemoryPatch
 from engram.ops.mcp_bridge import Bridge, endpoint, header_value
 from engram.recall.models import RecallRequest
-from engram_http.errors import invalid_fields
-from engram_mcp.server import tool_contract
+from engram.tenancy.store import Principal
+from engram_mcp.server import call, tool_contract
 from engram_mcp.tools import BY_NAME, TOOLS, InvalidArguments, visible_to
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,10 +79,18 @@ def test_consolidate_is_a_dry_run_unless_asked_otherwise():
     assert tool.parse({"dry_run": False}).body.dry_run is False
 
 
+def _error(tool: str, arguments: dict) -> dict:
+    """The tool error a caller gets: validation fails before any service (or database) is reached."""
+    who = Principal(uuid4(), uuid4(), frozenset({"admin"}))
+    result = call(who, tool, arguments)
+    assert result.is_error and result.structured_content is not None, result
+    return result.structured_content["error"]
+
+
 def _message(tool: str, arguments: dict) -> str:
-    with pytest.raises(InvalidArguments) as caught:
-        BY_NAME[tool].parse(arguments)
-    return invalid_fields(caught.value.errors)[0]
+    error = _error(tool, arguments)
+    assert error["code"] == "invalid_field", error
+    return error["message"]
 
 
 def test_bad_arguments_get_the_http_apis_words():
@@ -95,6 +104,56 @@ def test_bad_arguments_get_the_http_apis_words():
     assert _message("update_memory", {"memory_id": "00000000-0000-0000-0000-000000000001", "importance": 2}) == (
         "importance: Input should be less than or equal to 1"
     )
+
+
+def test_a_bad_argument_is_named_as_the_argument_even_when_it_is_called_query_or_path():
+    # `query` is recall's argument, not an HTTP query string: the error must not call it `body`
+    assert _message("recall", {"query": "a\x00b"}) == "query: must not contain NUL (\\u0000) characters"
+    assert _error("recall", {"query": "x" * 4001})["details"] == {
+        "field": "query",
+        "limit": 4000,
+        "fields": [{"field": "query", "message": "String should have at most 4000 characters", "limit": 4000}],
+    }
+    assert _message("recall", {"query": "\ud800"}).startswith("query: ")
+    # an error of the arguments as a whole names them, not an HTTP body
+    both = {"query": "x", "as_of": "2024-01-01T00:00:00Z", "include_expired": True}
+    assert _error("recall", both)["details"]["field"] == "arguments"
+
+
+VALID = {
+    "memory_id": "00000000-0000-0000-0000-000000000001",
+    "conversation_id": "00000000-0000-0000-0000-000000000001",
+    "run_id": "00000000-0000-0000-0000-000000000001",
+    "from_id": "00000000-0000-0000-0000-000000000001",
+    "to_id": "00000000-0000-0000-0000-000000000002",
+    "query": "q",
+    "task": "t",
+    "content": "c",
+    "question": "q",
+    "messages": [{"role": "user", "content": "x"}],
+    "ids": ["t1"],
+    "relation": "relates_to",
+}
+# Invalid for every argument type: a string with NUL, a lone surrogate, a list of an object with NUL,
+# a number too large for any bound, a negative number.
+BAD_VALUES = ("a\x00", "\ud800", [{"\x00": "\x00"}], 10**30, -1)
+
+
+@pytest.mark.parametrize("tool", [t.name for t in TOOLS])
+def test_every_tools_bad_argument_names_that_argument(tool):
+    schema = BY_NAME[tool].input_schema
+    required = {name: VALID[name] for name in schema.get("required", [])}
+    BY_NAME[tool].parse(required)
+    for argument in schema["properties"]:
+        for bad in BAD_VALUES:
+            try:
+                BY_NAME[tool].parse({**required, argument: bad})
+            except InvalidArguments:
+                pass
+            else:
+                continue  # a value some argument accepts (a number within no bound)
+            field = _error(tool, {**required, argument: bad})["details"]["field"]
+            assert field == argument or field.startswith(f"{argument}."), (tool, argument, bad, field)
 
 
 def test_a_read_key_sees_the_read_tools_only():
