@@ -153,6 +153,18 @@ def test_types_are_strict_where_coercion_surprises(api):
     assert api.post("/v1/memories", {"content": "int importance", "importance": 1}).status == 201
 
 
+def test_a_number_in_a_timestamp_string_is_refused_not_read_as_unix_seconds(api):
+    # lax parsing took "0" as 1970-01-01 and "0.5" as half a second after it, in a query string too
+    for number in ("0", "0.5", "-4384", "1e10"):
+        assert_field_error(api.post("/v1/memories", {"content": "x", "valid_from": number}), "valid_from")
+        assert_field_error(api.post("/v1/recall", {"query": "x", "as_of": number}), "as_of")
+        assert_field_error(api.get(f"/v1/memories?until={number}"), "until")
+        assert_field_error(api.get(f"/v1/usage?since={number}"), "since")
+        assert_field_error(api.get(f"/v1/memories/{_memory(api)}/links?as_of={number}"), "as_of")
+    assert api.get("/v1/memories?until=2024-01-01").status == 200  # a date alone is still its midnight, UTC
+    assert api.get("/v1/memories?since=0001-01-01T00:00:00Z").status == 200
+
+
 def test_nul_in_query_parameters_and_headers_is_refused_naming_it(api, tenant):
     assert_field_error(api.get("/v1/memories?namespace=%00"), "namespace")
     assert_field_error(api.get("/v1/memories?tag=a%00b"), "tag.0")

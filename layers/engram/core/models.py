@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal, get_args
 from uuid import UUID
@@ -57,10 +58,14 @@ def bounded_timestamp(value: datetime) -> datetime:
 
 
 def _timestamp_text(value: Any) -> Any:
-    # Lax datetime parsing would take a number as Unix seconds: `"valid_to": 0` is a mistake, not 1970.
-    if not isinstance(value, str | datetime):
-        raise ValueError("must be an ISO 8601 date-time string")
-    return value
+    # Lax datetime parsing would take a number as Unix seconds: `"valid_to": 0` is a mistake, not 1970,
+    # and so is the string "0" (a query string's `until=0`): ISO 8601 starts with the year.
+    if isinstance(value, datetime) or (isinstance(value, str) and _ISO_DATE_START.match(value)):
+        return value
+    raise ValueError("must be an ISO 8601 date-time string")
+
+
+_ISO_DATE_START = re.compile(r"[0-9]{4}-")
 
 
 Timestamp = Annotated[
