@@ -184,6 +184,7 @@ def test_nul_in_query_parameters_and_headers_is_refused_naming_it(api, tenant):
 
 def test_patch_content_null_is_422_naming_content(api):
     memory_id = _memory(api)
+    assert_field_error(api.patch(f"/v1/memories/{memory_id}", {}), "body")  # nothing to change
     for field in ("content", "kind", "importance", "tags", "metadata"):
         assert_field_error(api.patch(f"/v1/memories/{memory_id}", {field: None}), field)
     cleared = api.patch(f"/v1/memories/{memory_id}", {"source": None, "valid_to": None})

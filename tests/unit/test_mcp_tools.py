@@ -118,6 +118,9 @@ def test_a_bad_argument_is_named_as_the_argument_even_when_it_is_called_query_or
     # an error of the arguments as a whole names them, not an HTTP body
     both = {"query": "x", "as_of": "2024-01-01T00:00:00Z", "include_expired": True}
     assert _error("recall", both)["details"]["field"] == "arguments"
+    # so is an update that changes nothing (refused before any memory is read)
+    nothing = _error("update_memory", {"memory_id": VALID["memory_id"]})
+    assert nothing["message"] == "arguments: nothing to change: give at least one field", nothing
 
 
 VALID = {
@@ -143,6 +146,8 @@ BAD_VALUES = ("a\x00", "\ud800", [{"\x00": "\x00"}], 10**30, -1)
 def test_every_tools_bad_argument_names_that_argument(tool):
     schema = BY_NAME[tool].input_schema
     required = {name: VALID[name] for name in schema.get("required", [])}
+    if tool == "update_memory":
+        required["content"] = "c"  # an update must change something
     BY_NAME[tool].parse(required)
     for argument in schema["properties"]:
         for bad in BAD_VALUES:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from engram.core.models import (
     Importance,
@@ -57,6 +57,13 @@ class MemoryPatch(Strict):
         if value is None:
             raise ValueError("cannot be null")
         return value
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> MemoryPatch:
+        # An error of the whole patch: HTTP names it `body`, an MCP tool its `arguments`.
+        if not self.model_fields_set:
+            raise ValueError("nothing to change: give at least one field")
+        return self
 
 
 class MemoryWritten(BaseModel):

@@ -194,9 +194,7 @@ def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) 
 
 
 def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory:
-    changes = patch.model_dump(exclude_unset=True)
-    if not changes:
-        raise InvalidField("body", "nothing to change: give at least one field")
+    changes = patch.model_dump(exclude_unset=True)  # never empty: the model refuses an empty patch
     for field in ("kind", "importance", "tags", "metadata"):
         if field in changes and changes[field] is None:
             raise InvalidField(field, "cannot be null")
