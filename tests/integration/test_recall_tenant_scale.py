@@ -33,7 +33,7 @@ class FixedQuery:
         return [self.vector for _ in texts]
 
 
-def _load(dsn: str, tenant: str, vectors: np.ndarray, model_id: str) -> list[UUID]:
+def _load(dsn: str, tenant: str, vectors: np.ndarray, model_id: str, tags: Sequence[str] = ()) -> list[UUID]:
     import psycopg
 
     from engram.indexing.vectors import vector_literal
@@ -44,7 +44,7 @@ def _load(dsn: str, tenant: str, vectors: np.ndarray, model_id: str) -> list[UUI
             for i, mid in enumerate(ids):
                 copy.write_row((mid, tenant, "kb", f"note {i}", uuid4().bytes))
         with conn.cursor().copy(
-            "COPY chunks (tenant_id, memory_id, namespace, kind, occurred_at, position, text, embedding,"
+            "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
             " embedding_dim, model_id, embedded_at) FROM STDIN"
         ) as copy:
             for i, (mid, vec) in enumerate(zip(ids, vectors, strict=True)):
@@ -54,6 +54,7 @@ def _load(dsn: str, tenant: str, vectors: np.ndarray, model_id: str) -> list[UUI
                         mid,
                         "kb",
                         "semantic",
+                        list(tags),
                         "2026-01-01T00:00:00Z",
                         0,
                         f"note {i}",
@@ -132,6 +133,46 @@ def test_the_shared_graph_alone_misses_them(crowded: dict[str, Any], monkeypatch
         rows = conn.execute("SELECT memory_id FROM chunks WHERE id = ANY(%s)", (chunk_ids,)).fetchall()
     found = {r["memory_id"] for r in rows}
     assert len(found & set(crowded["nearest"][:10])) < 10
+
+
+def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
+    stack: Any, make_tenant: Any, settings_env: Any
+) -> None:
+    """One tenant, one namespace: many untagged rows near the query, a few tagged rows farther away.
+    The namespace alone holds more rows than an exact scan takes, so counting only tenant and
+    namespace chose the shared graph, which walks ~16 rows for each row that passes such a filter;
+    counted with the tag, the filter leaves few rows and all of them are scored."""
+    from engram.core.db import owner_connection, tenant_transaction
+    from engram.indexing.vectors import active_space
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import _scan_settings, recall
+    from engram.recall.store import recall_filters
+
+    with owner_connection(stack.dsn) as owner:
+        space = active_space(owner)
+    assert space is not None
+    rng = np.random.default_rng(11)
+    query = rng.normal(size=DIM)
+    query /= np.linalg.norm(query)
+
+    def around(cosines: np.ndarray) -> np.ndarray:
+        noise = rng.normal(size=(len(cosines), DIM))
+        noise -= np.outer(noise @ query, query)
+        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+        return cosines[:, None] * query + np.sqrt(1 - cosines[:, None] ** 2) * noise
+
+    tenant = make_tenant("one namespace")
+    _load(stack.dsn, tenant.id, around(rng.uniform(0.85, 0.95, 600)), space.model_id, tags=["common"])
+    tagged = _load(stack.dsn, tenant.id, around(0.6 - 0.01 * np.arange(SMALL_ROWS)), space.model_id, tags=["rare"])
+    # 640 rows in the namespace, 40 with the tag: over an exact scan's 200, under it with the tag.
+    settings_env(ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS="200", ENGRAM_HNSW_MAX_SCAN_TUPLES="300")
+    req = RecallRequest(query="anything", namespace="kb", tags=["rare"], mode="vector", limit=10, touch=False)
+    where, params = recall_filters(req)
+    with tenant_transaction(UUID(tenant.id)) as conn:
+        exact, _ = _scan_settings(conn, req, where, params, DIM, [])
+    assert exact is not None, "40 rows pass the filter: scanned exactly"
+    hits = recall(UUID(tenant.id), req, FixedQuery(space.model_id, query)).results
+    assert [h.memory_id for h in hits] == tagged[:10]
 
 
 def _chunk_rows_discarded(plan: dict[str, Any]) -> int:
