@@ -70,6 +70,14 @@ def test_a_bad_line_is_refused_naming_type_field_and_limit(raw, reason):
     assert _refusal(raw).startswith(reason)
 
 
+def test_a_line_nested_too_deep_for_any_json_parser_is_refused_not_a_crash():
+    # the refusal's message reads the line's `type` with the json module, which raised RecursionError
+    # here: the import worker failed on every delivery and the job stayed pending
+    assert _refusal(b"[" * 100_000 + b"]" * 100_000).startswith("line: ")
+    deep = b'{"type": "memory", "metadata": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    assert _refusal(deep).startswith("line: ")
+
+
 def test_documents_keep_their_chunks_and_a_tier2_body_must_match_its_hash():
     body = "# Big\n\nbody text"
     sha = hashlib.sha256(body.encode()).hexdigest()

@@ -214,7 +214,7 @@ def record_type(raw: bytes) -> str:
     """The `type` of a line's object, for the error message of a line that fails to parse."""
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # pydantic refused it first; a line nested too deep lands here
         return ""
     return str(value.get("type", "")) if isinstance(value, dict) else ""
 
