@@ -8,14 +8,15 @@ clusters, so a small tenant's nearest rows sit among the big tenant's in the gra
 filtered approximate scan handles worst. Rows are loaded with COPY, the HNSW index built once
 after the load (as `CREATE INDEX` on a restored database would).
 
-For each size class and each filter (none, one namespace of ten, one tag of seven), with each
+For each size class and each filter (none, one namespace of ten, one tag of seven, both), with each
 vector strategy in turn (same data, same queries, one run; the machine may be busy, so compare
 the ratios, not the absolute figures):
   - candidate recall@40: the vector candidates recall takes (its own SQL, k = 40) against the
     exact top-40 of that tenant and filter (a full scan ordered by the same halfvec distance);
   - recall p50/p95: engram.recall.service.recall() end to end (hybrid, limit 10, touch off).
-Strategies: `adaptive` (today: exact scan when the rows the filter leaves are few, HNSW otherwise),
-`hnsw` (the iterative HNSW scan always: ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS=0).
+Strategies: `adaptive` (today: when the rows the filter leaves are few, both sides scan them exactly,
+distance and words; the shared HNSW graph and text index otherwise), `hnsw` (the iterative HNSW scan
+and the shared text index always: ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS=0).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ FILTERS = {
     "none": lambda i: {},
     "namespace 1/10": lambda i: {"namespace": f"ns{i % 10}"},
     "tag 1/7": lambda i: {"tag": f"tag{i % 7}"},
+    "both 1/70": lambda i: {"namespace": f"ns{i % 10}", "tag": f"tag{(i + 3) % 7}"},
 }
 
 
