@@ -427,6 +427,37 @@ def test_a_line_the_database_refuses_fails_the_whole_import(api, stack):
     assert api.get("/v1/memories?namespace=port-clash").body["items"] == []
 
 
+def test_counters_imported_at_the_integer_edge_saturate_and_reads_and_writes_keep_working(api, stack, drain):
+    """A recall touch, a restatement and a merge add to a memory's counters: imported at PostgreSQL's
+    integer maximum, they stay there instead of failing every recall that returns the memory."""
+    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
+    top = 2**31 - 1
+    memory = {
+        "type": "memory",
+        "id": str(uuid.uuid4()),
+        "content": "the saturated counter memory",
+        "namespace": "port-edge",
+        "created_at": "2026-11-01T00:00:00Z",
+        "access_count": top,
+        "repetition_count": top,
+    }
+    done = import_file(api, stack, (json.dumps(header) + "\n" + json.dumps(memory) + "\n").encode())
+    assert done["status"] == "done", done
+    drain()
+    for mode in ("keyword", "hybrid"):
+        recalled = api.post("/v1/recall", {"query": "saturated counter", "namespace": "port-edge", "mode": mode})
+        assert recalled.status == 200 and recalled.body["results"][0]["memory_id"] == memory["id"], recalled.body
+    again = api.post("/v1/memories", {"content": memory["content"], "namespace": "port-edge"})
+    assert again.status == 200 and again.body["deduplicated"], again.body
+    stored = api.get(f"/v1/memories/{memory['id']}").body
+    assert (stored["access_count"], stored["repetition_count"]) == (top, top)
+
+    patched_to_overflow = {**memory, "id": str(uuid.uuid4()), "content": "versioned to the edge", "version": top}
+    refused = import_file(api, stack, (json.dumps(header) + "\n" + json.dumps(patched_to_overflow) + "\n").encode())
+    assert refused["status"] == "failed", refused
+    assert refused["report"]["refused"][0]["reason"].startswith("memory.version: Input should be less than or equal")
+
+
 def test_export_messages_delivered_again_change_nothing_and_a_dying_worker_gives_up(api, stack, tenant):
     api.post("/v1/memories", {"content": "exported once", "namespace": "port-redeliver"})
     job, data = export_file(api, stack, namespace="port-redeliver")

@@ -189,6 +189,14 @@ def test_survivor_and_merged_fields() -> None:
     }
 
 
+def test_merged_counts_stop_at_the_integer_maximum() -> None:
+    top = 2**31 - 1  # imported counts may sit at the edge of the integer columns
+    a = mem(access_count=top, repetition_count=top - 1)
+    b = mem(access_count=5, repetition_count=5)
+    fields = merging.merged_fields(a, [b])
+    assert (fields["access_count"], fields["repetition_count"]) == (top, top)
+
+
 def test_merge_answers_must_keep_every_specific() -> None:
     sources = ["Deploy key id AK-7 expires 2026-12-01", "The deploy key AK-7 expires on 2026-12-01"]
     good = '{"merge": true, "content": "The deploy key AK-7 expires on 2026-12-01"}'

@@ -11,7 +11,7 @@ from psycopg import sql
 from psycopg.rows import DictRow
 
 from engram.core.errors import NotFound
-from engram.core.models import Memory, NewMemory
+from engram.core.models import COUNT_MAX, Memory, NewMemory
 from engram.core.text import content_hash
 from engram.indexing.chunking import chunk
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
@@ -44,7 +44,7 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
         " repetition_count, status, deleted_at, version) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
         " COALESCE(%s, gen_random_uuid()), COALESCE(%s, now()), COALESCE(%s, now()), %s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
-        " DO UPDATE SET repetition_count = memories.repetition_count + 1, updated_at = now()"
+        " DO UPDATE SET repetition_count = LEAST(memories.repetition_count::bigint + 1, %s), updated_at = now()"
         " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
         (
             tenant_id,
@@ -69,6 +69,7 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
             new.status,
             new.deleted_at,
             new.version,
+            COUNT_MAX,
         ),
     ).fetchone()
     assert row is not None

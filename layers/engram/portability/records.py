@@ -45,6 +45,7 @@ MAX_INT = 2**31 - 1
 MAX_CHUNKS = 100_000  # a 50 MiB Tier 1 body is ~27,000 chunks of ~2,000 characters
 MAX_CHUNK_CHARS = 20_000
 MAX_VERSIONS = 10_000
+MAX_VERSION = 10**9  # every PATCH raises a memory's version: an imported one leaves room for them in an integer
 Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 RECORD_TYPES = ("memory", "link", "conversation", "message", "topic")
 
@@ -62,7 +63,7 @@ class Header(Strict):
 class VersionRecord(Strict):
     """A previous version of a memory (memory_versions), as GET /v1/memories/{id}/history shows it."""
 
-    version: int = Field(ge=1, le=MAX_INT)
+    version: int = Field(ge=1, le=MAX_VERSION)
     content: str
     kind: Kind
     importance: Importance
@@ -117,7 +118,7 @@ class MemoryRecord(MemoryCreate):
     repetition_count: Count = 0
     status: Literal["active", "deleted"] = "active"
     deleted_at: Timestamp | None = None
-    version: int = Field(default=1, ge=1, le=MAX_INT)
+    version: int = Field(default=1, ge=1, le=MAX_VERSION)
     versions: list[VersionRecord] = Field(default_factory=list, max_length=MAX_VERSIONS)
     document: DocumentRecord | None = None
 
