@@ -182,6 +182,13 @@ def test_nul_in_query_parameters_and_headers_is_refused_naming_it(api, tenant):
     assert api.get(f"/v1/conversations/{conv}/messages").body["items"] == []
 
 
+def test_a_key_that_is_not_ascii_is_401_not_500(tenant):
+    # the authorizer hashed the key's UTF-8: a lone surrogate in the header's text could not be encoded
+    for key in ("egk_\ud800", "egk_é", tenant.key + "\udfff"):
+        status, body = raw_request(key, "GET", "/v1/memories")
+        assert status == 401 and body["error"]["code"] == "unauthorized", (key, body)
+
+
 def test_patch_content_null_is_422_naming_content(api):
     memory_id = _memory(api)
     assert_field_error(api.patch(f"/v1/memories/{memory_id}", {}), "body")  # nothing to change

@@ -105,7 +105,8 @@ def list_keys(conn: psycopg.Connection[DictRow]) -> list[dict]:
 
 
 def authenticate(conn: psycopg.Connection[DictRow], api_key: str) -> Principal | None:
-    if not api_key.startswith("egk_") or len(api_key) > 200:
+    # Keys are ASCII (see _new_key): anything else, a lone surrogate included, cannot be one to hash.
+    if not api_key.startswith("egk_") or len(api_key) > 200 or not api_key.isascii():
         return None
     row = conn.execute("SELECT * FROM engram_authenticate(%s)", (hash_key(api_key),)).fetchone()
     if row is None:
