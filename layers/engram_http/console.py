@@ -31,17 +31,17 @@ ASSET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}\.(html|js|css|svg)$")
 
 
 def upload_origins() -> list[str]:
-    """Where the browser PUTs presigned uploads: the S3 endpoint the signing client addresses buckets
-    on by path (tests/unit/test_console_policy.py checks real presigned URLs against this). Read
-    from the settings, not from a boto3 client: creating one costs a cold start about a second."""
+    """Where the browser PUTs presigned uploads: the host engram.adapters.s3's client signs them for,
+    the bucket's own virtual host in its Region (tests/unit/test_console_policy.py checks real
+    presigned URLs against this). Read from the settings, not from a boto3 client: creating one
+    costs a cold start about a second."""
     s = settings()
     if s.s3_endpoint_url:  # the local stand-in (moto), or any endpoint boto3 is pointed at
         parts = urlsplit(s.s3_endpoint_url)
         return [f"{parts.scheme}://{parts.netloc}"]
-    region = s.aws_region or "us-east-1"
-    # botocore signs path-style URLs on the global endpoint; the regional one is allowed too, for
-    # the day it switches.
-    return ["https://s3.amazonaws.com", f"https://s3.{region}.amazonaws.com"]
+    if not s.uploads_bucket:  # no uploads: the page talks to its own API only
+        return []
+    return [f"https://{s.uploads_bucket}.s3.{s.aws_region or 'us-east-1'}.amazonaws.com"]
 
 
 def content_security_policy(uploads: list[str]) -> str:
@@ -51,7 +51,7 @@ def content_security_policy(uploads: list[str]) -> str:
             "script-src 'self'",
             "style-src 'self'",
             "img-src 'self' data:",
-            f"connect-src 'self' {' '.join(uploads)}",
+            " ".join(["connect-src 'self'", *uploads]),
             "base-uri 'none'",
             "form-action 'none'",
             "frame-ancestors 'none'",

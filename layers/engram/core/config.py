@@ -58,8 +58,9 @@ class Settings(BaseSettings):
     )
     aws_region: str | None = Field(
         default=None,
-        validation_alias="AWS_REGION",
-        description="AWS region of the Bedrock client (Lambda sets AWS_REGION; boto3's default otherwise)",
+        validation_alias=AliasChoices("AWS_REGION", "AWS_DEFAULT_REGION"),
+        description="AWS region of the Bedrock and S3 clients, and so of presigned upload URLs (Lambda sets "
+        "AWS_REGION; boto3 itself reads only AWS_DEFAULT_REGION)",
     )
     s3_endpoint_url: str | None = Field(
         default=None,
