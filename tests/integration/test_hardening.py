@@ -296,6 +296,18 @@ def test_upload_with_importance_too_small_for_real_is_ingested(api, drain_upload
     assert api.get(f"/v1/memories/{status['memory_id']}").body["importance"] == 0.0
 
 
+def test_upload_with_a_nul_character_fails_naming_it(api, drain_uploads):
+    # valid UTF-8 that PostgreSQL text cannot hold: it failed in the database ("could not be stored: None")
+    body = b"# nul\n\nbefore\x00after"
+    ticket = _upload_ticket(api, body)
+    _put(ticket, body)
+    drain_uploads()
+    status = api.get(f"/v1/documents/uploads/{ticket['upload_id']}").body
+    assert status["status"] == "failed", status
+    assert status["reason"] == "the object must not contain NUL (\\u0000) characters (byte 13)", status
+    assert api.get("/v1/memories").body["items"] == []
+
+
 def test_upload_whose_stored_options_no_longer_validate_fails_with_a_reason_and_is_deleted(api, stack, drain_uploads):
     body = b"# old\n\noptions written by an earlier version"
     ticket = _upload_ticket(api, body)

@@ -233,6 +233,9 @@ def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
     if digest != bytes(up["sha256"]):
         raise UploadRejected(f"sha256 mismatch: object is {digest.hex()}, declared {bytes(up['sha256']).hex()}")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UploadRejected(f"the object is not valid UTF-8 (byte {exc.start})") from exc
+    if (nul := raw.find(b"\x00")) >= 0:  # valid UTF-8, but PostgreSQL text cannot hold it
+        raise UploadRejected(f"the object must not contain NUL (\\u0000) characters (byte {nul})")
+    return text
