@@ -182,6 +182,51 @@ def test_nul_in_query_parameters_and_headers_is_refused_naming_it(api, tenant):
     assert api.get(f"/v1/conversations/{conv}/messages").body["items"] == []
 
 
+MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+def _rpc(key: str, message: Any) -> tuple[int, Any]:
+    raw = message if isinstance(message, bytes) else json.dumps(message).encode()
+    return raw_request(key, "POST", "/mcp", raw, MCP_HEADERS)
+
+
+def test_mcp_tool_errors_name_the_argument_over_the_endpoint(tenant):
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call"}
+    for name, arguments, field in (
+        ("recall", {"query": "a\x00b"}, "query"),
+        ("recall", {"query": "x", "limit": 0}, "limit"),
+        ("store_memory", {"content": "x", "tags": ["a\x00"]}, "tags.0"),
+        ("update_memory", {"memory_id": "00000000-0000-0000-0000-000000000001"}, "arguments"),
+        ("get_memory", {"memory_id": "not-a-uuid"}, "memory_id"),
+    ):
+        status, body = _rpc(tenant.key, {**call, "params": {"name": name, "arguments": arguments}})
+        assert status == 200 and body["id"] == 7 and body["result"]["isError"], body
+        error = body["result"]["structuredContent"]["error"]
+        assert error["code"] == "invalid_field" and error["details"]["field"] == field, (name, error)
+        assert error["message"].startswith(f"{field}: "), error
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        b"{",
+        b"[]",
+        b'[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]',
+        b'{"jsonrpc": "2.0", "id": 1}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "no/such/method"}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "recall", "arguments": []}}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "recall", "arguments": {"query": '
+        b'"\\ud800"}}}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}}',
+        b"[" * 10_000 + b"]" * 10_000,
+    ],
+)
+def test_malformed_json_rpc_is_answered_with_a_json_rpc_error_never_a_500(tenant, message):
+    status, body = _rpc(tenant.key, message)
+    assert status < 500, body
+    assert body["jsonrpc"] == "2.0" and ("error" in body or body["result"]["isError"]), body
+
+
 def test_a_key_that_is_not_ascii_is_401_not_500(tenant):
     # the authorizer hashed the key's UTF-8: a lone surrogate in the header's text could not be encoded
     for key in ("egk_\ud800", "egk_é", tenant.key + "\udfff"):
