@@ -105,6 +105,24 @@ def test_keyword_ranks_are_the_same_read_from_the_text_index_or_the_scope(api, n
     assert sum(kw is not None and kw > 0 for _, kw in from_scope) >= 4
 
 
+def test_a_budget_without_a_limit_is_filled(api, drain):
+    """budget_chars asks for that much context: without a limit, as many results as fit (up to 100),
+    not the ten a bare recall gets; a limit given with it still holds."""
+    for i in range(30):
+        api.post(
+            "/v1/memories", {"content": f"Harbour log {i}: the ferry to island {i} left on time.", "namespace": "log"}
+        )
+    drain()
+    query = {"query": "ferry harbour log", "namespace": "log", "touch": False}
+    assert len(api.post("/v1/recall", query).body["results"]) == 10
+    budgeted = api.post("/v1/recall", {**query, "budget_chars": 4000}).body
+    assert len(budgeted["results"]) == 30 and budgeted["used_chars"] <= 4000
+    tight = api.post("/v1/recall", {**query, "budget_chars": 500}).body
+    assert 5 <= len(tight["results"]) < 30 and tight["used_chars"] <= 500
+    limited = api.post("/v1/recall", {**query, "budget_chars": 4000, "limit": 7}).body
+    assert len(limited["results"]) == 7
+
+
 def test_embedder_down_degrades_to_keyword(api, notes, monkeypatch):
     from engram.adapters.embeddings import factory
 

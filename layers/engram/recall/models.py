@@ -10,6 +10,9 @@ from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from engram.core.models import Layer, Namespace, Relation, StoredImportance, Strict, Tags, Timestamp, UuidField
 
+# Results one recall returns at most (the default when a budget decides instead).
+RECALL_LIMIT_MAX = 100
+
 RecallKind = Literal["semantic", "episodic", "procedural", "conversation"]
 
 
@@ -43,8 +46,15 @@ class RecallRequest(Strict):
     source: str | None = Field(default=None, max_length=200)
     since: Timestamp | None = None
     until: Timestamp | None = None
-    limit: int = Field(default=10, ge=1, le=100)
-    budget_chars: int | None = Field(default=None, ge=100, le=200_000)
+    limit: int = Field(
+        default=10,
+        ge=1,
+        le=RECALL_LIMIT_MAX,
+        description="Results at most; unset with budget_chars: 100, and the budget decides how many fit",
+    )
+    budget_chars: int | None = Field(
+        default=None, ge=100, le=200_000, description="Characters of text returned at most (a hard limit)"
+    )
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
     diversify: bool = Field(
         default=True,
@@ -86,6 +96,13 @@ class RecallRequest(Strict):
     def _one_time_view(self) -> RecallRequest:
         if self.as_of is not None and self.include_expired:
             raise ValueError("as_of reads one instant; include_expired reads all time: give one of them")
+        return self
+
+    @model_validator(mode="after")
+    def _budget_decides(self) -> RecallRequest:
+        # A caller who gives a budget asks for that much context: ten short turns would fill a tenth of 8,000.
+        if self.budget_chars is not None and "limit" not in self.model_fields_set:
+            self.limit = RECALL_LIMIT_MAX
         return self
 
 
