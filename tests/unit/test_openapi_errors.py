@@ -78,3 +78,9 @@ def test_the_envelope_schema_matches_what_validation_errors_send():
     )
     assert sent.status_code == 422
     ErrorEnvelope.model_validate(sent.body)
+
+
+def test_an_empty_patch_is_documented_as_refused():
+    # a fuzzer sends `{}` as a valid patch unless the document says it needs a field
+    schemas = openapi_document()["components"]["schemas"]
+    assert schemas["MemoryPatch"]["minProperties"] == 1

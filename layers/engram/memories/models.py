@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engram.core.models import (
     Importance,
@@ -41,6 +41,8 @@ class MemoryBatchCreate(Strict):
 class MemoryPatch(Strict):
     """Only the fields given change. `source`, `valid_from` and `valid_to` can be cleared with null;
     the others cannot be null (the document says so: their schema has no null)."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})  # an empty patch is refused: say so
 
     content: str | None = Field(default=None, min_length=1, json_schema_extra=not_null_in_schema)
     kind: Kind | None = Field(default=None, json_schema_extra=not_null_in_schema)
