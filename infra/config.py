@@ -25,6 +25,10 @@ ENVIRONMENTS = ("dev", "staging", "prod")
 LLM_LEVELS = ("off", "auto", "full")
 LLM_PROVIDERS = ("bedrock", "anthropic")
 TITAN_V2_DIMS = (256, 512, 1024)
+# What a browser sends as Origin: a scheme and a host, no path; plain http only for a local page.
+BROWSER_ORIGIN = re.compile(
+    r"https://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?|http://(localhost|127\.0\.0\.1)(:[0-9]{1,5})?"
+)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class EnvConfig:
     # storage
     uploads_expire_days: int = 7
     access_logs_expire_days: int = 30
+    # Browser origins allowed a cross-origin PUT of presigned uploads, besides the memory console's
+    # own (the API's origin, always allowed): agents upload from servers, which CORS does not concern.
+    upload_cors_origins: list[str] = field(default_factory=list)
 
     # observability
     alarm_email: str | None = None
@@ -108,7 +115,12 @@ class EnvConfig:
         return self.function_memory_mb.get(function, self.lambda_memory_mb)
 
     def validate(self) -> None:
-        problems = [*self._choice_problems(), *self._database_problems(), *self._network_problems()]
+        problems = [
+            *self._choice_problems(),
+            *self._database_problems(),
+            *self._network_problems(),
+            *self._storage_problems(),
+        ]
         if problems:
             raise ValueError(f"cdk.json settings for {self.env!r}: " + "; ".join(problems))
 
@@ -142,6 +154,14 @@ class EnvConfig:
             yield "Aurora needs subnets in at least two AZs: max_azs >= 2"
         if self.llm_provider == "anthropic" and self.llm_level != "off" and self.nat_gateways == 0:
             yield "the anthropic provider needs internet egress: set nat_gateways >= 1"
+
+    def _storage_problems(self) -> Iterator[str]:
+        for origin in self.upload_cors_origins:
+            if not BROWSER_ORIGIN.fullmatch(str(origin)):  # cdk.json may hold any JSON value
+                yield (
+                    f"upload_cors_origins: {origin!r} is not an origin: https://host[:port], no path, "
+                    "no wildcard (http:// only for localhost)"
+                )
 
 
 def read_cdk_json_context(path: Path = CDK_JSON) -> dict[str, Any]:

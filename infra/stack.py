@@ -22,6 +22,7 @@ from infra.storage import Storage
 from infra.workers import EventWiring, WorkQueues
 
 MIGRATE_FUNCTION = "migrate"
+CONSOLE_FUNCTION = "console"
 
 # The route table lives with the application code (layers/engram_http), which is not installed
 # into the CDK environment: make it importable.
@@ -122,6 +123,12 @@ class EngramStack(Stack):
             uploads_bucket=self.storage.uploads_bucket,
         )
         self.api = Api(self, "Api", config=config, routes=self.routes, functions=fns)
+        # The memory console PUTs documents from its page, served on the API's own origin (there is
+        # no custom domain); agents upload from servers, which CORS does not concern. The bucket then
+        # refers to the API resource alone, which depends on nothing of the bucket's (its routes do,
+        # through the functions): no cycle.
+        console_origins = [self.api.http_api.api_endpoint] if CONSOLE_FUNCTION in names else []
+        self.storage.allow_browser_uploads([*console_origins, *config.upload_cors_origins])
         self.observability = Observability(
             self,
             "Observability",

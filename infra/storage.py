@@ -6,6 +6,8 @@ the document-ingest function copies what it needs into Postgres, so objects expi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
@@ -50,18 +52,6 @@ class Storage(Construct):
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
             server_access_logs_bucket=self.logs_bucket,
             server_access_logs_prefix="s3-access/uploads/",
-            # The console PUTs documents from the browser straight to a presigned URL. The signature is
-            # the authorization; CORS only lets a page read S3's answer. Any origin: the API's own
-            # origin is not known before the API exists (it depends on this bucket), and a custom
-            # domain may serve it.
-            cors=[
-                s3.CorsRule(
-                    allowed_methods=[s3.HttpMethods.PUT],
-                    allowed_origins=["*"],
-                    allowed_headers=["content-type", "x-amz-checksum-sha256"],
-                    max_age=3600,
-                )
-            ],
             lifecycle_rules=[
                 s3.LifecycleRule(
                     id="expire-uploads",
@@ -77,3 +67,14 @@ class Storage(Construct):
             removal_policy=removal,
             auto_delete_objects=auto_delete,
         )
+
+    def allow_browser_uploads(self, origins: Sequence[str]) -> None:
+        """Let pages on exactly these origins PUT to presigned URLs and read S3's answer. The
+        signature is the authorization; CORS only concerns browsers. No origins, no rule."""
+        if origins:
+            self.uploads_bucket.add_cors_rule(
+                allowed_methods=[s3.HttpMethods.PUT],
+                allowed_origins=list(origins),
+                allowed_headers=["content-type", "x-amz-checksum-sha256"],
+                max_age=3600,
+            )

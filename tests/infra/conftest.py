@@ -89,10 +89,12 @@ def _synth(env: str, future: bool, tmp: str) -> Synth:
     }
     kwargs: dict[str, Any] = {}
     if future:
-        # prod with the options no environment uses by default: the RDS Proxy, recall's reranker.
+        # prod with the options no environment uses by default: the RDS Proxy, recall's reranker, a
+        # browser origin besides the console's allowed to PUT uploads.
         environments = copy.deepcopy(read_cdk_json_context()["engram:environments"])
         environments[env]["db_rds_proxy"] = True
         environments[env]["rerank_model"] = "amazon.rerank-v1:0"
+        environments[env]["upload_cors_origins"] = ["https://app.example.com"]
         context["engram:environments"] = environments
     app = App(outdir=tmp, context=context)
     if future:
@@ -128,6 +130,6 @@ def prod(synth) -> Synth:
 
 @pytest.fixture(scope="session")
 def future(synth) -> Synth:
-    """prod, with the route table grown by FUTURE_ROUTES / FUTURE_EVENT_FUNCTIONS, RDS Proxy on and a
-    rerank model configured."""
+    """prod, with the route table grown by FUTURE_ROUTES / FUTURE_EVENT_FUNCTIONS, RDS Proxy on, a
+    rerank model configured and https://app.example.com allowed to PUT uploads."""
     return synth("prod", future=True)
