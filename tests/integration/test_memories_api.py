@@ -158,6 +158,15 @@ def test_restore_conflicts_with_an_active_duplicate(api):
     assert api.post(f"/v1/memories/{first}/restore").status == 409
 
 
+def test_restoring_an_active_memory_is_a_conflict_and_an_unknown_one_not_found(api):
+    # it answered 404 for a memory that was just created (a fuzzer's "created resource not found")
+    mid = api.post("/v1/memories", {"content": "never trashed", "namespace": "rc"}).body["memory"]["id"]
+    active = api.post(f"/v1/memories/{mid}/restore")
+    assert active.status == 409 and "active" in active.body["error"]["message"], active.body
+    assert api.post("/v1/memories/00000000-0000-0000-0000-000000000001/restore").status == 404
+    assert api.get(f"/v1/memories/{mid}").body["status"] == "active"
+
+
 def test_list_cursor_pagination_and_filters(api):
     for i in range(7):
         api.post(

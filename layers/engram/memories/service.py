@@ -276,7 +276,8 @@ def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
                 {"memory_id": str(memory_id), "constraint": exc.diag.constraint_name},
             ) from exc
         if row is None:
-            raise NotFound(f"memory {memory_id} is not in the trash")
+            read_memory(conn, memory_id)  # 404 when there is no such memory at all
+            raise Conflict(f"memory {memory_id} is active: only a memory in the trash can be restored")
         conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
         return read_memory(conn, memory_id)
 

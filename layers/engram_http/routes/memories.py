@@ -130,7 +130,10 @@ def delete_memory(memory_id: UUID) -> Memory:
     "/v1/memories/<memory_id>/restore",
     tags=["memories"],
     summary="Bring a memory back from the trash",
-    responses={200: {"description": "Restored"}, 409: {"description": "An identical active memory exists meanwhile"}},
+    responses={
+        200: {"description": "Restored"},
+        409: {"description": "The memory is active, or an identical active memory exists meanwhile"},
+    },
 )
 def restore_memory(memory_id: UUID) -> Memory:
     who = principal(router, "write")
