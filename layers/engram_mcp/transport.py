@@ -23,6 +23,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from engram.core.errors import EngramError
+from engram.core.snapstart import reseed_once
 from engram_http.auth import caller
 from engram_mcp.server import PRINCIPAL_KEY, build_server
 
@@ -102,6 +103,7 @@ def lambda_handler() -> Callable[[dict[str, Any], Any], dict[str, Any]]:
 
     @logger.inject_lambda_context(clear_state=True, correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        reseed_once()  # SnapStart (prod, staging): a restored environment gets its own `random`
         _event_loop_for_this_thread()
         return adapter(event, context)
 
