@@ -67,6 +67,10 @@ class EnvConfig:
     function_memory_mb: dict[str, int] = field(default_factory=dict)
     log_level: str = "INFO"
     log_retention_days: int = 14
+    # Lambda SnapStart for the functions whose profile asks for it (infra/profiles.py): their API
+    # routes then invoke the `live` alias of a published version, restored from a snapshot taken
+    # after the handler's import. Billed per cached version and per restore (Python runtimes).
+    snap_start: bool = False
 
     # api
     api_throttle_rate: int = 50

@@ -4,13 +4,17 @@ Every function gets the same two layers (third-party dependencies, and the engra
 library), the same environment, JSON logs into its own log group with a retention, X-Ray
 tracing, and a role of its own. Beyond that baseline a function is granted only what its
 profile in infra/profiles.py lists.
+
+Where the environment turns SnapStart on (`snap_start`) and a function's profile asks for it, the
+function publishes a version on every change, with a `live` alias on it: SnapStart applies to
+published versions only, so the API invokes that alias (`targets`), never the unqualified function.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from aws_cdk import Aws, Duration, RemovalPolicy, Size, Stack
+from aws_cdk import Annotations, Aws, Duration, RemovalPolicy, Size, Stack
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -34,6 +38,7 @@ VPC_POLICY = "service-role/AWSLambdaVPCAccessExecutionRole"
 BASIC_POLICY = "service-role/AWSLambdaBasicExecutionRole"  # logs only: for functions outside the VPC
 # Cross-region inference profile ids start with a geography ("us.", "eu.", "apac.", "global.").
 INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
+LIVE_ALIAS = "live"  # what the API invokes of a SnapStart function: its latest published version
 
 
 def construct_id(function: str) -> str:
@@ -112,8 +117,13 @@ class Functions(Construct):
             environment["ENGRAM_EXPORT_QUEUE_URL"] = queues.get(EXPORT_QUEUE).queue.queue_url
 
         self.functions: dict[str, lambda_.Function] = {}
+        # What callers invoke: the `live` alias of a SnapStart function, else the function itself.
+        self.targets: dict[str, lambda_.IFunction] = {}
         for name in names:
             profile = profile_for(name)
+            snap_start = config.snap_start and profile.snap_start
+            if snap_start:
+                _check_snap_start(name, profile)
             role = iam.Role(
                 self,
                 f"{construct_id(name)}Role",
@@ -152,6 +162,12 @@ class Functions(Construct):
                 application_log_level_v2=lambda_.ApplicationLogLevel[config.log_level],
                 system_log_level_v2=lambda_.SystemLogLevel.WARN,
                 log_group=log_group,
+                snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
+                # Python SnapStart bills each published version's cached snapshot for as long as the
+                # version exists: a replaced version is deleted once the alias points past it.
+                current_version_options=(
+                    lambda_.VersionOptions(removal_policy=RemovalPolicy.DESTROY) if snap_start else None
+                ),
             )
             acknowledge(
                 main_resource(function),
@@ -161,6 +177,22 @@ class Functions(Construct):
             )
             self._grant(name, function, role, database, queues, uploads_bucket)
             self.functions[name] = function
+            self.targets[name] = self._live_alias(name, function) if snap_start else function
+
+    def _live_alias(self, name: str, function: lambda_.Function) -> lambda_.Alias:
+        """The `live` alias on the function's current version (a new version whenever its code,
+        layers or configuration change; SnapStart snapshots it as it is published)."""
+        Annotations.of(function).acknowledge_warning(
+            "@aws-cdk/aws-lambda:snapStartRequirePublish",
+            "the live alias publishes a version of the function on every change, and the API invokes that alias",
+        )
+        return lambda_.Alias(
+            self,
+            f"{construct_id(name)}Live",
+            alias_name=LIVE_ALIAS,
+            version=function.current_version,
+            description=f"{function_name(self.config, name)}: the version the API invokes (SnapStart)",
+        )
 
     # -- permissions -----------------------------------------------------------------------
 
@@ -304,6 +336,16 @@ _WILDCARD_REASON = {
     True: "X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) and bedrock:Rerank do not support "
     "resource-level permissions; the rerank model is limited by InvokeModel on that one model.",
 }
+
+
+def _check_snap_start(name: str, profile: FunctionProfile) -> None:
+    """SnapStart is wired for API routes only: they invoke the alias. (aws-cdk-lib itself refuses
+    SnapStart with more than 512 MB of temp_mb.)"""
+    if profile.consumes or profile.scheduled:
+        raise ValueError(
+            f"profile of {name!r}: snap_start is for API route functions; queue and schedule triggers "
+            "would invoke the unpublished function, which SnapStart does not apply to"
+        )
 
 
 def _cfn(bucket: s3.IBucket) -> s3.CfnBucket:

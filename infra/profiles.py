@@ -43,6 +43,10 @@ class FunctionProfile:
     temp_mb: int = 512  # /tmp (ephemeral storage); Lambda bills above 512 MB
     # In the VPC with the database secret; False: outside the VPC, no secret (static files only).
     database: bool = True
+    # Lambda SnapStart where the environment turns it on (`snap_start` in cdk.json): for a function
+    # whose import is slow enough to be worth a snapshot's cost. Its handler must reseed `random` at
+    # its first invocation (engram.core.snapstart), and its temp_mb stay within SnapStart's 512 MB.
+    snap_start: bool = False
     description: str = ""
 
 
@@ -74,6 +78,8 @@ PROFILES: dict[str, FunctionProfile] = {
         consolidate_send=True,
         bedrock_embed=True,
         bedrock_llm=True,
+        # Its cold start is ~3x a route function's, most of it importing the mcp SDK (README, Speed).
+        snap_start=True,
         description="remote MCP endpoint: the memory tools over streamable HTTP",
     ),
     "document_ingest": FunctionProfile(

@@ -122,7 +122,8 @@ class EngramStack(Stack):
             queues=self.queues,
             uploads_bucket=self.storage.uploads_bucket,
         )
-        self.api = Api(self, "Api", config=config, routes=self.routes, functions=fns)
+        # SnapStart functions are invoked through their `live` alias (see infra/functions.py).
+        self.api = Api(self, "Api", config=config, routes=self.routes, functions=self.functions.targets)
         # The memory console PUTs documents from its page, served on the API's own origin (there is
         # no custom domain); agents upload from servers, which CORS does not concern. The bucket then
         # refers to the API resource alone, which depends on nothing of the bucket's (its routes do,
