@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from engram_mcp.server import call, tool_contract
 from engram_mcp.tools import BY_NAME, TOOLS, InvalidArguments, visible_to
 
 ROOT = Path(__file__).resolve().parents[2]
+_HEADER_SAFE_VALUE = re.compile(r"[\x20-\x7e]+")  # what http.client can send as a header value
 ISSUE_TOOLS = {
     "store_memory",
     "recall",
@@ -205,6 +207,34 @@ def test_bridge_answers_a_request_it_cannot_deliver_with_a_jsonrpc_error():
     assert json.loads(bridge.forward("not json") or "{}")["error"]["code"] == -32700
     with pytest.raises(ValueError, match="--url must be an http"):
         Bridge("ftp://x", "k")
+
+
+def test_the_bridge_survives_lines_no_header_or_json_module_can_carry():
+    bridge = Bridge("http://127.0.0.1:9", "egk_x", timeout_s=2)  # nothing listens: every request is answered
+    assert json.loads(bridge.forward("[" * 100_000 + "]" * 100_000) or "{}")["error"]["code"] == -32700
+    not_utf8 = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "\xff"}'.decode("utf-8", "surrogateescape")
+    assert json.loads(bridge.forward(not_utf8) or "{}")["error"]["message"] == "parse error: the line is not UTF-8"
+    modern = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+    for method, name in (("tools/call", "\ud800"), ("tools/call\r\nX-Injected: 1", "recall"), ("ツール", "recall")):
+        message = {"jsonrpc": "2.0", "id": 9, "method": method, "params": {"name": name, "_meta": modern}}
+        headers = bridge.headers(message)
+        assert all(_HEADER_SAFE_VALUE.fullmatch(v) for v in headers.values()), headers
+        answer = json.loads(bridge.forward(json.dumps(message)) or "{}")  # the lone surrogate stays escaped
+        assert answer["id"] == 9 and answer["error"]["message"].startswith("cannot reach"), answer
+
+
+def test_engram_mcp_answers_a_line_that_is_not_utf8_and_goes_on():
+    lines = b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\xff"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n'
+    out = subprocess.run(
+        [sys.executable, "-m", "engram.ops.cli", "mcp", "--url", "http://127.0.0.1:9", "--key", "egk_x"],
+        input=lines,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    first, second = (json.loads(line) for line in out.stdout.splitlines())
+    assert first["error"] == {"code": -32700, "message": "parse error: the line is not UTF-8"}
+    assert second["id"] == 2 and second["error"]["message"].startswith("cannot reach"), second
 
 
 def test_the_handler_loads_no_route_or_service_until_a_tool_is_called():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import http.client
+import io
 import json
 import re
 import sys
@@ -34,6 +35,14 @@ def endpoint(url: str) -> str:
     """The /mcp URL for an API base URL (given with or without /mcp)."""
     url = url.rstrip("/")
     return url if url.endswith("/mcp") else url + "/mcp"
+
+
+def _utf8(value: str) -> bool:
+    try:
+        value.encode()
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return True
 
 
 def header_value(value: str) -> str:
@@ -70,13 +79,15 @@ class Bridge:
         params = _mapping(message.get("params"))
         meta = _mapping(params.get("_meta"))
         version = meta.get(PROTOCOL_VERSION_META_KEY)
-        if isinstance(version, str):  # per-request era: every request names its version and method
+        # A value no header can carry (a lone surrogate, a line break) is left out, never a crash of
+        # the bridge: the server then answers that request with the JSON-RPC error it deserves.
+        if isinstance(version, str) and _HEADER_SAFE.fullmatch(version):  # per-request era
             headers["MCP-Protocol-Version"] = version
             method = message.get("method")
-            if isinstance(method, str):
+            if isinstance(method, str) and _HEADER_SAFE.fullmatch(method):
                 headers["Mcp-Method"] = method
                 name = params.get(NAME_BEARING.get(method, ""))
-                if isinstance(name, str):
+                if isinstance(name, str) and _utf8(name):
                     headers["Mcp-Name"] = header_value(name)
         elif self.protocol_version and message.get("method") != "initialize":
             headers["MCP-Protocol-Version"] = self.protocol_version
@@ -99,9 +110,11 @@ class Bridge:
 
     def forward(self, line: str) -> str | None:
         """One message from the client -> the answer line for it (None: nothing to answer)."""
+        if not _utf8(line):  # bytes that were not UTF-8 on stdin, kept as surrogates (see run)
+            return _error(None, -32700, "parse error: the line is not UTF-8")
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than the json module reads
             return _error(None, -32700, "parse error: the line is not JSON")
         request_id = message.get("id") if isinstance(message, dict) else None
         is_request = isinstance(message, dict) and "method" in message and request_id is not None
@@ -191,5 +204,8 @@ def run(url: str | None, key: str | None, stdin: TextIO | None = None, stdout: T
     except ValueError as exc:
         print(f"engram mcp: {exc}", file=sys.stderr)
         return 2
-    bridge.serve(stdin or sys.stdin, stdout or sys.stdout)
+    if stdin is None:  # bytes that are not UTF-8 must not end the session: they reach forward() as surrogates
+        raw = getattr(sys.stdin, "buffer", None)
+        stdin = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape") if raw else sys.stdin
+    bridge.serve(stdin, stdout or sys.stdout)
     return 0
