@@ -302,7 +302,7 @@ def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndar
     from psycopg import sql
 
     from engram.core.text import content_hash
-    from engram.indexing.vectors import hnsw_index_name, vector_literal
+    from engram.indexing.vectors import hnsw_index_name, hnsw_index_sql, vector_literal
 
     dim = vecs.shape[1]
     index = sql.Identifier(hnsw_index_name(dim))
@@ -355,12 +355,7 @@ def load(dsn: str, tenant_id: str, namespace: str, corpus: Corpus, vecs: np.ndar
         conn.commit()
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SET maintenance_work_mem = '1GB'")
-        conn.execute(
-            sql.SQL(
-                "CREATE INDEX {name} ON chunks USING hnsw ((embedding::halfvec({d})) halfvec_cosine_ops)"
-                " WITH (m = 16, ef_construction = 64) WHERE embedding_dim = {d}"
-            ).format(name=index, d=sql.Literal(dim))
-        )
+        conn.execute(hnsw_index_sql(dim))
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE chunks")
 

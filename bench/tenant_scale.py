@@ -87,7 +87,7 @@ def load(
     import psycopg
     from psycopg import sql
 
-    from engram.indexing.vectors import hnsw_index_name
+    from engram.indexing.vectors import hnsw_index_name, hnsw_index_sql
 
     nrng = np.random.default_rng(rng.randint(0, 2**31))
     mem_rows: list[tuple[Any, ...]] = []
@@ -120,12 +120,7 @@ def load(
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SET maintenance_work_mem = '1GB'")
         # The same index the service creates (indexing.vectors), built once after the bulk load.
-        conn.execute(
-            sql.SQL(
-                "CREATE INDEX {name} ON chunks USING hnsw ((embedding::halfvec({d})) halfvec_cosine_ops)"
-                " WITH (m = 16, ef_construction = 64) WHERE embedding_dim = {d}"
-            ).format(name=sql.Identifier(hnsw_index_name(DIM)), d=sql.Literal(DIM))
-        )
+        conn.execute(hnsw_index_sql(DIM))
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE chunks")
 

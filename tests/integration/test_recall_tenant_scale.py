@@ -135,6 +135,34 @@ def test_the_shared_graph_alone_misses_them(crowded: dict[str, Any], monkeypatch
     assert len(found & set(crowded["nearest"][:10])) < 10
 
 
+@pytest.mark.parametrize(("margin", "exact"), [(1.5, True), (0.5, False)])
+def test_a_scope_over_the_always_bound_is_scanned_exactly_when_it_is_a_small_share(
+    crowded: dict[str, Any], stack: Any, settings_env: Any, margin: float, exact: bool
+) -> None:
+    """The small tenant's 40 rows: over an always-exact bound of 10, under the sparse bound of 100;
+    exact when 40 rows are at most the sparse share of the table (set to 1.5x or 0.5x their share)."""
+    from engram.core.db import owner_connection, tenant_transaction
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import _scan_settings
+    from engram.recall.store import recall_filters
+
+    with owner_connection(stack.dsn) as owner:
+        owner.execute("ANALYZE chunks")  # the table's size comes from the planner's statistics
+        row = owner.execute("SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass").fetchone()
+        owner.commit()
+    assert row is not None and row["reltuples"] >= BIG_ROWS
+    settings_env(
+        ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS="10",
+        ENGRAM_RECALL_EXACT_SCAN_SPARSE_ROWS="100",
+        ENGRAM_RECALL_EXACT_SCAN_SPARSE_SHARE=str(margin * SMALL_ROWS / row["reltuples"]),
+    )
+    req = RecallRequest(query="anything", namespace="kb")
+    where, params = recall_filters(req)
+    with tenant_transaction(crowded["tenant"]) as conn:
+        vector_scope, keyword_scope = _scan_settings(conn, req, where, params, DIM, [])
+    assert (vector_scope is not None, keyword_scope is not None) == (exact, exact)
+
+
 def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     stack: Any, make_tenant: Any, settings_env: Any
 ) -> None:

@@ -251,8 +251,21 @@ class Settings(BaseSettings):
         default=3_000,
         ge=0,
         le=1_000_000,
-        description="Vector search scans exactly (every row's distance) when the tenant/namespace rows a recall "
-        "filter leaves are at most this many, the HNSW index otherwise; 0: always HNSW",
+        description="Recall scans exactly (every row's distance and words) when the tenant/namespace/tag rows a "
+        "recall filter leaves are at most this many, the shared HNSW and text indexes otherwise; 0: always shared",
+    )
+    recall_exact_scan_sparse_rows: int = Field(
+        default=10_000,
+        ge=0,
+        le=1_000_000,
+        description="Also scan exactly up to this many rows when they are at most "
+        "recall_exact_scan_sparse_share of the table (the graph walk grows as the share shrinks)",
+    )
+    recall_exact_scan_sparse_share: float = Field(
+        default=0.03,
+        ge=0.0,
+        le=1.0,
+        description="The share of the table's rows under which recall_exact_scan_sparse_rows applies",
     )
     rerank_model: str | None = Field(
         default=None,

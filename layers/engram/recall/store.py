@@ -78,11 +78,13 @@ PENDING_COUNT_LIMIT = 1000
 
 def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable | None = None) -> sql.Composed:
     """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n) and,
-    with a scope, its rows counted up to %(exact_max_rows)s + 1 (scope_rows; index-only on chunks_scope)."""
+    with a scope, its rows counted up to %(scope_count_limit)s (scope_rows; index-only on chunks_scope)
+    beside the planner's estimate of the table's rows (table_rows: pg_class, no scan; -1 before the
+    first ANALYZE)."""
     scope_rows = (
         sql.SQL(
-            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT %(exact_max_rows)s + 1) s)"
-            " AS scope_rows"
+            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT %(scope_count_limit)s) s)"
+            " AS scope_rows, (SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass) AS table_rows"
         ).format(scope=scope)
         if scope is not None
         else sql.SQL("")
