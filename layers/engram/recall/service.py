@@ -260,8 +260,8 @@ def _scan_settings(
     params["ef_search"] = str(int(settings().hnsw_ef_search))
     params["max_scan_tuples"] = str(int(settings().hnsw_max_scan_tuples))
     max_rows = settings().recall_exact_scan_max_rows
-    sparse_rows = max(max_rows, settings().recall_exact_scan_sparse_rows) if max_rows > 0 else 0
-    params["scope_count_limit"] = sparse_rows + 1
+    sparse_rows, sparse_share = settings().recall_exact_scan_sparse_rows, settings().recall_exact_scan_sparse_share
+    params.update(exact_max_rows=max_rows, sparse_rows=sparse_rows, sparse_share=sparse_share)
     scope = scope_filter(req) if max_rows > 0 else None
     row = conn.execute(scan_settings_and_pending_sql(where, scope), params).fetchone()
     if row and row["n"]:
@@ -269,7 +269,7 @@ def _scan_settings(
     if scope is None or row is None:
         return None, None
     rows, table_rows = row["scope_rows"], row["table_rows"]
-    sparse = rows <= sparse_rows and rows <= settings().recall_exact_scan_sparse_share * table_rows
+    sparse = rows <= sparse_rows and rows <= sparse_share * table_rows
     if rows > max_rows and not sparse:
         return None, None
     return (scope if dimension else None), (scope if row["n"] < PENDING_COUNT_LIMIT else None)

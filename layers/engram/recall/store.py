@@ -78,13 +78,17 @@ PENDING_COUNT_LIMIT = 1000
 
 def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable | None = None) -> sql.Composed:
     """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n) and,
-    with a scope, its rows counted up to %(scope_count_limit)s (scope_rows; index-only on chunks_scope)
-    beside the planner's estimate of the table's rows (table_rows: pg_class, no scan; -1 before the
-    first ANALYZE)."""
+    with a scope, its rows (scope_rows; index-only on chunks_scope) beside the planner's estimate of
+    the table's rows (table_rows: pg_class, no scan; -1 before the first ANALYZE). The count stops one
+    past the most rows an exact scan could take at this table size: %(exact_max_rows)s, or up to
+    %(sparse_rows)s when %(sparse_share)s of the table is more (a tag that 1 in 7 rows carry is
+    counted through ~7 index entries per row that passes)."""
     scope_rows = (
         sql.SQL(
-            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT %(scope_count_limit)s) s)"
-            " AS scope_rows, (SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass) AS table_rows"
+            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT (SELECT"
+            " GREATEST(%(exact_max_rows)s, LEAST(%(sparse_rows)s, %(sparse_share)s * reltuples))::bigint + 1"
+            " FROM pg_class WHERE oid = 'chunks'::regclass)) s) AS scope_rows,"
+            " (SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass) AS table_rows"
         ).format(scope=scope)
         if scope is not None
         else sql.SQL("")
