@@ -68,6 +68,14 @@ def _load(dsn: str, tenant: str, vectors: np.ndarray, model_id: str, tags: Seque
     return ids
 
 
+def _around(rng: np.random.Generator, query: np.ndarray, cosines: np.ndarray) -> np.ndarray:
+    """Unit vectors at exactly these cosines to the query, in random directions."""
+    noise = rng.normal(size=(len(cosines), DIM))
+    noise -= np.outer(noise @ query, query)
+    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+    return cosines[:, None] * query + np.sqrt(1 - cosines[:, None] ** 2) * noise
+
+
 @pytest.fixture
 def crowded(stack: Any, make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     """A big tenant's rows all near the query, a small tenant's rows farther away at known distances."""
@@ -81,18 +89,10 @@ def crowded(stack: Any, make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> It
     rng = np.random.default_rng(5)
     query = rng.normal(size=DIM)
     query /= np.linalg.norm(query)
-
-    def around(cosines: np.ndarray) -> np.ndarray:
-        """Unit vectors at exactly these cosines to the query, in random directions."""
-        noise = rng.normal(size=(len(cosines), DIM))
-        noise -= np.outer(noise @ query, query)
-        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
-        return cosines[:, None] * query + np.sqrt(1 - cosines[:, None] ** 2) * noise
-
     big, small = make_tenant("big"), make_tenant("small")
-    _load(stack.dsn, big.id, around(rng.uniform(0.85, 0.95, BIG_ROWS)), space.model_id)
+    _load(stack.dsn, big.id, _around(rng, query, rng.uniform(0.85, 0.95, BIG_ROWS)), space.model_id)
     # 0.60, 0.59, ... : well apart, so halfvec rounding cannot swap neighbours.
-    small_ids = _load(stack.dsn, small.id, around(0.6 - 0.01 * np.arange(SMALL_ROWS)), space.model_id)
+    small_ids = _load(stack.dsn, small.id, _around(rng, query, 0.6 - 0.01 * np.arange(SMALL_ROWS)), space.model_id)
     monkeypatch.setenv("ENGRAM_HNSW_MAX_SCAN_TUPLES", "300")  # a table far bigger than this one
     LocalStack.refresh_settings()
     yield {"tenant": UUID(small.id), "nearest": small_ids, "embedder": FixedQuery(space.model_id, query)}
@@ -182,16 +182,10 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     rng = np.random.default_rng(11)
     query = rng.normal(size=DIM)
     query /= np.linalg.norm(query)
-
-    def around(cosines: np.ndarray) -> np.ndarray:
-        noise = rng.normal(size=(len(cosines), DIM))
-        noise -= np.outer(noise @ query, query)
-        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
-        return cosines[:, None] * query + np.sqrt(1 - cosines[:, None] ** 2) * noise
-
     tenant = make_tenant("one namespace")
-    _load(stack.dsn, tenant.id, around(rng.uniform(0.85, 0.95, 600)), space.model_id, tags=["common"])
-    tagged = _load(stack.dsn, tenant.id, around(0.6 - 0.01 * np.arange(SMALL_ROWS)), space.model_id, tags=["rare"])
+    _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.85, 0.95, 600)), space.model_id, tags=["common"])
+    nearest_tagged = _around(rng, query, 0.6 - 0.01 * np.arange(SMALL_ROWS))
+    tagged = _load(stack.dsn, tenant.id, nearest_tagged, space.model_id, tags=["rare"])
     # 640 rows in the namespace, 40 with the tag: over an exact scan's 200, under it with the tag.
     settings_env(ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS="200", ENGRAM_HNSW_MAX_SCAN_TUPLES="300")
     req = RecallRequest(query="anything", namespace="kb", tags=["rare"], mode="vector", limit=10, touch=False)
