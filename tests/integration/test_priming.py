@@ -130,6 +130,9 @@ def test_prime_refuses_bad_input_and_sees_nothing_of_another_tenant(
     ):
         reply = api.post("/v1/prime", body)
         assert reply.status == 422 and field in str(reply.body["error"]), reply.body
+    # Valid: words after more whitespace than recall's 4,000-character query holds.
+    padded = api.post("/v1/prime", {"task": " " * 4500 + "payments deploy", "namespace": NS})
+    assert padded.status == 200 and padded.body["results"], padded.body
     other = api_for(make_tenant("tenant-b").key)
     assert other.post("/v1/prime", {"task": "payments deploy", "namespace": NS}).body["results"] == []
     briefing = other.get(f"/v1/resume?namespace={NS}").body

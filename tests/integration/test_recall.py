@@ -143,6 +143,8 @@ def test_embedder_down_degrades_to_keyword(api, notes, monkeypatch):
 
 def test_recall_validation(api):
     assert api.post("/v1/recall", {"query": ""}).status == 422
+    blank = api.post("/v1/recall", {"query": " \n\t "})
+    assert blank.status == 422 and blank.body["error"]["details"]["fields"][0]["field"] == "query"
     r = api.post("/v1/recall", {"query": "x", "limit": 1000})
     assert r.status == 422 and r.body["error"]["details"]["fields"][0]["field"] == "limit"
     assert api.post("/v1/recall", {"query": "x", "mode": "psychic"}).status == 422

@@ -41,6 +41,16 @@ def _unique(values: list[str]) -> list[str]:
 
 Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
 
+
+def _searchable(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must contain more than whitespace: something to search for")
+    return value
+
+
+# A question or task recall searches with: words, not only whitespace.
+SearchText = Annotated[str, AfterValidator(_searchable)]
+
 # Timestamps: what PostgreSQL's timestamptz round-trips and every JSON client parses. A value is
 # refused unless it lies in years 1..9999 once converted to UTC, with an offset of at most 14 hours
 # (the widest in use); a value without an offset is UTC. Values are stored and returned in UTC.

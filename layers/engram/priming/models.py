@@ -6,9 +6,9 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
-from engram.core.models import Namespace, StoredImportance, Strict
+from engram.core.models import Namespace, SearchText, StoredImportance, Strict
 
 MAX_BUDGET_CHARS = 100_000
 
@@ -57,17 +57,10 @@ class ResumeResponse(BaseModel):
 
 
 class PrimeRequest(Strict):
-    task: str = Field(min_length=1, max_length=8000, description="What the agent is about to do, in its words")
+    task: SearchText = Field(min_length=1, max_length=8000, description="What the agent is about to do, in its words")
     namespace: Namespace = "default"
     budget_chars: int = Field(default=4000, ge=200, le=MAX_BUDGET_CHARS)
     limit: int = Field(default=10, ge=1, le=50)
-
-    @field_validator("task")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must contain more than whitespace: a task recall can search for")
-        return value
 
 
 class PrimeTopic(BaseModel):

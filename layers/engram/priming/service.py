@@ -146,7 +146,7 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
     found = recall_service.recall(
         tenant_id,
         recall_service.RecallRequest(
-            query=req.task[:4000],
+            query=req.task.strip()[:4000],  # the task may begin with more whitespace than a query holds
             namespaces=namespaces,
             kinds=["semantic", "episodic", "procedural"],
             limit=min(100, max(40, req.limit * 4)),

@@ -8,7 +8,17 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
-from engram.core.models import Layer, Namespace, Relation, StoredImportance, Strict, Tags, Timestamp, UuidField
+from engram.core.models import (
+    Layer,
+    Namespace,
+    Relation,
+    SearchText,
+    StoredImportance,
+    Strict,
+    Tags,
+    Timestamp,
+    UuidField,
+)
 
 # Results one recall returns at most (the default when a budget decides instead).
 RECALL_LIMIT_MAX = 100
@@ -31,7 +41,7 @@ class RecallExpand(Strict):
 
 
 class RecallRequest(Strict):
-    query: str = Field(min_length=1, max_length=4000)
+    query: SearchText = Field(min_length=1, max_length=4000)
     namespace: Namespace | None = None
     namespaces: list[Namespace] | None = Field(default=None, max_length=50)
     tags: Tags | None = Field(default=None, description="Every tag must be present")
