@@ -50,6 +50,35 @@ def test_an_edited_applied_migration_is_reported(fresh_db, monkeypatch):
         apply_migrations(fresh_db)
 
 
+def test_a_graph_built_before_0017_is_rebuilt_with_ef_construction_128(fresh_db, monkeypatch):
+    """A deployment whose HNSW graph was built with pgvector's ef_construction 64: the migration records
+    128 on it, so REINDEX rebuilds it with 128; a graph built now gets 128 from the start."""
+    from engram.indexing.vectors import hnsw_index_name, hnsw_index_sql
+    from engram.schema import migrate
+
+    everything = migrate.available_migrations()
+    before = [m for m in everything if m.version < "0017"]
+    monkeypatch.setattr(migrate, "available_migrations", lambda: before)
+    apply_migrations(fresh_db)
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        conn.execute(
+            "CREATE INDEX chunks_embedding_hnsw_384 ON chunks USING hnsw ((embedding::halfvec(384))"
+            " halfvec_cosine_ops) WITH (m = 16, ef_construction = 64) WHERE embedding_dim = 384"
+        )
+    monkeypatch.setattr(migrate, "available_migrations", lambda: everything)
+    assert "0017_hnsw_ef_construction" in apply_migrations(fresh_db)
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        conn.execute("REINDEX INDEX CONCURRENTLY chunks_embedding_hnsw_384")
+        conn.execute(hnsw_index_sql(768))
+        options = dict(
+            conn.execute(
+                "SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)",
+                ([hnsw_index_name(384), hnsw_index_name(768)],),
+            ).fetchall()
+        )
+    assert options == {hnsw_index_name(d): ["m=16", "ef_construction=128"] for d in (384, 768)}
+
+
 def test_a_connection_killed_between_requests_is_replaced_transparently(api, stack):
     assert api.post("/v1/memories", {"content": "before the restart", "namespace": "dead"}).status == 201
     pid = connection().info.backend_pid  # the gateway runs handlers on this thread: same connection

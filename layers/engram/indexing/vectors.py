@@ -64,7 +64,7 @@ def hnsw_index_sql(dimension: int) -> sql.Composed:
     graph in which some clusters could not be reached from the entry point (a query's recall@40 0.025
     whatever ef_search; mean 0.93), with 128 none (min 0.95, mean 0.986). It costs build and insert
     time (100 s against ~60 s for 300k rows on 2 cores), not query time. An index built before keeps
-    its graph until `REINDEX INDEX CONCURRENTLY`."""
+    its graph until `REINDEX INDEX CONCURRENTLY` (migration 0017 set its ef_construction to 128)."""
     return sql.SQL(
         "CREATE INDEX IF NOT EXISTS {name} ON chunks USING hnsw ((embedding::halfvec({d})) halfvec_cosine_ops)"
         " WITH (m = 16, ef_construction = 128) WHERE embedding_dim = {d}"
