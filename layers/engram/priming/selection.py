@@ -9,7 +9,13 @@ from typing import Any, TypeVar
 
 PRIME_LAMBDA = 0.6  # relevance against novelty: lower spreads further from the task's centre
 SAME_TOPIC_SIMILARITY = 0.75  # two memories of one leaf count as this similar at least
-RELEVANCE_FLOOR = 0.5  # of the best option's relevance: below it a memory is filler, not a side of the task
+# Of the best option's relevance: below it a memory is filler, not a side of the task...
+RELEVANCE_FLOOR = 0.5
+# ...unless its cosine to the task is at least this share of the best option's. Recall's scores are
+# rank-based (RRF, k = 10: ~1 / (10 + rank)), so the relevance floor alone keeps about the first 12 of
+# its order, too few to reach a task's second and third subjects (bench/topics.py: prime covered 84.6% of
+# a task's subjects against recall's 90.4%); a cosine says whether a lower-ranked memory is on the task.
+SIMILARITY_FLOOR = 0.5
 # seed 001's layer bias: a core memory's relevance gains this share of the best recall score. Relative,
 # because recall's scores are rank-based and their scale moves with the fusion settings (0.8 is what an
 # additive 0.15 was at the scale it was chosen on, where the best hybrid score was ~0.19).
@@ -25,6 +31,7 @@ class Option:
     relevance: float
     vector: Sequence[float] | None
     topic: str | None
+    similarity: float | None = None  # the cosine to the task, when known
 
 
 def _cos(a: Sequence[float], b: Sequence[float]) -> float:
@@ -34,11 +41,21 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
 def mmr(options: Sequence[Option], limit: int, lam: float = PRIME_LAMBDA) -> list[Option]:
     """Greedy MMR: each pick maximises lam * relevance - (1 - lam) * (its similarity to the closest
     pick), relevance scaled so the best option is 1. Same leaf topic counts as near-duplicate. Options
-    under RELEVANCE_FLOOR are left out: diversity must not bring in what the task is not about."""
+    under RELEVANCE_FLOOR whose cosine is also under SIMILARITY_FLOOR are left out: diversity must not
+    bring in what the task is not about."""
     if not options:
         return []
     top = max(o.relevance for o in options) or 1.0
-    pool = [o for o in options if o.relevance >= RELEVANCE_FLOOR * top]
+    best_similarity = max((o.similarity for o in options if o.similarity is not None), default=None)
+
+    def on_task(o: Option) -> bool:
+        if o.relevance >= RELEVANCE_FLOOR * top:
+            return True
+        if o.similarity is None or best_similarity is None or best_similarity <= 0:
+            return False
+        return o.similarity >= SIMILARITY_FLOOR * best_similarity
+
+    pool = [o for o in options if on_task(o)]
     chosen: list[Option] = []
     while pool and len(chosen) < limit:
 

@@ -151,6 +151,7 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
             kinds=["semantic", "episodic", "procedural"],
             limit=min(100, max(40, req.limit * 4)),
             touch=False,
+            explain=True,  # the cosines: which lower-ranked memories are still on the task
         ),
         embedder,
     )
@@ -166,6 +167,7 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
             relevance=h.score + (bonus if h.layer == "core" else 0.0),
             vector=vectors.get(h.memory_id) if h.memory_id else None,
             topic=leaves[h.memory_id][0] if h.memory_id in leaves else None,
+            similarity=h.explain.vector if h.explain else None,
         )
         for h in hits
     ]
