@@ -6,18 +6,17 @@ server is fake. It scores each document by a rule the test sets, so the order it
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from engram_local.json_stand_in import JsonStandIn, Reply, Request
 
 NOTES = [
     "The production database runs PostgreSQL 16 on Aurora Serverless.",
@@ -31,67 +30,53 @@ MODEL = "amazon.rerank-v1:0"
 
 @dataclass
 class FakeRerank:
-    url: str
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    headers: list[dict[str, str]] = field(default_factory=list)
+    """Bedrock's Rerank API on a JsonStandIn: scores each document by `score`, or fails as told."""
+
     score: Callable[[str], float] = lambda text: 1.0 / len(text)  # shortest first: not the fused order
     failure: tuple[int, str] | None = None  # (status, error type) every call answers with
     answers: int | None = None  # score only the first N documents (None: all)
+    stand_in: JsonStandIn = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stand_in = JsonStandIn(self.respond)
+
+    @property
+    def url(self) -> str:
+        return self.stand_in.url
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        return [{"path": r.path, **r.body} for r in self.stand_in.requests]
+
+    @property
+    def headers(self) -> list[dict[str, str]]:
+        return [r.headers for r in self.stand_in.requests]
+
+    def respond(self, request: Request) -> Reply | dict[str, Any]:
+        if self.failure is not None:
+            status, error_type = self.failure
+            # How the real service names the error for the rest-json protocol.
+            header = {"x-amzn-ErrorType": f"{error_type}:http://internal.amazon.com/coral/"}
+            return Reply(status, {"message": f"fake {error_type}"}, header)
+        texts = [s["inlineDocumentSource"]["textDocument"]["text"] for s in request.body["sources"]]
+        scored = sorted(enumerate(texts), key=lambda it: -self.score(it[1]))
+        return {"results": [{"index": i, "relevanceScore": self.score(t)} for i, t in scored][: self.answers]}
 
 
 @pytest.fixture
 def fake_rerank() -> Iterator[FakeRerank]:
-    state: dict[str, FakeRerank] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            fake = state["fake"]
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-            fake.requests.append({"path": self.path, **body})
-            fake.headers.append(dict(self.headers))
-            if fake.failure is not None:
-                status, error_type = fake.failure
-                return self._reply(status, {"message": f"fake {error_type}"}, error_type)
-            texts = [s["inlineDocumentSource"]["textDocument"]["text"] for s in body["sources"]]
-            scored = sorted(enumerate(texts), key=lambda it: -fake.score(it[1]))
-            results = [{"index": i, "relevanceScore": fake.score(t)} for i, t in scored][: fake.answers]
-            self._reply(200, {"results": results})
-
-        def _reply(self, status: int, payload: dict[str, Any], error_type: str | None = None) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            if error_type:
-                self.send_header("x-amzn-ErrorType", f"{error_type}:http://internal.amazon.com/coral/")
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    state["fake"] = FakeRerank(url=f"http://127.0.0.1:{server.server_address[1]}")
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    fake = FakeRerank()
     try:
-        yield state["fake"]
+        yield fake
     finally:
-        server.shutdown()
-        server.server_close()
+        fake.stand_in.close()
 
 
 @pytest.fixture
-def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any, tmp_path: Any) -> Iterator[Callable[..., None]]:
-    from engram_local.stack import LocalStack
-
-    def setenv(**values: str) -> None:
-        for key, value in values.items():
-            monkeypatch.setenv(key, value)
-        LocalStack.refresh_settings()
-
-    # Fake credentials, never a developer's profile: the real client signs every request.
-    setenv(
+def aws_env(settings_env: Callable[..., None], tmp_path: Any) -> Callable[..., None]:
+    """conftest's settings_env, with fake credentials, never a developer's profile: the real client
+    signs every request."""
+    settings_env(
         AWS_ACCESS_KEY_ID="AKIDFAKEFAKEFAKE",
         AWS_SECRET_ACCESS_KEY="fake-secret",
         AWS_SESSION_TOKEN="fake-token",
@@ -100,14 +85,12 @@ def settings_env(monkeypatch: pytest.MonkeyPatch, stack: Any, tmp_path: Any) -> 
         AWS_SHARED_CREDENTIALS_FILE=str(tmp_path / "no-credentials"),
         AWS_REGION="us-east-1",
     )
-    yield setenv
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
+    return settings_env
 
 
 @pytest.fixture
-def reranker(settings_env: Callable[..., None], fake_rerank: FakeRerank) -> FakeRerank:
-    settings_env(ENGRAM_RERANK_MODEL=MODEL, ENGRAM_BEDROCK_AGENT_ENDPOINT_URL=fake_rerank.url)
+def reranker(aws_env: Callable[..., None], fake_rerank: FakeRerank) -> FakeRerank:
+    aws_env(ENGRAM_RERANK_MODEL=MODEL, ENGRAM_BEDROCK_AGENT_ENDPOINT_URL=fake_rerank.url)
     return fake_rerank
 
 
@@ -152,9 +135,9 @@ def test_rerank_orders_by_the_rerankers_relevance(api: Any, notes: dict[str, str
 
 
 def test_rerank_candidates_bounds_what_is_sent(
-    api: Any, notes: dict[str, str], reranker: FakeRerank, settings_env: Callable[..., None]
+    api: Any, notes: dict[str, str], reranker: FakeRerank, aws_env: Callable[..., None]
 ) -> None:
-    settings_env(ENGRAM_RERANK_CANDIDATES="3")
+    aws_env(ENGRAM_RERANK_CANDIDATES="3")
     body = recall(api, rerank=True, limit=2, diversify=False)
     assert len(reranker.requests[0]["sources"]) == 3
     assert len(body["results"]) == 2
@@ -205,17 +188,17 @@ def test_an_incomplete_rerank_answer_degrades(api: Any, notes: dict[str, str], r
 
 
 def test_a_model_arn_is_sent_as_it_is(
-    api: Any, notes: dict[str, str], reranker: FakeRerank, settings_env: Callable[..., None]
+    api: Any, notes: dict[str, str], reranker: FakeRerank, aws_env: Callable[..., None]
 ) -> None:
     arn = "arn:aws:bedrock:eu-central-1::foundation-model/cohere.rerank-v3-5:0"
-    settings_env(ENGRAM_RERANK_MODEL=arn)
+    aws_env(ENGRAM_RERANK_MODEL=arn)
     assert recall(api, rerank=True)["degraded"] == []
     config = reranker.requests[0]["rerankingConfiguration"]["bedrockRerankingConfiguration"]
     assert config["modelConfiguration"]["modelArn"] == arn
 
 
 def test_without_a_configured_reranker_rerank_degrades(
-    api: Any, notes: dict[str, str], settings_env: Callable[..., None]
+    api: Any, notes: dict[str, str], aws_env: Callable[..., None]
 ) -> None:
     fused = recall(api)
     body = recall(api, rerank=True)
