@@ -68,6 +68,10 @@ def _body(size: int, marker: str) -> str:
     return text[: size // 2] + f"\n\n{marker}\n\n" + text[size // 2 :]
 
 
+# What seed() writes, as an export counts it: its memories, versions, documents, links, conversation, messages.
+SEEDED = {"memories": 7, "versions": 1, "documents": 2, "links": 2, "conversations": 1, "messages": 7}
+
+
 def seed(api) -> dict[str, str]:
     """Memories (one patched, one trashed), links, a conversation, an inline Tier 0 and a Tier 1 document."""
     ids: dict[str, str] = {}
@@ -244,15 +248,7 @@ def test_round_trip_export_purge_import_recalls_the_same(api, stack, drain, tena
     assert "HELIOTROPE-4471" in best_chunk(api, "HELIOTROPE-4471")  # a Tier 1 chunk: from the body
 
     job, data = export_file(api, stack)
-    assert job["counts"] == {
-        "memories": 7,
-        "versions": 1,
-        "documents": 2,
-        "links": 2,
-        "conversations": 1,
-        "messages": 7,
-        "topics": 0,
-    }
+    assert job["counts"] == {**SEEDED, "topics": 0}
     lines = [json.loads(x) for x in data.decode().splitlines()]
     assert lines[0]["type"] == "header" and lines[0]["format"] == "engram-export" and lines[0]["version"] == 1
     assert tenant.id not in data.decode()  # tenant-free
@@ -265,14 +261,7 @@ def test_round_trip_export_purge_import_recalls_the_same(api, stack, drain, tena
     done = import_file(api, stack, data)
     assert done["status"] == "done", done
     report = done["report"]
-    assert report["imported"] == {
-        "memories": 7,
-        "versions": 1,
-        "documents": 2,
-        "links": 2,
-        "conversations": 1,
-        "messages": 7,
-    }
+    assert report["imported"] == SEEDED
     assert report["mapped_ids"] == 0 and report["refused"] == [] and report["deduplicated"]["memories"] == 0
     drain()  # the embed pipeline computes the vectors again
     assert _state(api, ids) == before
@@ -282,14 +271,7 @@ def test_round_trip_export_purge_import_recalls_the_same(api, stack, drain, tena
     again = import_file(api, stack, data)  # the same file again: everything is there already
     assert again["status"] == "done", again
     assert again["report"]["imported"] == {k: 0 for k in again["report"]["imported"]}
-    assert again["report"]["deduplicated"] == {
-        "memories": 7,
-        "versions": 0,
-        "documents": 0,
-        "links": 2,
-        "conversations": 1,
-        "messages": 7,
-    }
+    assert again["report"]["deduplicated"] == {**SEEDED, "versions": 0, "documents": 0}
     assert _state(api, ids) == before
 
 
