@@ -143,7 +143,7 @@ def test_a_scope_over_the_always_bound_is_scanned_exactly_when_it_is_a_small_sha
     exact when 40 rows are at most the sparse share of the table (set to 1.5x or 0.5x their share)."""
     from engram.core.db import owner_connection, tenant_transaction
     from engram.recall.models import RecallRequest
-    from engram.recall.service import _scan_settings
+    from engram.recall.service import scan_strategy
     from engram.recall.store import recall_filters
 
     with owner_connection(stack.dsn) as owner:
@@ -159,7 +159,7 @@ def test_a_scope_over_the_always_bound_is_scanned_exactly_when_it_is_a_small_sha
     req = RecallRequest(query="anything", namespace="kb")
     where, params = recall_filters(req)
     with tenant_transaction(crowded["tenant"]) as conn:
-        vector_scope, keyword_scope = _scan_settings(conn, req, where, params, DIM, [])
+        vector_scope, keyword_scope = scan_strategy(conn, req, where, params, DIM, [])
     assert (vector_scope is not None, keyword_scope is not None) == (exact, exact)
 
 
@@ -173,7 +173,7 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     from engram.core.db import owner_connection, tenant_transaction
     from engram.indexing.vectors import active_space
     from engram.recall.models import RecallRequest
-    from engram.recall.service import _scan_settings, recall
+    from engram.recall.service import recall, scan_strategy
     from engram.recall.store import recall_filters
 
     with owner_connection(stack.dsn) as owner:
@@ -191,7 +191,7 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     req = RecallRequest(query="anything", namespace="kb", tags=["rare"], mode="vector", limit=10, touch=False)
     where, params = recall_filters(req)
     with tenant_transaction(UUID(tenant.id)) as conn:
-        exact, _ = _scan_settings(conn, req, where, params, DIM, [])
+        exact, _ = scan_strategy(conn, req, where, params, DIM, [])
     assert exact is not None, "40 rows pass the filter: scanned exactly"
     hits = recall(UUID(tenant.id), req, FixedQuery(space.model_id, query)).results
     assert [h.memory_id for h in hits] == tagged[:10]
@@ -219,7 +219,7 @@ def test_small_tenant_hybrid_candidates_read_only_its_rows(crowded: dict[str, An
     from engram.indexing.vectors import vector_literal
     from engram.recall import ranking
     from engram.recall.models import RecallRequest
-    from engram.recall.service import _scan_settings
+    from engram.recall.service import scan_strategy
     from engram.recall.store import candidate_sql, recall_filters
 
     embedder = crowded["embedder"]
@@ -236,7 +236,7 @@ def test_small_tenant_hybrid_candidates_read_only_its_rows(crowded: dict[str, An
     }
     with tenant_transaction(crowded["tenant"]) as conn:
         conn.execute("SET LOCAL enable_seqscan = off")
-        exact, keyword_scope = _scan_settings(conn, req, where, params, DIM, [])
+        exact, keyword_scope = scan_strategy(conn, req, where, params, DIM, [])
         assert exact is not None and keyword_scope is not None  # 40 rows: both sides scan them exactly
         query_sql = candidate_sql(where, DIM, True, exact=exact, keyword_scope=keyword_scope, keyword_idf=True)
         rows = conn.execute(query_sql, params).fetchall()

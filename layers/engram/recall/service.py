@@ -226,7 +226,7 @@ def _candidates(
     use_keyword = req.mode != "vector" or dimension is None
     if req.mode == "vector" and dimension is None:
         degraded.append("keyword_fallback")
-    exact, keyword_scope = _scan_settings(conn, req, where, params, dimension, degraded)
+    exact, keyword_scope = scan_strategy(conn, req, where, params, dimension, degraded)
     params["idf_rows"] = ranking.KEYWORD_IDF_ROWS
     query = candidate_sql(
         where, dimension, use_keyword, exact=exact, keyword_scope=keyword_scope, keyword_idf=ranking.KEYWORD_IDF
@@ -234,7 +234,7 @@ def _candidates(
     return conn.execute(query, params).fetchall()
 
 
-def _scan_settings(
+def scan_strategy(
     conn: psycopg.Connection[DictRow],
     req: RecallRequest,
     where: sql.Composable,
@@ -282,7 +282,7 @@ def vector_candidate_ids(
     what bench/tenant_scale.py holds against the exact top-k."""
     where, params = recall_filters(req)
     params.update(qvec=qvec, model=model_id, k=k)
-    exact, _ = _scan_settings(conn, req, where, params, dimension, [])
+    exact, _ = scan_strategy(conn, req, where, params, dimension, [])
     return [r["id"] for r in conn.execute(vector_sql(where, dimension, exact), params).fetchall()]
 
 
