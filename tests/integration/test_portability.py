@@ -9,6 +9,7 @@ import hashlib
 import json
 import urllib.request
 import uuid
+from typing import Any
 
 import psycopg
 import pytest
@@ -70,6 +71,20 @@ def _body(size: int, marker: str) -> str:
 
 # What seed() writes, as an export counts it: its memories, versions, documents, links, conversation, messages.
 SEEDED = {"memories": 7, "versions": 1, "documents": 2, "links": 2, "conversations": 1, "messages": 7}
+
+
+HEADER = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
+
+
+def memory_line(content: str, namespace: str, **fields: Any) -> dict[str, Any]:
+    """A memory line of an export file, with a fresh id."""
+    line = {"type": "memory", "id": str(uuid.uuid4()), "content": content, "namespace": namespace}
+    return {**line, "created_at": "2026-11-01T00:00:00Z", **fields}
+
+
+def export_bytes(*lines: dict[str, Any]) -> bytes:
+    """An export file: the header, then these lines."""
+    return "".join(json.dumps(x) + "\n" for x in (HEADER, *lines)).encode()
 
 
 def seed(api) -> dict[str, str]:
@@ -298,14 +313,7 @@ def test_import_into_another_tenant_maps_taken_ids_and_recalls_the_same(api, api
 
 
 def test_bad_lines_are_refused_with_the_field_and_limit_and_nothing_is_written(api, stack):
-    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
-    m1 = {
-        "type": "memory",
-        "id": str(uuid.uuid4()),
-        "content": "fine",
-        "namespace": "port-bad",
-        "created_at": "2026-11-01T00:00:00Z",
-    }
+    m1 = memory_line("fine", "port-bad")
     m2 = {**m1, "id": str(uuid.uuid4()), "content": "bad tag", "tags": ["x" * 70]}
     m3 = {**m1, "id": str(uuid.uuid4()), "content": "y" * 16_001}
     link = {
@@ -318,7 +326,7 @@ def test_bad_lines_are_refused_with_the_field_and_limit_and_nothing_is_written(a
     }
     msg = {"type": "message", "conversation_id": str(uuid.uuid4()), "seq": 1, "role": "user", "content": "hi"}
     data = (
-        "\n".join(json.dumps(x) for x in (header, m1, m2, m3, link, msg, {"type": "widget"})) + "\nnot json\n"
+        "\n".join(json.dumps(x) for x in (HEADER, m1, m2, m3, link, msg, {"type": "widget"})) + "\nnot json\n"
     ).encode()
     done = import_file(api, stack, data)
     assert done["status"] == "failed" and "nothing was imported" in done["error"]
@@ -338,13 +346,7 @@ def test_bad_lines_are_refused_with_the_field_and_limit_and_nothing_is_written(a
 
 def test_a_repeated_event_imports_nothing_twice(api, stack, tenant):
     _, data = export_file(api, stack, namespace="port-empty")
-    memory = {
-        "type": "memory",
-        "id": str(uuid.uuid4()),
-        "content": "only once",
-        "namespace": "port-once",
-        "created_at": "2026-11-01T00:00:00Z",
-    }
+    memory = memory_line("only once", "port-once")
     data += (json.dumps(memory) + "\n").encode()
     done = import_file(api, stack, data)
     assert done["status"] == "done" and done["report"]["imported"]["memories"] == 1
@@ -379,17 +381,7 @@ def test_scopes_limits_and_tenants(api, api_for, stack, make_tenant, tenant):
 def test_a_line_the_database_refuses_fails_the_whole_import(api, stack):
     """Two links of the file that overlap pass line by line, but not together: the import names the
     line and keeps nothing, not even the memories written before the links."""
-    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
-    a, b = (
-        {
-            "type": "memory",
-            "id": str(uuid.uuid4()),
-            "content": text,
-            "namespace": "port-clash",
-            "created_at": "2026-11-01T00:00:00Z",
-        }
-        for text in ("clash one", "clash two")
-    )
+    a, b = (memory_line(text, "port-clash") for text in ("clash one", "clash two"))
     link = {
         "type": "link",
         "from_id": a["id"],
@@ -401,7 +393,7 @@ def test_a_line_the_database_refuses_fails_the_whole_import(api, stack):
         {**link, "id": str(uuid.uuid4())},
         {**link, "id": str(uuid.uuid4()), "valid_from": "2026-11-02T00:00:00Z"},
     )
-    data = "".join(json.dumps(x) + "\n" for x in (header, a, b, first, second)).encode()
+    data = export_bytes(a, b, first, second)
     done = import_file(api, stack, data)
     assert done["status"] == "failed" and done["error"] == "line 5 refused: nothing was imported", done
     (refusal,) = done["report"]["refused"]
@@ -412,18 +404,9 @@ def test_a_line_the_database_refuses_fails_the_whole_import(api, stack):
 def test_counters_imported_at_the_integer_edge_saturate_and_reads_and_writes_keep_working(api, stack, drain):
     """A recall touch, a restatement and a merge add to a memory's counters: imported at PostgreSQL's
     integer maximum, they stay there instead of failing every recall that returns the memory."""
-    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
     top = 2**31 - 1
-    memory = {
-        "type": "memory",
-        "id": str(uuid.uuid4()),
-        "content": "the saturated counter memory",
-        "namespace": "port-edge",
-        "created_at": "2026-11-01T00:00:00Z",
-        "access_count": top,
-        "repetition_count": top,
-    }
-    done = import_file(api, stack, (json.dumps(header) + "\n" + json.dumps(memory) + "\n").encode())
+    memory = memory_line("the saturated counter memory", "port-edge", access_count=top, repetition_count=top)
+    done = import_file(api, stack, export_bytes(memory))
     assert done["status"] == "done", done
     drain()
     for mode in ("keyword", "hybrid"):
@@ -435,7 +418,7 @@ def test_counters_imported_at_the_integer_edge_saturate_and_reads_and_writes_kee
     assert (stored["access_count"], stored["repetition_count"]) == (top, top)
 
     patched_to_overflow = {**memory, "id": str(uuid.uuid4()), "content": "versioned to the edge", "version": top}
-    refused = import_file(api, stack, (json.dumps(header) + "\n" + json.dumps(patched_to_overflow) + "\n").encode())
+    refused = import_file(api, stack, export_bytes(patched_to_overflow))
     assert refused["status"] == "failed", refused
     assert refused["report"]["refused"][0]["reason"].startswith("memory.version: Input should be less than or equal")
 
@@ -458,17 +441,7 @@ def test_export_messages_delivered_again_change_nothing_and_a_dying_worker_gives
 
 
 def test_two_namespaces_imported_into_one_collapse_duplicates_and_their_links(api, stack):
-    header = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
-    a, b = (
-        {
-            "type": "memory",
-            "id": str(uuid.uuid4()),
-            "content": "same words",
-            "namespace": ns,
-            "created_at": "2026-11-01T00:00:00Z",
-        }
-        for ns in ("port-x", "port-y")
-    )
+    a, b = (memory_line("same words", ns) for ns in ("port-x", "port-y"))
     link = {
         "type": "link",
         "id": str(uuid.uuid4()),
@@ -477,7 +450,7 @@ def test_two_namespaces_imported_into_one_collapse_duplicates_and_their_links(ap
         "relation": "relates_to",
         "valid_from": "2026-11-01T00:00:00Z",
     }
-    data = "".join(json.dumps(x) + "\n" for x in (header, a, b, link)).encode()
+    data = export_bytes(a, b, link)
     done = import_file(api, stack, data, namespace="port-merged")
     assert done["status"] == "done", done
     report = done["report"]
