@@ -3,6 +3,18 @@ are, and results that repeat an earlier one waiting behind ones that say somethi
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def _store(api: Any, contents: list[str], namespace: str) -> list[str]:
+    """Each text stored as a memory of the namespace: their ids, in order."""
+    ids = []
+    for text in contents:
+        r = api.post("/v1/memories", {"content": text, "namespace": namespace})
+        assert r.status == 201, r.body
+        ids.append(r.body["memory"]["id"])
+    return ids
+
 
 def test_a_rare_query_word_outranks_a_word_every_memory_shares(api, drain):
     # ts_rank_cd alone ranks the memory saying "Maria" three times first; weighed by rarity, the one
@@ -14,11 +26,7 @@ def test_a_rare_query_word_outranks_a_word_every_memory_shares(api, drain):
         "Maria repainted the hallway.",
         "The sourdough starter is bubbling again.",
     ]
-    ids = []
-    for text in contents:
-        r = api.post("/v1/memories", {"content": text, "namespace": "idf"})
-        assert r.status == 201, r.body
-        ids.append(r.body["memory"]["id"])
+    ids = _store(api, contents, "idf")
     drain()
     r = api.post("/v1/recall", {"query": "Maria sourdough", "namespace": "idf", "mode": "keyword", "explain": True})
     assert r.status == 200, r.body
@@ -34,11 +42,7 @@ def test_by_default_a_near_repeat_waits_behind_a_result_that_says_something_else
         "A grey heron was fishing in the river at dawn.",
         "Invoices are due on Fridays.",
     ]
-    ids = []
-    for text in contents:
-        r = api.post("/v1/memories", {"content": text, "namespace": "mmr"})
-        assert r.status == 201, r.body
-        ids.append(r.body["memory"]["id"])
+    ids = _store(api, contents, "mmr")
     drain()
 
     def top_two(**body: object) -> list[str]:
