@@ -177,16 +177,9 @@ def test_bad_appends_are_refused_whole(api, messages, status, field):
 
 
 @pytest.fixture
-def seed_windows(monkeypatch):
+def seed_windows(settings_env):
     """The seed-004 shape (5 messages, stride 3) instead of the benchmarked default."""
-    from engram.core import config
-
-    monkeypatch.setenv("ENGRAM_CONVERSATION_WINDOW_SIZE", "5")
-    monkeypatch.setenv("ENGRAM_CONVERSATION_WINDOW_STRIDE", "3")
-    config.settings.cache_clear()
-    yield
-    monkeypatch.undo()
-    config.settings.cache_clear()
+    settings_env(ENGRAM_CONVERSATION_WINDOW_SIZE="5", ENGRAM_CONVERSATION_WINDOW_STRIDE="3")
 
 
 def test_windows_form_and_appending_extends_without_rebuild(api, stack, seed_windows):

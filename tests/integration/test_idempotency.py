@@ -235,17 +235,10 @@ def test_every_keyed_route_replays_its_first_answer_and_writes_once(stack, make_
     assert count(stack, rows, stranger.id) == written
 
 
-def test_an_export_that_could_not_be_queued_replays_as_failed(stack, tenant, monkeypatch):
-    from engram.core import config
-
-    monkeypatch.setenv("ENGRAM_EXPORT_QUEUE_URL", "")  # no queue: the job is settled failed at once
-    config.settings.cache_clear()
-    try:
-        first = keyed_post(tenant.key, "/v1/exports", {}, "export-unqueued")
-        again = keyed_post(tenant.key, "/v1/exports", {}, "export-unqueued")
-    finally:
-        monkeypatch.undo()
-        config.settings.cache_clear()
+def test_an_export_that_could_not_be_queued_replays_as_failed(stack, tenant, settings_env):
+    settings_env(ENGRAM_EXPORT_QUEUE_URL="")  # no queue: the job is settled failed at once
+    first = keyed_post(tenant.key, "/v1/exports", {}, "export-unqueued")
+    again = keyed_post(tenant.key, "/v1/exports", {}, "export-unqueued")
     assert first.status == 202 and first.body["status"] == "failed", first.body
     assert (again.status, again.body) == (first.status, first.body)
     assert count(stack, "SELECT count(*) FROM exports WHERE tenant_id = %s", tenant.id) == 1

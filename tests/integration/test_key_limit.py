@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engram.core import config
-
 
 @pytest.fixture
-def key_limit_3(monkeypatch):
-    monkeypatch.setenv("ENGRAM_MAX_ACTIVE_KEYS_PER_TENANT", "3")
-    config.settings.cache_clear()
-    yield 3
-    monkeypatch.undo()
-    config.settings.cache_clear()
+def key_limit_3(settings_env):
+    settings_env(ENGRAM_MAX_ACTIVE_KEYS_PER_TENANT="3")
+    return 3
 
 
 def test_the_keys_api_answers_409_naming_the_limit_until_a_key_is_revoked(api, key_limit_3):

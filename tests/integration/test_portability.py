@@ -460,17 +460,10 @@ def test_two_namespaces_imported_into_one_collapse_duplicates_and_their_links(ap
 
 
 @pytest.fixture
-def small_tiers(monkeypatch):
+def small_tiers(settings_env):
     """Tier 2 from 2 KiB up, so a Tier 2 document (its body kept in `documents`, read by
     query-document through its pages) is cheap to make."""
-    from engram.core import config
-
-    monkeypatch.setenv("ENGRAM_DOCUMENT_TIER0_MAX_BYTES", "1024")
-    monkeypatch.setenv("ENGRAM_DOCUMENT_TIER1_MAX_BYTES", "2048")
-    config.settings.cache_clear()
-    yield
-    monkeypatch.undo()
-    config.settings.cache_clear()
+    settings_env(ENGRAM_DOCUMENT_TIER0_MAX_BYTES="1024", ENGRAM_DOCUMENT_TIER1_MAX_BYTES="2048")
 
 
 def test_a_tier2_body_comes_back_whole_and_query_document_reads_it(api, stack, small_tiers):
