@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engram.consolidation.similarity import specifics
-from engram.core.models import COUNT_MAX, MAX_TAGS
+from engram.core.models import MAX_TAGS, PG_INTEGER_MAX
 
 LAYER_RANK = {"buffer": 0, "working": 1, "core": 2}
 
@@ -43,8 +43,8 @@ def merged_fields(survivor: dict[str, Any], others: Sequence[dict[str, Any]]) ->
     accessed = [m["last_accessed"] for m in rows if m["last_accessed"] is not None]
     return {
         "importance": max(float(m["importance"]) for m in rows),
-        "access_count": min(sum(m["access_count"] for m in rows), COUNT_MAX),
-        "repetition_count": min(sum(m["repetition_count"] for m in rows), COUNT_MAX),
+        "access_count": min(sum(m["access_count"] for m in rows), PG_INTEGER_MAX),
+        "repetition_count": min(sum(m["repetition_count"] for m in rows), PG_INTEGER_MAX),
         "tags": tags,
         "layer": max((m["layer"] for m in rows), key=LAYER_RANK.__getitem__),
         "last_accessed": max(accessed) if accessed else None,

@@ -41,6 +41,7 @@ from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
+from engram.core.models import PG_INTEGER_MAX
 from engram.core.pagination import newest_first
 
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
@@ -243,7 +244,7 @@ def list_messages(
     """Messages in sequence order, `from_seq`..`to_seq` inclusive: a recall hit's neighbours."""
     if not 1 <= limit <= 500:
         raise InvalidField("limit", "must be between 1 and 500", limit=500)
-    lo, hi = from_seq or 1, to_seq if to_seq is not None else 2**31 - 1
+    lo, hi = from_seq or 1, to_seq if to_seq is not None else PG_INTEGER_MAX
     if hi < lo:
         raise InvalidField("to_seq", "must not be below from_seq")
     with tenant_transaction(tenant_id) as conn:

@@ -25,9 +25,9 @@ from engram.core.text import storable_text
 
 NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$"
 MAX_TAGS = 32
-# Counters are PostgreSQL integers: an increment or a merge's sum stops here instead of overflowing
-# (an import may bring a memory whose count is already at the edge).
-COUNT_MAX = 2**31 - 1
+# The largest PostgreSQL integer: counters (an increment or a merge's sum stops here instead of
+# overflowing; an import may bring a count already at the edge), message seqs, chunk offsets.
+PG_INTEGER_MAX = 2**31 - 1
 
 Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,\x00-\x1f\x7f][^,\x00-\x1f\x7f]*$")]

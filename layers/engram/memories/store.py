@@ -11,7 +11,7 @@ from psycopg import sql
 from psycopg.rows import DictRow
 
 from engram.core.errors import NotFound
-from engram.core.models import COUNT_MAX, Memory, NewMemory
+from engram.core.models import PG_INTEGER_MAX, Memory, NewMemory
 from engram.core.text import content_hash
 from engram.indexing.chunking import chunk
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
@@ -69,7 +69,7 @@ def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory
             new.status,
             new.deleted_at,
             new.version,
-            COUNT_MAX,
+            PG_INTEGER_MAX,
         ),
     ).fetchone()
     assert row is not None

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError, model_valid
 
 from engram.conversations.service import ConversationCreate, MessageCreate
 from engram.core.models import (
+    PG_INTEGER_MAX,
     Importance,
     Kind,
     Layer,
@@ -41,12 +42,11 @@ from engram.memories.service import MemoryCreate
 
 FORMAT = "engram-export"
 VERSION = 1
-MAX_INT = 2**31 - 1
 MAX_CHUNKS = 100_000  # a 50 MiB Tier 1 body is ~27,000 chunks of ~2,000 characters
 MAX_CHUNK_CHARS = 20_000
 MAX_VERSIONS = 10_000
 MAX_VERSION = 10**9  # every PATCH raises a memory's version: an imported one leaves room for them in an integer
-Count = Annotated[int, Field(ge=0, le=MAX_INT)]
+Count = Annotated[int, Field(ge=0, le=PG_INTEGER_MAX)]
 RECORD_TYPES = ("memory", "link", "conversation", "message", "topic")
 
 
@@ -76,8 +76,8 @@ class VersionRecord(Strict):
 
 
 class ChunkRecord(Strict):
-    position: int = Field(ge=0, le=MAX_INT)
-    char_start: int = Field(ge=0, le=MAX_INT)
+    position: int = Field(ge=0, le=PG_INTEGER_MAX)
+    char_start: int = Field(ge=0, le=PG_INTEGER_MAX)
     text: str = Field(max_length=MAX_CHUNK_CHARS)
 
 
@@ -173,7 +173,7 @@ class ConversationRecord(ConversationCreate):
 class MessageRecord(MessageCreate):
     type: Literal["message"]
     conversation_id: UuidField
-    seq: int = Field(ge=1, le=MAX_INT)
+    seq: int = Field(ge=1, le=PG_INTEGER_MAX)
 
 
 class TopicRecord(Strict):

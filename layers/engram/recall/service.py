@@ -24,7 +24,7 @@ from engram.adapters.embeddings.base import Embedder
 from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
-from engram.core.models import COUNT_MAX
+from engram.core.models import PG_INTEGER_MAX
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall import ranking
@@ -384,7 +384,7 @@ def _touch_and_attach_graph(
             conn.execute(
                 "UPDATE memories SET access_count = LEAST(access_count::bigint + 1, %s), last_accessed = now(),"
                 " importance = LEAST(1, importance + %s) WHERE id = ANY(%s)",
-                (COUNT_MAX, settings().recall_touch_boost, memory_ids),
+                (PG_INTEGER_MAX, settings().recall_touch_boost, memory_ids),
             )
         return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
 

@@ -20,6 +20,7 @@ from engram.conversations.models import (
     MessagesAppend,
 )
 from engram.core.idempotency import request_key
+from engram.core.models import PG_INTEGER_MAX
 from engram_http.auth import principal
 from engram_http.params import (
     IDEMPOTENCY_KEY_REUSED,
@@ -33,7 +34,6 @@ from engram_http.params import (
 from engram_http.resolver import json_response
 
 router = Router()
-MAX_SEQ = 2**31 - 1  # messages.seq is a PostgreSQL integer
 
 
 @router.post(
@@ -105,8 +105,8 @@ def append_messages(
 )
 def list_messages(
     conversation_id: UUID,
-    from_seq: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
-    to_seq: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
+    from_seq: Annotated[int | None, Query(ge=1, le=PG_INTEGER_MAX)] = None,
+    to_seq: Annotated[int | None, Query(ge=1, le=PG_INTEGER_MAX)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> MessagePage:
     who = principal(router, "read")
