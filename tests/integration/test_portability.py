@@ -16,6 +16,7 @@ import pytest
 
 from engram_local.aws import s3_notification_record, sqs_record
 from engram_local.lambda_runtime import invoke
+from tests.integration.conftest import make_body
 
 NAMESPACES = ("port-notes", "port-chat", "port-docs")  # the Tier 1 document has one of its own
 QUERIES = (
@@ -54,19 +55,6 @@ def import_file(api, stack, data: bytes, **options) -> dict:
     job = api.get(f"/v1/imports/{ticket.body['id']}")
     assert job.status == 200, job.body
     return job.body
-
-
-def _body(size: int, marker: str) -> str:
-    words = ["river", "stone", "lantern", "harbor", "signal", "copper", "meadow", "ledger", "orbit", "canvas"]
-    out, i = [f"# Field notes {uuid.uuid4()}\n\n"], 0
-    while sum(len(s) for s in out) < size:
-        if i % 40 == 0:
-            out.append(f"\n## Section {i // 40}\n\n")
-        w = [words[(i * 7 + k * 3) % len(words)] for k in range(6)]
-        out.append(f"The {w[0]} {w[1]} keeps the {w[2]} near the {w[3]} {w[4]} {w[5]} number {i}. ")
-        i += 1
-    text = "".join(out)[:size]
-    return text[: size // 2] + f"\n\n{marker}\n\n" + text[size // 2 :]
 
 
 # What seed() writes, as an export counts it: its memories, versions, documents, links, conversation, messages.
@@ -142,7 +130,7 @@ def seed(api) -> dict[str, str]:
     ids["tier0"] = doc.body["memory"]["id"]
     big = api.post(
         "/v1/documents",
-        {"content": _body(520 * 1024, "The vault code is HELIOTROPE-4471."), "namespace": NAMESPACES[2]},
+        {"content": make_body(520 * 1024, "The vault code is HELIOTROPE-4471."), "namespace": NAMESPACES[2]},
     )
     assert big.status == 201 and big.body["document"]["tier"] == 1
     ids["tier1"] = big.body["memory"]["id"]
@@ -467,7 +455,7 @@ def small_tiers(settings_env):
 
 
 def test_a_tier2_body_comes_back_whole_and_query_document_reads_it(api, stack, small_tiers):
-    body = _body(6 * 1024, "The harbour pilot's call sign is KESTREL-NINE.")
+    body = make_body(6 * 1024, "The harbour pilot's call sign is KESTREL-NINE.")
     doc = api.post("/v1/documents", {"content": body, "namespace": "port-tier2", "tags": ["manual"]})
     assert doc.status == 201 and doc.body["document"]["tier"] == 2, doc.body
     memory_id = doc.body["memory"]["id"]
