@@ -56,16 +56,9 @@ def _body(size: int) -> str:
 
 
 @pytest.fixture
-def tier2_small(monkeypatch, stack):
+def tier2_small(settings_env):
     """Tier 2 from 64 KiB, so an inline body of ~1.5 MiB is paged (24 pages)."""
-    from engram_local.stack import LocalStack
-
-    monkeypatch.setenv("ENGRAM_DOCUMENT_TIER0_MAX_BYTES", str(16 * 1024))
-    monkeypatch.setenv("ENGRAM_DOCUMENT_TIER1_MAX_BYTES", str(64 * 1024))
-    LocalStack.refresh_settings()
-    yield
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
+    settings_env(ENGRAM_DOCUMENT_TIER0_MAX_BYTES=str(16 * 1024), ENGRAM_DOCUMENT_TIER1_MAX_BYTES=str(64 * 1024))
 
 
 def _pages(stack, memory_id: str) -> list[tuple[int, int, str]]:
