@@ -9,7 +9,6 @@ from uuid import UUID
 from engram.core.db import tenant_transaction
 from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageLine, UsageReport
 from engram.tenancy.store import issue_key, list_keys, llm_usage_by_day, namespace_breakdown, revoke_key
-from engram.topics import service as topic_service
 
 USAGE_DEFAULT_DAYS = 30
 
@@ -90,6 +89,9 @@ def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
         conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
         conn.execute("DELETE FROM memories WHERE namespace = %s", (namespace,))
         conn.execute("DELETE FROM chunks WHERE namespace = %s", (namespace,))
+        # Imported here: the topic service loads numpy, which the admin routes need for nothing else (cold start).
+        from engram.topics import service as topic_service
+
         topic_service.forget_namespace(conn, namespace)
     assert counts is not None
     return PurgeResult(namespace=namespace, **counts)
