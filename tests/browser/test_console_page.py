@@ -34,6 +34,32 @@ def test_every_request_of_every_view_stays_on_the_origin(console: Console) -> No
     assert not console.severe_console_errors()
 
 
+# Ids pasted into the fragment that would climb out of /v1/memories/{id} if put into the path as they
+# are, each with the one request the console may make for it (none when it cannot be an id at all).
+TRAVERSALS = {
+    "..%2F..%2Fv1%2Fkeys": ["/v1/memories/..%2F..%2Fv1%2Fkeys"],
+    "..%2F..%2Fv1%2Fkeys%3Flimit%3D1": ["/v1/memories/..%2F..%2Fv1%2Fkeys%3Flimit%3D1"],
+    "a%2F..%2F..%2F..%2Fv1%2Fstats": ["/v1/memories/a%2F..%2F..%2F..%2Fv1%2Fstats"],
+    "..": [],
+    "%2e%2E": [],
+    ".": [],
+}
+
+
+def test_an_id_from_the_fragment_never_leaves_the_memory_route(console: Console) -> None:
+    console.sign_in()
+    console.go("#/memory")  # renders without a request, after the overview's requests are done
+    for fragment, expected in TRAVERSALS.items():
+        console.driver.execute_script("performance.clearResourceTimings()")
+        console.go(f"#/memory/{fragment}")
+        error = console.find("#main .error").text
+        requested = console.driver.execute_script(
+            "return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
+        )
+        assert requested == expected, fragment
+        assert ("Not a valid id" in error) == (not expected), error
+
+
 def test_the_policy_blocks_a_request_to_another_origin(console: Console) -> None:
     console.open()
     blocked = console.driver.execute_async_script(

@@ -19,6 +19,17 @@ export class ApiError extends Error {
   }
 }
 
+// A path with each interpolated value as one encoded segment: path`/v1/memories/${id}/history`.
+// Ids come from the URL fragment and form fields, so "..%2Fv1%2Fkeys" must stay one segment of this
+// route; "", "." and ".." are refused (encoding keeps dots, and a URL resolves a ".." segment).
+export function path(strings, ...values) {
+  return strings.reduce((out, text, i) => {
+    const value = String(values[i - 1]);
+    if (/^\.{0,2}$/.test(value)) throw new Error(`Not a valid id: "${value}"`);
+    return out + encodeURIComponent(value) + text;
+  });
+}
+
 // Relative to the page (…/console), so a stage prefix in front of the API is kept.
 export function apiUrl(path, query) {
   const url = new URL(path.replace(/^\//, ""), document.baseURI);

@@ -1,4 +1,5 @@
 // Small inline SVG charts drawn here: no chart library, nothing fetched.
+import { path } from "./api.js";
 import { svg, h, shorten } from "./dom.js";
 
 const PALETTE = ["#1f5fa8", "#2e7d32", "#8e4b00", "#6a3d9a", "#b0003a", "#00696b"];
@@ -145,7 +146,7 @@ export function linkGraph(root, nodes, size = 420) {
   );
   const drawNode = (memory, isRoot) => {
     const p = position.get(memory.id);
-    const a = svg("a", { href: `#/memory/${memory.id}`, class: isRoot ? "node root" : "node", "aria-label": shorten(memory.summary, 120) });
+    const a = svg("a", { href: path`#/memory/${memory.id}`, class: isRoot ? "node root" : "node", "aria-label": shorten(memory.summary, 120) });
     a.append(svg("circle", { cx: p.x, cy: p.y, r: isRoot ? 12 : 9 }), svg("text", { x: p.x, y: p.y + (isRoot ? 26 : 22), class: "node-label" }, shorten(memory.summary, 22)));
     graph.append(a);
   };

@@ -1,6 +1,6 @@
 // Documents: drag-and-drop (or pick) a Markdown or text file, PUT it to the presigned URL with a
 // progress bar, follow its status until it is ready, then ask it a question.
-import { get, post } from "./api.js";
+import { get, post, path } from "./api.js";
 import { h, num, errorBox, highlighted } from "./dom.js";
 
 const POLL_MS = 1000;
@@ -46,7 +46,7 @@ async function upload(file, namespace, out, onReady) {
     while (status.status === "pending" && out.isConnected) { // stops when the operator leaves the view
       state.textContent = "Uploaded; waiting for ingestion…";
       await new Promise((r) => setTimeout(r, POLL_MS));
-      status = await get(`/v1/documents/uploads/${ticket.upload_id}`);
+      status = await get(path`/v1/documents/uploads/${ticket.upload_id}`);
     }
     if (status.status === "pending") return;
     if (status.status === "failed") {
@@ -55,7 +55,7 @@ async function upload(file, namespace, out, onReady) {
       return;
     }
     state.replaceChildren(`Ready: tier ${status.document_tier}${status.deduplicated ? " (already stored)" : ""}. `,
-      h("a", { href: `#/memory/${status.memory_id}` }, "Open its memory"));
+      h("a", { href: path`#/memory/${status.memory_id}` }, "Open its memory"));
     onReady(status.memory_id);
   } catch (error) {
     out.append(errorBox(error));
@@ -90,7 +90,7 @@ function queryBox(memoryInput) {
     const question = new FormData(form).get("question");
     out.replaceChildren(h("p", { class: "muted" }, "Reading…"));
     try {
-      const r = await post(`/v1/memories/${memoryInput.value.trim()}/query`, { question, answer: true });
+      const r = await post(path`/v1/memories/${memoryInput.value.trim()}/query`, { question, answer: true });
       out.replaceChildren(
         r.answer ? h("section", { class: "answer" }, h("h3", null, "Answer"), h("p", null, answerWithCitations(r.answer, r.spans)))
           : h("p", { class: "muted" }, r.reason || "No answer (no LLM configured): the spans below are what it would read."),

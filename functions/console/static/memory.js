@@ -1,5 +1,5 @@
 // One memory: content, metadata, versions, links as a graph, trash and restore.
-import { get, post, del } from "./api.js";
+import { get, post, del, path } from "./api.js";
 import { h, when, num, table, errorBox, confirmDialog, status } from "./dom.js";
 import { linkGraph } from "./charts.js";
 
@@ -19,7 +19,7 @@ function facts(m) {
 function history(hist) {
   const versions = hist.versions.map((v) => h("li", null,
     h("strong", null, `version ${v.version}`), " ", when(v.changed_at), h("pre", { class: "content" }, v.content)));
-  const chain = (label, items) => items.length ? h("p", null, `${label}: `, items.map((c, i) => [i ? ", " : "", h("a", { href: `#/memory/${c.memory.id}` }, c.memory.summary.slice(0, 60))])) : null;
+  const chain = (label, items) => items.length ? h("p", null, `${label}: `, items.map((c, i) => [i ? ", " : "", h("a", { href: path`#/memory/${c.memory.id}` }, c.memory.summary.slice(0, 60))])) : null;
   return h("section", { "aria-labelledby": "history-title" },
     h("h3", { id: "history-title" }, "History"),
     chain("Supersedes", hist.supersedes), chain("Superseded by", hist.superseded_by),
@@ -33,7 +33,7 @@ function linksSection(traversal) {
       ? [linkGraph(traversal.root, traversal.nodes),
         table(["Relation", "Memory", "Depth"], traversal.nodes.map((n) => [
           `${n.via.relation}${n.via.from_id === n.memory.id ? " (to this way)" : ""}`,
-          h("a", { href: `#/memory/${n.memory.id}` }, n.memory.summary.slice(0, 80)), String(n.depth)]))]
+          h("a", { href: path`#/memory/${n.memory.id}` }, n.memory.summary.slice(0, 80)), String(n.depth)]))]
       : h("p", { class: "muted" }, "No links."));
 }
 
@@ -41,8 +41,8 @@ function linksSection(traversal) {
 async function draw(root, memory) {
   const id = memory.id;
   const [hist, links] = await Promise.allSettled([
-    memory.status === "active" ? get(`/v1/memories/${id}/history`) : Promise.resolve(null),
-    memory.status === "active" ? get(`/v1/memories/${id}/links`, { depth: 2, direction: "both", limit: 40 }) : Promise.resolve(null),
+    memory.status === "active" ? get(path`/v1/memories/${id}/history`) : Promise.resolve(null),
+    memory.status === "active" ? get(path`/v1/memories/${id}/links`, { depth: 2, direction: "both", limit: 40 }) : Promise.resolve(null),
   ]);
   const redraw = async (changed, message) => {
     status(message);
@@ -54,17 +54,17 @@ async function draw(root, memory) {
   const trash = memory.status === "active"
     ? h("button", { type: "button", class: "danger", id: "trash-memory", onclick: async () => {
       if (!(await confirmDialog("Move this memory to the trash? It can be restored.", "Move to trash"))) return;
-      try { await redraw(await del(`/v1/memories/${id}`), "Moved to the trash."); } catch (e) { root.append(errorBox(e)); }
+      try { await redraw(await del(path`/v1/memories/${id}`), "Moved to the trash."); } catch (e) { root.append(errorBox(e)); }
     } }, "Move to trash")
     : h("button", { type: "button", id: "restore-memory", onclick: async () => {
-      try { await redraw(await post(`/v1/memories/${id}/restore`), "Restored."); } catch (e) { root.append(errorBox(e)); }
+      try { await redraw(await post(path`/v1/memories/${id}/restore`), "Restored."); } catch (e) { root.append(errorBox(e)); }
     } }, "Restore");
   root.append(
     h("h2", null, "Memory", memory.status === "deleted" ? h("span", { class: "badge" }, " in trash") : null),
     h("pre", { class: "content", id: "memory-content" }, memory.content),
     h("div", { class: "actions" }, trash,
       memory.document_tier !== null && memory.document_tier !== undefined
-        ? h("a", { href: `#/documents/${id}`, class: "button" }, "Ask this document") : null),
+        ? h("a", { href: path`#/documents/${id}`, class: "button" }, "Ask this document") : null),
     h("div", { class: "two-columns" },
       h("section", { "aria-labelledby": "facts-title" }, h("h3", { id: "facts-title" }, "Details"), facts(memory),
         h("h3", null, "Metadata"), h("pre", { class: "metadata" }, JSON.stringify(memory.metadata, null, 2))),
@@ -80,7 +80,7 @@ export async function render(root, [id]) {
   }
   let memory;
   try {
-    memory = await get(`/v1/memories/${id}`);
+    memory = await get(path`/v1/memories/${id}`);
   } catch (error) {
     if (error.status !== 404) throw error;
     memory = await fromTrash(id);  // a trashed memory (deleted, or evicted by consolidation) reads as 404

@@ -1,6 +1,6 @@
 // Overview: per namespace, memories by layer and kind, pending embeddings, documents; recent
 // consolidation runs; LLM usage this month.
-import { get } from "./api.js";
+import { get, path } from "./api.js";
 import { h, num, table, when, errorBox } from "./dom.js";
 import { stackedBar } from "./charts.js";
 
@@ -33,7 +33,7 @@ function namespaces(stats, current) {
 
 function runsSection(page) {
   const rows = page.items.map((r) => [
-    h("a", { href: `#/runs/${r.id}` }, r.dry_run ? "plan" : "run"),
+    h("a", { href: path`#/runs/${r.id}` }, r.dry_run ? "plan" : "run"),
     r.namespace, r.status, r.trigger, when(r.created_at),
     r.step_counts.filter((c) => c.actions || c.candidates).map((c) => `${c.step} ${c.actions}`).join(", ") || "nothing to do",
   ]);

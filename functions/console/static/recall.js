@@ -1,5 +1,5 @@
 // Recall playground: the recall request with its options, and why each result came back.
-import { post } from "./api.js";
+import { post, path } from "./api.js";
 import { h, highlighted, when, num, errorBox } from "./dom.js";
 import { scoreBars } from "./charts.js";
 
@@ -62,7 +62,7 @@ function resultCard(result, query, maxima, index) {
     isConversation && result.messages ? messages(result, query) : null,
     result.conflicts && result.conflicts.length
       ? h("p", { class: "warning" }, `Contradicted by ${result.conflicts.length} memor${result.conflicts.length > 1 ? "ies" : "y"}`) : null,
-    result.memory_id ? h("a", { href: `#/memory/${result.memory_id}`, class: "open" }, "Open memory") : null);
+    result.memory_id ? h("a", { href: path`#/memory/${result.memory_id}`, class: "open" }, "Open memory") : null);
 }
 
 function showResults(out, response, query) {

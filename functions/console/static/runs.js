@@ -1,6 +1,6 @@
 // Consolidation runs: the list, a dry run or a real run of the namespace, each run's actions as a
 // readable diff, and undo behind a confirmation.
-import { get, post } from "./api.js";
+import { get, post, path } from "./api.js";
 import { h, when, num, shorten, table, errorBox, confirmDialog, status } from "./dom.js";
 
 const OPEN = new Set(["queued", "running"]);
@@ -25,7 +25,7 @@ export function wordDiff(a, b) {
 }
 
 async function memoryText(id, cache) {
-  if (!cache.has(id)) cache.set(id, get(`/v1/memories/${id}`).catch(() => null));
+  if (!cache.has(id)) cache.set(id, get(path`/v1/memories/${id}`).catch(() => null));
   return cache.get(id);
 }
 
@@ -39,8 +39,8 @@ async function actionItem(action, cache, budget) {
     if (survivor && superseded) {
       const [left, right] = wordDiff(superseded.content, survivor.content);
       item.append(
-        h("p", { class: "supersession" }, h("a", { href: `#/memory/${survivor.id}` }, shorten(survivor.content, 50)),
-          ` ${action.applied ? "supersedes" : "would supersede"} `, h("a", { href: `#/memory/${superseded.id}` }, shorten(superseded.content, 50))),
+        h("p", { class: "supersession" }, h("a", { href: path`#/memory/${survivor.id}` }, shorten(survivor.content, 50)),
+          ` ${action.applied ? "supersedes" : "would supersede"} `, h("a", { href: path`#/memory/${superseded.id}` }, shorten(superseded.content, 50))),
         h("div", { class: "side-by-side" },
           h("figure", null, h("figcaption", null, action.applied ? "Superseded" : "Would be superseded"), h("pre", { class: "content" }, left)),
           h("figure", null, h("figcaption", null, action.applied ? "Survivor (merged text)" : "Survivor"), h("pre", { class: "content" }, right))));
@@ -53,22 +53,22 @@ async function actionItem(action, cache, budget) {
     if (first && second) {
       const [left, right] = wordDiff(first.content, second.content);
       item.append(h("div", { class: "side-by-side" },
-        h("figure", null, h("figcaption", null, h("a", { href: `#/memory/${first.id}` }, "First memory")), h("pre", { class: "content" }, left)),
-        h("figure", null, h("figcaption", null, h("a", { href: `#/memory/${second.id}` }, "Second memory")), h("pre", { class: "content" }, right))));
+        h("figure", null, h("figcaption", null, h("a", { href: path`#/memory/${first.id}` }, "First memory")), h("pre", { class: "content" }, left)),
+        h("figure", null, h("figcaption", null, h("a", { href: path`#/memory/${second.id}` }, "Second memory")), h("pre", { class: "content" }, right))));
       return item;
     }
   }
   if (ids.length > 3) {
     item.append(h("p", { class: "muted" }, `${ids.length} memories`));
   } else if (ids.length) {
-    item.append(h("ul", { class: "action-memories" }, ids.map((id) => h("li", null, h("a", { href: `#/memory/${id}` }, id)))));
+    item.append(h("ul", { class: "action-memories" }, ids.map((id) => h("li", null, h("a", { href: path`#/memory/${id}` }, id)))));
   }
   if (d.from && d.to) item.append(h("p", { class: "muted" }, `${d.from} → ${d.to}`));
   return item;
 }
 
 async function showRun(root, id, isCurrent) {
-  let run = await get(`/v1/consolidation-runs/${id}`, { limit: 200 });
+  let run = await get(path`/v1/consolidation-runs/${id}`, { limit: 200 });
   const head = h("div", { class: "run-head", "aria-live": "polite" });
   root.append(h("h2", null, run.dry_run ? "Consolidation plan" : "Consolidation run"), head);
   const drawHead = () => head.replaceChildren(
@@ -81,7 +81,7 @@ async function showRun(root, id, isCurrent) {
   drawHead();
   while (OPEN.has(run.status) && isCurrent()) {
     await new Promise((r) => setTimeout(r, POLL_MS));
-    run = await get(`/v1/consolidation-runs/${id}`, { limit: 200 });
+    run = await get(path`/v1/consolidation-runs/${id}`, { limit: 200 });
     drawHead();
   }
   if (!isCurrent()) return;
@@ -89,7 +89,7 @@ async function showRun(root, id, isCurrent) {
     root.append(h("div", { class: "actions" }, h("button", { type: "button", class: "danger", id: "undo-run", onclick: async () => {
       if (!(await confirmDialog("Undo this run? Every memory, chunk and link it changed is put back.", "Undo run"))) return;
       try {
-        await post(`/v1/consolidation-runs/${id}/undo`);
+        await post(path`/v1/consolidation-runs/${id}/undo`);
         status("Run undone.");
         root.replaceChildren();
         await showRun(root, id, isCurrent);
@@ -111,7 +111,7 @@ async function start(namespace, dryRun) {
   if (!dryRun && !(await confirmDialog(`Run consolidation on ${namespace} now? It changes memories (undo puts them back).`, "Run now"))) return;
   try {
     const run = await post("/v1/consolidate", { namespace, dry_run: dryRun });
-    location.hash = `#/runs/${run.id}`;
+    location.hash = path`#/runs/${run.id}`;
   } catch (error) {
     status(error.message, "error");
   }
@@ -124,7 +124,7 @@ export async function render(root, [id], { namespace, isCurrent }) {
       h("button", { type: "button", id: "dry-run", onclick: () => start(namespace, true) }, "Dry run (plan only)"),
       h("button", { type: "button", id: "run-now", onclick: () => start(namespace, false) }, "Run now")));
   const row = (r) => [
-    h("a", { href: `#/runs/${r.id}` }, `${r.dry_run ? "plan" : "run"} ${r.id.slice(0, 8)}`), r.status + (r.undone_at ? " (undone)" : ""), r.trigger, when(r.created_at),
+    h("a", { href: path`#/runs/${r.id}` }, `${r.dry_run ? "plan" : "run"} ${r.id.slice(0, 8)}`), r.status + (r.undone_at ? " (undone)" : ""), r.trigger, when(r.created_at),
     num(r.step_counts.reduce((s, c) => s + c.actions, 0))];
   const page = await get("/v1/consolidation-runs", { namespace, limit: 50 });
   if (!page.items.length) {

@@ -1,18 +1,18 @@
 // Topic map: the namespace's topic tree as a treemap sized by members; a topic lists its members.
-import { get } from "./api.js";
+import { get, path } from "./api.js";
 import { h, when, num, shorten, errorBox } from "./dom.js";
 import { treemap } from "./charts.js";
 
 async function showMembers(panel, topic) {
   panel.replaceChildren(h("p", { class: "muted" }, `Loading ${topic.name}…`));
   try {
-    const detail = await get(`/v1/topics/${topic.id}`);
+    const detail = await get(path`/v1/topics/${topic.id}`);
     panel.replaceChildren(
       h("h3", { id: "topic-title", tabindex: -1 }, detail.name),
       h("p", { class: "muted" }, [`${num(detail.member_count)} memories`, detail.keywords.length ? ` · ${detail.keywords.join(", ")}` : "",
         detail.children.length ? ` · ${detail.children.length} subtopics` : ""]),
       h("ul", { class: "members", id: "topic-members" }, detail.memories.memories.map((m) => h("li", null,
-        h("a", { href: `#/memory/${m.memory_id}` }, shorten(m.summary, 140)), " ", h("span", { class: "muted" }, `${m.kind} · ${m.layer}`)))));
+        h("a", { href: path`#/memory/${m.memory_id}` }, shorten(m.summary, 140)), " ", h("span", { class: "muted" }, `${m.kind} · ${m.layer}`)))));
     panel.querySelector("#topic-title").focus();
   } catch (error) {
     panel.replaceChildren(errorBox(error));
