@@ -75,6 +75,9 @@ class Database(Construct):
             ),
             # Never pay for RDS extended support by surprise when 16 reaches end of life.
             engine_lifecycle_support=rds.EngineLifecycleSupport.OPEN_SOURCE_RDS_EXTENDED_SUPPORT_DISABLED,
+            # RDS retires old 16.x minors (a new environment then fails to create): take each new minor
+            # in the maintenance window. The template's version is what a new cluster starts on.
+            auto_minor_version_upgrade=True,
             credentials=rds.Credentials.from_generated_secret(
                 DB_USER, secret_name=f"{config.prefix}/db-admin", exclude_characters=" %+~`#$&*()|[]{}:;<>?!'/@\"\\"
             ),
@@ -84,6 +87,7 @@ class Database(Construct):
             writer=rds.ClusterInstance.serverless_v2(
                 "writer",
                 publicly_accessible=False,
+                auto_minor_version_upgrade=True,
                 enable_performance_insights=config.db_performance_insights or None,
             ),
             readers=[
@@ -91,6 +95,7 @@ class Database(Construct):
                 rds.ClusterInstance.serverless_v2(
                     f"reader{i + 1}",
                     publicly_accessible=False,
+                    auto_minor_version_upgrade=True,
                     scale_with_writer=True,
                     enable_performance_insights=config.db_performance_insights or None,
                 )
