@@ -44,13 +44,21 @@ class Database(Construct):
             self, "SecurityGroup", vpc=vpc, description=f"{config.prefix} Aurora", allow_all_outbound=False
         )
 
-        # Created here rather than by RDS so that it has a retention and goes with the stack.
-        postgres_logs = logs.LogGroup(
-            self,
-            "PostgresLogs",
-            log_group_name=f"/aws/rds/cluster/{cluster_id}/postgresql",
-            retention=retention_days(config.log_retention_days),
-            removal_policy=RemovalPolicy.RETAIN if config.retain_data else RemovalPolicy.DESTROY,
+        # RDS writes to a log group named after the cluster. Where logs outlive the stack (retain_data),
+        # a CloudFormation-owned group of that name would be left behind by `make destroy` and collide
+        # with the next create: the cluster's log retention (a custom resource run after the cluster)
+        # creates the group or adopts the one left behind, sets its retention and keeps it on delete.
+        # Elsewhere the group is created here, before the cluster, and goes with the stack.
+        postgres_logs = (
+            None
+            if config.retain_data
+            else logs.LogGroup(
+                self,
+                "PostgresLogs",
+                log_group_name=f"/aws/rds/cluster/{cluster_id}/postgresql",
+                retention=retention_days(config.log_retention_days),
+                removal_policy=RemovalPolicy.DESTROY,
+            )
         )
 
         # Scale to zero: the cluster pauses after this long without connections and
@@ -113,10 +121,12 @@ class Database(Construct):
             backup=rds.BackupProps(retention=Duration.days(config.db_backup_days), preferred_window="03:00-04:00"),
             preferred_maintenance_window="Sun:04:30-Sun:05:30",
             cloudwatch_logs_exports=["postgresql"],
+            cloudwatch_logs_retention=retention_days(config.log_retention_days) if config.retain_data else None,
             removal_policy=removal,
             copy_tags_to_snapshot=True,
         )
-        self.cluster.node.add_dependency(postgres_logs)
+        if postgres_logs is not None:
+            self.cluster.node.add_dependency(postgres_logs)
         assert self.cluster.secret is not None
         self.secret: secretsmanager.ISecret = self.cluster.secret
 
