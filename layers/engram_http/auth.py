@@ -12,6 +12,7 @@ from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from engram.core.errors import Forbidden, Unauthorized
 from engram.tenancy.store import Principal
+from engram_http.authorizer import CHECKED_BY_ROUTE, bearer_key, key_principal
 
 
 def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:
@@ -19,12 +20,20 @@ def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:
     event = app.current_event
     if not isinstance(event, APIGatewayProxyEventV2):  # an HTTP API resolver parses nothing else
         raise Unauthorized("missing or invalid API key")
-    return require_scope(caller(event.request_context.authorizer.get_lambda), scope)
+    authorization = event.headers.get("authorization") if event.get("headers") else None
+    return require_scope(caller(event.request_context.authorizer.get_lambda, authorization), scope)
 
 
-def caller(authorizer_context: Mapping[str, Any] | None) -> Principal:
-    """The key the authorizer resolved (its `context`); 401 when it names no tenant (no or a bad key)."""
+def caller(authorizer_context: Mapping[str, Any] | None, authorization: str | None) -> Principal:
+    """The key the authorizer resolved (its `context`); 401 when it names no tenant (no or a bad key).
+    A key the authorizer could not check (database unreachable) is checked here, waiting for the
+    database as any route does: a 503 with Retry-After if it does not come back in time."""
     ctx = authorizer_context or {}
+    if ctx.get("key_check") == CHECKED_BY_ROUTE:
+        found = key_principal(bearer_key(authorization))
+        if found is None:
+            raise Unauthorized("missing or invalid API key")
+        return found
     if not ctx.get("tenant_id"):
         raise Unauthorized("missing or invalid API key")
     return Principal(UUID(ctx["tenant_id"]), UUID(ctx["key_id"]), frozenset(str(ctx.get("scopes", "")).split()))

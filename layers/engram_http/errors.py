@@ -19,11 +19,14 @@ _FRIENDLY = {
 }
 
 
-def error_response(status: int, code: str, message: str, details: Any = None) -> Response:
+def error_response(
+    status: int, code: str, message: str, details: Any = None, retry_after_s: int | None = None
+) -> Response:
     return Response(
         status_code=status,
         content_type="application/json",
         body={"error": {"code": code, "message": message, "details": details}},
+        headers={"Retry-After": str(retry_after_s)} if retry_after_s is not None else None,
     )
 
 
@@ -70,7 +73,7 @@ def invalid_fields(errors: Sequence[Any], whole: str | None = None) -> tuple[str
 def install_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(EngramError)
     def _domain(exc: EngramError) -> Response:
-        return error_response(exc.status, exc.code, exc.message, exc.details)
+        return error_response(exc.status, exc.code, exc.message, exc.details, exc.retry_after_s)
 
     @app.exception_handler(RequestValidationError)
     def _validation(exc: RequestValidationError) -> Response:

@@ -36,7 +36,15 @@ DESCRIPTIONS = {
     "422": "An invalid field: details.field, details.limit when there is one, details.fields[] for all",
     "429": "Throttled",
     "500": "A bug on our side (details.request_id; the log has the rest)",
-    "503": "A dependency is down (details.dependency)",
+    "503": "A dependency is down (details.dependency); with Retry-After when it is expected back soon",
+}
+
+# The header of a 503 whose dependency is expected back (a paused database resuming).
+RETRY_AFTER_HEADER = {
+    "Retry-After": {
+        "description": "Seconds to wait before sending the request again",
+        "schema": {"type": "integer", "minimum": 0},
+    }
 }
 
 # API Gateway answers these itself in some cases (no Authorization header, a rejected key, a body
@@ -85,7 +93,10 @@ def _error_response(status: str, declared: dict[str, Any] | None) -> dict[str, A
     if status in FROM_GATEWAY_TOO:
         schema = {"anyOf": [{"$ref": ENVELOPE_REF}, {"$ref": GATEWAY_REF}]}
     description = (declared or {}).get("description") or DESCRIPTIONS.get(status, "Error")
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+    response: dict[str, Any] = {"description": description, "content": {"application/json": {"schema": schema}}}
+    if status == "503":
+        response["headers"] = RETRY_AFTER_HEADER
+    return response
 
 
 def document_errors(doc: dict[str, Any]) -> dict[str, Any]:

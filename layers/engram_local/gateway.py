@@ -137,7 +137,7 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
             return _json(401, '{"message":"Unauthorized"}')  # identity source missing: API Gateway answers
         try:
             verdict = invoke("authorizer", event)
-        except Exception:  # an authorizer that fails (database down) gets API Gateway's uncached 500
+        except Exception:  # an authorizer that crashes or times out gets API Gateway's uncached 500
             return _json(500, '{"message":"Internal Server Error"}')
         if not verdict.get("isAuthorized"):
             return _json(403, '{"message":"Forbidden"}')

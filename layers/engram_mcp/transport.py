@@ -51,6 +51,8 @@ async def _refuse(send: Callable[..., Any], exc: EngramError) -> None:
         headers.append((b"www-authenticate", b'Bearer realm="engram"'))
     if exc.status == 405:
         headers.append((b"allow", b"POST"))
+    if exc.retry_after_s is not None:
+        headers.append((b"retry-after", str(exc.retry_after_s).encode()))
     await send({"type": "http.response.start", "status": exc.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -60,7 +62,7 @@ def asgi_app(server: Server[Any]) -> Callable[..., Any]:
         event = scope.get("aws.event") or {}
         authorizer = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda")
         try:
-            scope[PRINCIPAL_KEY] = caller(authorizer)
+            scope[PRINCIPAL_KEY] = caller(authorizer, (event.get("headers") or {}).get("authorization"))
         except EngramError as exc:
             await _refuse(send, exc)
             return

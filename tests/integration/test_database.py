@@ -99,8 +99,10 @@ def test_database_down_is_a_503_naming_the_dependency(api, tenant, monkeypatch):
     config.database_dsn.cache_clear()
     db.reset_connections()
     try:
-        # The authorizer cannot answer: API Gateway gives an (uncached) 500.
-        assert api.get("/v1/memories").status == 500
+        # The authorizer cannot check the key: it leaves it to the route, which answers 503, not a 500.
+        down = api.get("/v1/memories")
+        assert down.status == 503 and down.body["error"]["details"]["dependency"] == "database", down.body
+        assert down.headers["retry-after"] == "10"
         # A route whose caller was already authorized (cached authorizer result) answers 503.
         route = gateway.match("GET", "/v1/memories")
         assert route is not None

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engram.core.errors import RESUME_RETRY_AFTER_S, DependencyDown
 
 # A share, a weight or a similarity: 0..1.
 Fraction = Annotated[float, Field(ge=0, le=1)]
@@ -38,6 +40,20 @@ class Settings(BaseSettings):
         ge=0,
         le=300,
         description="All connection attempts, seconds: a paused Aurora Serverless cluster resumes in ~15 s",
+    )
+    db_probe_timeout_s: int = Field(
+        default=2,
+        ge=2,
+        le=10,
+        description="The one connection attempt of the authorizer and GET /v1/health, seconds (libpq's minimum "
+        "is 2): they answer without waiting for a resuming database (the authorizer leaves the key to the route)",
+    )
+    db_secret_timeout_s: float = Field(
+        default=1.0,
+        gt=0,
+        le=30,
+        description="Reading the database secret from Secrets Manager: connect and read timeouts of its one "
+        "attempt, seconds (a connection waiting for the database tries again within ENGRAM_DB_CONNECT_WAIT_S)",
     )
     db_app_role: str = Field(
         default="engram_app",
@@ -424,15 +440,35 @@ def refresh_database_dsn() -> str:
     return dsn
 
 
+@cache
+def secrets_provider() -> Any:
+    """Powertools' Secrets Manager provider (it caches the secret), with short timeouts and one
+    attempt: an unreachable endpoint costs ENGRAM_DB_SECRET_TIMEOUT_S, not botocore's 60 s x 5."""
+    from aws_lambda_powertools.utilities.parameters import SecretsProvider
+    from botocore.config import Config
+
+    timeout = settings().db_secret_timeout_s
+    return SecretsProvider(
+        boto_config=Config(connect_timeout=timeout, read_timeout=timeout, retries={"total_max_attempts": 1})
+    )
+
+
 def _build_dsn(force_fetch: bool) -> str:
     s = settings()
     if s.database_url:
         return s.database_url
     if not s.db_secret_arn:
         raise RuntimeError("set ENGRAM_DATABASE_URL or ENGRAM_DB_SECRET_ARN")
-    from aws_lambda_powertools.utilities.parameters import get_secret
+    from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
 
-    secret = json.loads(str(get_secret(s.db_secret_arn, max_age=300, force_fetch=force_fetch)))
+    try:
+        secret = json.loads(str(secrets_provider().get(s.db_secret_arn, max_age=300, force_fetch=force_fetch)))
+    except GetParameterError as exc:  # Secrets Manager unreachable, slow or refusing: the database is out of reach
+        raise DependencyDown(
+            "the database secret could not be read",
+            {"dependency": "database_secret"},
+            retry_after_s=RESUME_RETRY_AFTER_S,
+        ) from exc
     from psycopg.conninfo import make_conninfo
 
     return make_conninfo(

@@ -8,6 +8,7 @@ queries say.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -21,38 +22,54 @@ from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 
 from engram.core.config import database_dsn, refresh_database_dsn, settings
-from engram.core.errors import Conflict, DependencyDown, EngramError
+from engram.core.errors import RESUME_RETRY_AFTER_S, Conflict, DependencyDown, EngramError
 
 _local = threading.local()
 
 
-def open_connection(dsn: str | None = None, wait_s: float | None = None, **kwargs: Any) -> psycopg.Connection[DictRow]:
-    """Connect, riding out a paused Aurora Serverless cluster (it resumes in ~15 s) and a
-    rotated password (the cached secret is re-read once)."""
+def open_connection(
+    dsn: str | None = None, wait_s: float | None = None, connect_timeout_s: int | None = None, **kwargs: Any
+) -> psycopg.Connection[DictRow]:
+    """Connect, riding out a paused Aurora Serverless cluster (it resumes in ~15 s), a secret that
+    could not be read, and a rotated password (the cached secret is re-read once). No attempt starts
+    after `wait_s` nor runs past it by more than libpq's 2 s minimum, so a function whose timeout
+    leaves room for the wait answers 503 rather than being killed (a 500 at the gateway)."""
     s = settings()
     deadline = time.monotonic() + (s.db_connect_wait_s if wait_s is None else wait_s)
+    timeout = s.db_connect_timeout_s if connect_timeout_s is None else connect_timeout_s
     refreshed = False
     while True:
+        attempt_s = max(2, min(timeout, math.ceil(deadline - time.monotonic())))
         try:
-            return psycopg.connect(
-                dsn or database_dsn(), row_factory=dict_row, connect_timeout=s.db_connect_timeout_s, **kwargs
-            )
+            return psycopg.connect(dsn or database_dsn(), row_factory=dict_row, connect_timeout=attempt_s, **kwargs)
         except psycopg.OperationalError as exc:
             if dsn is None and not refreshed and "password authentication failed" in str(exc):
                 refreshed = True
                 refresh_database_dsn()
                 continue
-            if time.monotonic() >= deadline:
-                raise DependencyDown("the database is unreachable", {"dependency": "database"}) from exc
-            time.sleep(1.0)
+            failure = database_down("the database is unreachable")
+            failure.__cause__ = exc
+        except DependencyDown as exc:  # its secret could not be read: Secrets Manager may answer the next time
+            failure = exc
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise failure
+        time.sleep(min(1.0, left))
 
 
-def connection() -> psycopg.Connection[DictRow]:
-    """This thread's request connection (running as the app role), reconnecting if it broke."""
+def database_down(message: str) -> DependencyDown:
+    """A 503 naming the database, with Retry-After: a cluster that paused is resuming by now."""
+    return DependencyDown(message, {"dependency": "database"}, retry_after_s=RESUME_RETRY_AFTER_S)
+
+
+def connection(probe: bool = False) -> psycopg.Connection[DictRow]:
+    """This thread's request connection (running as the app role), reconnecting if it broke.
+    `probe`: one short attempt (ENGRAM_DB_PROBE_TIMEOUT_S) instead of waiting for a resuming database."""
     conn: psycopg.Connection[DictRow] | None = getattr(_local, "conn", None)
     if conn is None or conn.closed or conn.broken:
-        conn = open_connection()
-        role = settings().db_app_role
+        s = settings()
+        conn = open_connection(wait_s=0, connect_timeout_s=s.db_probe_timeout_s) if probe else open_connection()
+        role = s.db_app_role
         if role:
             conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
         conn.execute("SET jit = off")  # short OLTP queries: JIT compile time dwarfs their run time
@@ -93,7 +110,7 @@ def _database_error(exc: psycopg.OperationalError) -> EngramError | None:
     """The error a failed statement or commit answers with, or None for one we do not expect."""
     state = exc.sqlstate
     if is_connection_lost(exc):
-        return DependencyDown("the database is unavailable", {"dependency": "database"})
+        return database_down("the database is unavailable")
     if state in _RETRYABLE:
         return TransactionRace(
             f"the request was undone after {_RETRYABLE[state]}; nothing was written, retry it",
@@ -106,12 +123,12 @@ def _database_error(exc: psycopg.OperationalError) -> EngramError | None:
     return None
 
 
-def _begin(tenant: str, snapshot: bool = False) -> psycopg.Connection[DictRow]:
+def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> psycopg.Connection[DictRow]:
     """Open a transaction with the tenant set. A reused connection that died while the container
     was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
     to reconnect and try once more before giving up."""
     for attempt in (1, 2):
-        conn = connection()
+        conn = connection(probe)
         try:
             if snapshot:  # must come before any other statement of the transaction
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -122,13 +139,13 @@ def _begin(tenant: str, snapshot: bool = False) -> psycopg.Connection[DictRow]:
                 raise
             reset_connections()
             if attempt == 2:
-                raise DependencyDown("the database is unavailable", {"dependency": "database"}) from exc
+                raise database_down("the database is unavailable") from exc
     raise AssertionError("unreachable")
 
 
 @contextmanager
-def _transaction(tenant: str, snapshot: bool = False) -> Iterator[psycopg.Connection[DictRow]]:
-    conn = _begin(tenant, snapshot)
+def _transaction(tenant: str, snapshot: bool = False, probe: bool = False) -> Iterator[psycopg.Connection[DictRow]]:
+    conn = _begin(tenant, snapshot, probe)
     try:
         yield conn
         conn.commit()
@@ -158,9 +175,10 @@ def tenant_snapshot(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Con
     return _transaction(str(tenant_id), snapshot=True)
 
 
-def anonymous_transaction() -> AbstractContextManager[psycopg.Connection[DictRow]]:
-    """No tenant set: only definer functions (authentication) can see anything."""
-    return _transaction("")
+def anonymous_transaction(probe: bool = False) -> AbstractContextManager[psycopg.Connection[DictRow]]:
+    """No tenant set: only definer functions (authentication) can see anything. `probe`: connect
+    with one short attempt (the authorizer, GET /v1/health) instead of waiting for a resuming database."""
+    return _transaction("", probe=probe)
 
 
 Result = TypeVar("Result")

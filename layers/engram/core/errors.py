@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+# Retry-After of a dependency expected back soon: a paused Aurora Serverless cluster resumes in ~15 s,
+# and the first connection attempt (or the answer that failed) already woke it.
+RESUME_RETRY_AFTER_S = 10
+
 
 class EngramError(Exception):
     status = 400
     code = "bad_request"
+    retry_after_s: int | None = None  # set: the answer carries Retry-After (seconds)
 
     def __init__(self, message: str, details: Any = None) -> None:
         super().__init__(message)
@@ -61,3 +66,9 @@ class Unauthorized(EngramError):
 class DependencyDown(EngramError):
     status = 503
     code = "dependency_unavailable"
+
+    def __init__(self, message: str, details: Any = None, retry_after_s: int | None = None) -> None:
+        """`retry_after_s` when the dependency is expected back (a database resuming), not for
+        one that is missing from the configuration."""
+        super().__init__(message, details)
+        self.retry_after_s = retry_after_s
