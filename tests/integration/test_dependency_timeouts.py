@@ -1,0 +1,135 @@
+"""GET /v1/health and the authorizer when the database or its secret cannot be reached: health
+answers 503 in the error envelope within ~2 s, the authorizer never fails (its failure would be API
+Gateway's bare 500), and a route answers 503 with Retry-After. The secret is read from the local
+stack's moto server; the database is the embedded PostgreSQL, stopped, or a port that never answers."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engram_local.lambda_runtime import invoke
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port that accepts connections and never says a word: a paused Aurora cluster holding a
+    connection while it resumes, or an endpoint behind a security group that drops the reply."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)  # never accepted: the kernel completes the handshakes, nobody answers
+        yield int(listener.getsockname()[1])
+
+
+@pytest.fixture
+def secret_env(stack: Any, settings_env, monkeypatch: pytest.MonkeyPatch):
+    """Settings that read the database from a Secrets Manager secret instead of a DSN."""
+
+    def use(secret_arn: str, secrets_endpoint: str | None = None, **more: str) -> None:
+        monkeypatch.delenv("ENGRAM_DATABASE_URL")
+        endpoint = secrets_endpoint or f"http://127.0.0.1:{stack.aws.port}"
+        settings_env(ENGRAM_DB_SECRET_ARN=secret_arn, AWS_ENDPOINT_URL_SECRETS_MANAGER=endpoint, **more)
+
+    return use
+
+
+def _health() -> tuple[int, dict[str, Any], dict[str, Any], float]:
+    from engram_local import gateway
+
+    started = time.monotonic()
+    reply = gateway.handle("GET", "/v1/health", {}, b"")
+    return reply.status, json.loads(reply.body), reply.headers, time.monotonic() - started
+
+
+def _authorizer_context(key: str) -> dict[str, str]:
+    event = {
+        "version": "2.0",
+        "type": "REQUEST",
+        "routeKey": "GET /v1/stats",
+        "rawPath": "/v1/stats",
+        "rawQueryString": "",
+        "routeArn": "arn:aws:execute-api:us-east-1:000000000000:api/$default/GET/v1/stats",
+        "identitySource": [f"Bearer {key}"],
+        "headers": {"authorization": f"Bearer {key}"},
+        "requestContext": {"http": {"method": "GET", "path": "/v1/stats"}},
+    }
+    verdict = invoke("authorizer", event)
+    assert verdict["isAuthorized"] is True
+    return verdict["context"]
+
+
+def _assert_unavailable(status: int, body: dict[str, Any], headers: dict[str, Any], dependency: str) -> None:
+    assert status == 503, body
+    assert body["error"]["code"] == "dependency_unavailable"
+    assert body["error"]["details"]["dependency"] == dependency
+    assert int(headers["retry-after"]) > 0
+
+
+def test_health_is_200_when_the_database_answers(stack) -> None:
+    status, body, _, seconds = _health()
+    assert (status, body) == (200, {"status": "ok", "database": "ok"})
+    assert seconds < 2
+
+
+def test_health_is_a_quick_503_when_the_database_never_answers(stack, settings_env, silent_port, tenant) -> None:
+    settings_env(ENGRAM_DATABASE_URL=f"postgresql://nobody@127.0.0.1:{silent_port}/engram")
+    status, body, headers, seconds = _health()
+    _assert_unavailable(status, body, headers, "database")
+    assert 1.5 < seconds < 3.0, seconds  # one attempt of ENGRAM_DB_PROBE_TIMEOUT_S (2 s), not the 25 s wait
+    # The authorizer gives up as quickly and leaves the key to the route, instead of failing.
+    started = time.monotonic()
+    assert _authorizer_context(tenant.key)["key_check"] == "route"
+    assert time.monotonic() - started < 3.0
+
+
+def test_health_is_a_503_when_the_embedded_database_is_stopped(stack) -> None:
+    if stack.postgres is None:
+        pytest.skip("an external database (ENGRAM_DATABASE_URL) is not ours to stop")
+    assert _health()[0] == 200  # this thread holds a connection, which the stop breaks
+    stack.postgres.stop()
+    try:
+        status, body, headers, seconds = _health()
+        _assert_unavailable(status, body, headers, "database")
+        assert seconds < 3.0
+    finally:
+        stack.postgres.start()
+    assert _health()[0] == 200
+
+
+def test_a_secret_that_cannot_be_read_is_a_quick_503_and_never_a_500(stack, secret_env, tenant, api_for) -> None:
+    missing = "arn:aws:secretsmanager:us-east-1:000000000000:secret:engram-nothing-AbCdEf"
+    secret_env(missing, ENGRAM_DB_CONNECT_WAIT_S="0")
+    status, body, headers, seconds = _health()
+    _assert_unavailable(status, body, headers, "database_secret")
+    assert seconds < 2.0
+    assert _authorizer_context(tenant.key)["key_check"] == "route"
+    reply = api_for(tenant.key).get("/v1/stats")
+    _assert_unavailable(reply.status, reply.body, reply.headers, "database_secret")
+
+
+def test_an_unreachable_secrets_endpoint_is_a_503_within_two_seconds(stack, secret_env, silent_port, tenant) -> None:
+    arn = "arn:aws:secretsmanager:us-east-1:000000000000:secret:engram-db-AbCdEf"
+    secret_env(arn, secrets_endpoint=f"http://127.0.0.1:{silent_port}", ENGRAM_DB_CONNECT_WAIT_S="0")
+    status, body, headers, seconds = _health()
+    _assert_unavailable(status, body, headers, "database_secret")
+    assert seconds < 2.0, seconds  # one attempt of ENGRAM_DB_SECRET_TIMEOUT_S (1 s), not botocore's 60 s x 5
+    started = time.monotonic()
+    assert _authorizer_context(tenant.key)["key_check"] == "route"
+    assert time.monotonic() - started < 2.0
+
+
+def test_a_secret_naming_a_host_that_never_answers_is_a_503_naming_the_database(stack, secret_env, silent_port) -> None:
+    import boto3
+
+    client = boto3.client("secretsmanager", endpoint_url=f"http://127.0.0.1:{stack.aws.port}")
+    secret = {"host": "127.0.0.1", "port": silent_port, "username": "engram", "password": "x", "dbname": "engram"}
+    arn = client.create_secret(Name=f"engram-db-{silent_port}", SecretString=json.dumps(secret))["ARN"]
+    secret_env(arn)
+    status, body, headers, seconds = _health()
+    _assert_unavailable(status, body, headers, "database")
+    assert seconds < 3.0, seconds
