@@ -12,6 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
+from engram.consolidation.dispatch import resend_open_runs
 from engram.core.config import settings
 from engram.ops.operations import backfill
 from engram_local.http_server import DevServer
@@ -104,6 +105,7 @@ def main() -> int:
     api_key = dev_key(stack.dsn, key_file=data_dir.parent / "dev-api-key")
     # The local queue lives in memory: jobs of an earlier run are gone, so re-enqueue what is pending.
     pending = backfill(stack.dsn)
+    resumed = resend_open_runs(stack.dsn)  # consolidation runs the last process left open
     signal.signal(signal.SIGTERM, _interrupt)  # stop like Ctrl-C: the database is shut down too
     print(f"Engram API on http://{host}:{port}  (database {stack.dsn})", flush=True)
     print(f"API key: {api_key}", flush=True)
@@ -114,6 +116,8 @@ def main() -> int:
     print(f"MCP: http://{host}:{port}/mcp (Authorization: Bearer <the key>), or .venv/bin/engram mcp", flush=True)
     if pending:
         print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)
+    if resumed:
+        print(f"Resumed {len(resumed)} consolidation runs the last stop left open", flush=True)
     print(f"CLI: ENGRAM_DATABASE_URL={stack.dsn} .venv/bin/engram create-tenant <name>", flush=True)
     if stack.consolidation_schedule:
         print(

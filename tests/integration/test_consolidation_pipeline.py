@@ -288,3 +288,132 @@ def test_the_database_allows_one_open_applying_run_per_namespace(tenant: Any) ->
             "SELECT id FROM consolidation_runs WHERE namespace LIKE 'race%%' ORDER BY created_at"
         ).fetchall()
     assert {r["id"] for r in rows} == {first, dry, other}
+
+
+def _died_after_one_batch(tenant_id: str, run_id: UUID) -> None:
+    """A worker that took the run, committed one batch, and died: its connection ends without it
+    letting go (PostgreSQL releases the lock; the run's worker mark stays)."""
+    from engram.consolidation import service, store
+
+    with service._run_connection(None) as conn:
+        assert store.hold_run(conn, run_id, 1.0)
+        assert service._claim(conn, UUID(tenant_id), run_id) is None
+        assert service._batch(conn, UUID(tenant_id), run_id)[0] is None
+
+
+def _action_counts(dsn: str, run_id: UUID) -> list[Any]:
+    with psycopg.connect(dsn) as conn:
+        return conn.execute(
+            "SELECT step, action, count(*) FROM consolidation_actions WHERE run_id = %s AND applied"
+            " GROUP BY 1, 2 ORDER BY 1, 2",
+            (run_id,),
+        ).fetchall()
+
+
+def _start(tenant_id: str, namespace: str) -> UUID:
+    """An applying run whose message is gone (as when the process that would work on it died)."""
+    from engram.consolidation import service
+    from engram.core.db import tenant_transaction
+
+    with tenant_transaction(UUID(tenant_id)) as conn:
+        return service.start_run(conn, UUID(tenant_id), namespace, dry_run=False, steps=None, trigger="api")
+
+
+def test_a_run_whose_worker_died_is_resent_by_the_next_dispatch_and_resumes(
+    api, make_tenant, api_for, queue, settings_env, drain, drain_consolidation
+):
+    settings_env(ENGRAM_CONSOLIDATION_BATCH_SIZE="2")
+    counts = []
+    for died in (False, True):
+        t = make_tenant(f"died-{died}")
+        client = api_for(t.key)
+        for i in range(6):
+            client.post("/v1/memories", {"content": f"{DUP_A} #{i % 3}", "namespace": "d"})
+        drain()
+        run_id = _start(t.id, "d")
+        if died:
+            _died_after_one_batch(t.id, run_id)
+            assert _dispatch()["resent"] >= 1  # at once: no waiting for the 12-hour abandon rule
+        else:
+            from engram.adapters.queue import enqueue_consolidation
+
+            enqueue_consolidation(t.id, run_id)
+        drain_consolidation()
+        with psycopg.connect(queue.dsn) as conn:
+            status, interruptions, mark = conn.execute(
+                "SELECT status, interruptions, worker_started_at FROM consolidation_runs WHERE id = %s", (run_id,)
+            ).fetchone()
+        assert (status, interruptions, mark) == ("done", int(died), None)
+        counts.append(_action_counts(queue.dsn, run_id))
+    assert counts[0] == counts[1] and counts[0]  # nothing applied twice, nothing left out
+
+
+def test_a_run_a_live_worker_holds_is_neither_resent_nor_worked_twice(
+    api, tenant, queue, settings_env, monkeypatch, drain
+):
+    from engram.consolidation import service, store
+
+    api.post("/v1/memories", {"content": DUP_A, "namespace": "held"})
+    drain()
+    run_id = _start(tenant.id, "held")
+    with service._run_connection(None) as live:
+        assert store.hold_run(live, run_id, 1.0)
+        assert service._claim(live, UUID(tenant.id), run_id) is None
+        assert str(run_id) not in _dispatch_result()["resent"]
+        monkeypatch.setattr(service, "DEAD_WORKER_WAIT_S", 0.2)
+        assert service.run_cycle(None, UUID(tenant.id), run_id, time_budget_s=60).status == "busy"
+        (run,) = _mine(_runs(queue.dsn, tenant.id), "held")
+        assert run["status"] == "queued"  # the duplicate did nothing; the live worker carries the run on
+
+
+def _dispatch_result() -> dict[str, Any]:
+    from dataclasses import asdict
+
+    from engram.consolidation.dispatch import dispatch
+
+    return asdict(dispatch())
+
+
+def test_a_run_that_keeps_killing_its_worker_is_failed_and_its_committed_part_undone(
+    api, tenant, queue, settings_env, drain, drain_consolidation
+):
+    settings_env(ENGRAM_CONSOLIDATION_BATCH_SIZE="1", ENGRAM_CONSOLIDATION_MAX_INTERRUPTIONS="2")
+    for i in range(6):
+        api.post("/v1/memories", {"content": f"{DUP_A} #{i % 3}", "namespace": "poison"})
+    drain()
+    before = _tenant_state(queue.dsn, tenant.id)["memories"]
+    run_id = _start(tenant.id, "poison")
+    _died_after_one_batch(tenant.id, run_id)
+    _died_after_one_batch(tenant.id, run_id)  # resumed once (interruption 1), died again
+    from engram.consolidation.dispatch import work_on_run
+
+    progress = work_on_run(UUID(tenant.id), run_id)
+    assert progress.status == "failed" and progress.error is not None
+    assert progress.error.startswith("interrupted 2 times")
+    (run,) = _mine(_runs(queue.dsn, tenant.id), "poison")
+    assert run["status"] == "failed"
+    assert _action_counts(queue.dsn, run_id)  # its first batches committed
+    assert api.post(f"/v1/consolidation-runs/{run_id}/undo", {}).status == 200
+    assert _tenant_state(queue.dsn, tenant.id)["memories"] == before
+    assert api.post("/v1/consolidate", {"namespace": "poison", "dry_run": False}).status == 202
+    drain_consolidation()
+
+
+def test_make_dev_start_resends_every_open_run_of_every_tenant(
+    make_tenant, api_for, queue, settings_env, drain, drain_consolidation
+):
+    from engram.consolidation.dispatch import resend_open_runs
+
+    settings_env(ENGRAM_CONSOLIDATION_BATCH_SIZE="2")
+    runs = []
+    for name in ("start-a", "start-b"):
+        t = make_tenant(name)
+        for i in range(4):
+            api_for(t.key).post("/v1/memories", {"content": f"{DUP_A} #{i % 2}", "namespace": "s"})
+        drain()
+        runs.append((t.id, _start(t.id, "s")))
+    _died_after_one_batch(*runs[1])  # one running (its worker died), one still queued
+    assert set(resend_open_runs()) >= {r for _, r in runs}
+    drain_consolidation()
+    for tenant_id, _ in runs:
+        assert [r["status"] for r in _mine(_runs(queue.dsn, tenant_id), "s")] == ["done"]

@@ -23,11 +23,11 @@ from aws_lambda_powertools import Logger
 
 from engram.adapters.queue import enqueue_consolidation, enqueue_consolidations
 from engram.consolidation import service
-from engram.consolidation.dispatch_store import fail_run, open_run, stale_runs
+from engram.consolidation.dispatch_store import every_open_run, fail_run, open_run, stale_runs
 from engram.consolidation.models import Run, RunProgress
 from engram.core.activity import lock_activity, mark_dispatched, namespaces_to_consolidate
 from engram.core.config import settings
-from engram.core.db import anonymous_transaction, tenant_transaction
+from engram.core.db import anonymous_transaction, owner_connection, tenant_transaction
 from engram.core.errors import Conflict, NotFound
 
 logger = Logger()
@@ -93,6 +93,16 @@ def dispatch(limit: int | None = None) -> DispatchResult:
     result.unsent = enqueue_consolidations(to_send)
     logger.info("consolidation dispatched", extra=result.counts())  # the CDK app makes metrics of it
     return result
+
+
+def resend_open_runs(dsn: str | None = None) -> list[UUID]:
+    """`make dev`'s start: its queue lived in the memory of the process before, so every run that
+    was queued or running lost its message. Each is sent again and resumes from its checkpoint (a
+    run whose worker died mid-batch counts an interruption). Returns the runs sent."""
+    with owner_connection(dsn) as owner:
+        runs = every_open_run(owner)
+    unsent = set(enqueue_consolidations(runs))
+    return [run_id for _, run_id in runs if str(run_id) not in unsent]
 
 
 def _start_scheduled_run(tenant_id: UUID, namespace: str, result: DispatchResult) -> UUID | None:

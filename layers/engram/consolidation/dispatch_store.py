@@ -50,6 +50,15 @@ def stale_runs(
     return [StaleRun(r["tenant_id"], r["run_id"], r["abandoned"]) for r in rows]
 
 
+def every_open_run(owner: psycopg.Connection[DictRow]) -> list[tuple[UUID, UUID]]:
+    """(tenant, run) of every queued or running run of every tenant, oldest first (an owner
+    connection: `make dev`'s start, whose queue of the last process is gone)."""
+    rows = owner.execute(
+        "SELECT tenant_id, id FROM consolidation_runs WHERE status IN ('queued', 'running') ORDER BY created_at"
+    ).fetchall()
+    return [(r["tenant_id"], r["id"]) for r in rows]
+
+
 def fail_run(conn: psycopg.Connection[DictRow], run_id: UUID, error: str) -> bool:
     """Mark a queued or running run failed (it frees its namespace for the next run); False when
     it had already finished."""

@@ -84,9 +84,10 @@ class RunWithActions(Run):
 
 @dataclass
 class RunProgress:
-    """What run_cycle tells the worker: finished, needs a continuation, or failed."""
+    """What run_cycle tells the worker: finished, needs a continuation, failed, or busy (another live
+    worker holds the run and carries it on: this message has nothing to do)."""
 
-    status: Literal["done", "continue", "failed"]
+    status: Literal["done", "continue", "failed", "busy"]
     run_id: UUID
     step: str | None = None  # the step the checkpoint points at (None when done)
     batches: int = 0  # batches committed by this call

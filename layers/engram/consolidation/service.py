@@ -275,38 +275,87 @@ def _batch(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID) -> tupl
     return None, ctx.chunk_ids
 
 
+# The backend of a worker that just died holds the run's lock until it notices: at once when it
+# waits for the client, within client_connection_check_interval (5 s, set below) when a statement runs.
+DEAD_WORKER_WAIT_S = 15.0
+
+
+def _claim(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID) -> RunProgress | None:
+    """Mark the run as worked on now. A mark left set means the last worker on it died mid-run: one
+    more interruption; at the limit the run is failed (what it committed stays, and can be undone)."""
+    with conn.transaction():
+        _begin(conn, tenant_id)
+        run = store.read_run(conn, run_id, lock=True)
+        if run is None:
+            raise NotFound(f"consolidation run {run_id} not found")
+        if run["status"] not in ("queued", "running"):
+            return None  # the first batch answers for a finished run
+        changes: Row = {"worker_started_at": datetime.now(UTC)}
+        if run["worker_started_at"] is not None:
+            changes["interruptions"] = run["interruptions"] + 1
+            limit = settings().consolidation_max_interruptions
+            logger.warning(
+                "consolidation run resumed after its worker died",
+                extra={"run_id": str(run_id), "interruptions": changes["interruptions"]},
+            )
+            if changes["interruptions"] >= limit:
+                error = (
+                    f"interrupted {changes['interruptions']} times: the process working on it stopped mid-run"
+                    f" (last time after {run['updated_at'].isoformat()}); what it committed stays and can be undone"
+                )
+                changes.update(status="failed", error=error, finished_at=datetime.now(UTC), worker_started_at=None)
+                store.update_run(conn, run_id, changes)
+                return RunProgress("failed", run_id, error=error)
+        store.update_run(conn, run_id, changes)
+    return None
+
+
 def run_cycle(dsn: str | None, tenant_id: UUID, run_id: UUID, *, time_budget_s: float) -> RunProgress:
-    """Run (or resume) a run from its checkpoint until it is done or the time budget is spent."""
+    """Run (or resume) a run from its checkpoint until it is done or the time budget is spent. While
+    it works it holds the run's worker lock; a message for a run another live worker holds answers
+    `busy` (that worker carries the run on)."""
+    with _run_connection(dsn) as conn:
+        conn.execute("SET client_connection_check_interval = '5s'")
+        conn.commit()
+        if not store.hold_run(conn, run_id, DEAD_WORKER_WAIT_S):
+            return RunProgress("busy", run_id)
+        progress = _claim(conn, tenant_id, run_id) or _work(conn, tenant_id, run_id, time_budget_s)
+        # Not reached when the work raised: the mark stays and the next worker counts an interruption.
+        with conn.transaction():
+            _begin(conn, tenant_id)
+            store.clear_worker_mark(conn, run_id)
+        store.let_go_of_run(conn, run_id)
+        return progress
+
+
+def _work(conn: psycopg.Connection[Any], tenant_id: UUID, run_id: UUID, time_budget_s: float) -> RunProgress:
     deadline = time.monotonic() + time_budget_s
     batches = 0
-    with _run_connection(dsn) as conn:
-        while True:
-            try:
-                final, chunk_ids = _batch(conn, tenant_id, run_id)
-            except (NotFound, psycopg.OperationalError):
-                raise  # a lost connection is not the run's fault: the message is delivered again
-            except Exception as exc:  # the batch rolled back: nothing of it is applied
-                logger.exception("consolidation batch failed", extra={"run_id": str(run_id)})
-                error = f"{type(exc).__name__}: {exc}"[:1000]
-                with conn.transaction():
-                    _begin(conn, tenant_id)
-                    store.update_run(
-                        conn, run_id, {"status": "failed", "error": error, "finished_at": datetime.now(UTC)}
-                    )
-                return RunProgress("failed", run_id, batches=batches, error=error)
-            enqueue_embedding(tenant_id, chunk_ids)
-            if final is not None:
-                final.batches = batches
-                return final
-            batches += 1
-            if time.monotonic() >= deadline:
-                with conn.transaction():
-                    _begin(conn, tenant_id)
-                    run = store.read_run(conn, run_id)
-                    assert run is not None
-                    store.update_run(conn, run_id, {"cycles": run["cycles"] + 1})
-                step = run["steps"][run["step_index"]] if run["step_index"] < len(run["steps"]) else None
-                return RunProgress("continue", run_id, step=step, batches=batches)
+    while True:
+        try:
+            final, chunk_ids = _batch(conn, tenant_id, run_id)
+        except (NotFound, psycopg.OperationalError):
+            raise  # a lost connection is not the run's fault: the message is delivered again
+        except Exception as exc:  # the batch rolled back: nothing of it is applied
+            logger.exception("consolidation batch failed", extra={"run_id": str(run_id)})
+            error = f"{type(exc).__name__}: {exc}"[:1000]
+            with conn.transaction():
+                _begin(conn, tenant_id)
+                store.update_run(conn, run_id, {"status": "failed", "error": error, "finished_at": datetime.now(UTC)})
+            return RunProgress("failed", run_id, batches=batches, error=error)
+        enqueue_embedding(tenant_id, chunk_ids)
+        if final is not None:
+            final.batches = batches
+            return final
+        batches += 1
+        if time.monotonic() >= deadline:
+            with conn.transaction():
+                _begin(conn, tenant_id)
+                run = store.read_run(conn, run_id)
+                assert run is not None
+                store.update_run(conn, run_id, {"cycles": run["cycles"] + 1})
+            step = run["steps"][run["step_index"]] if run["step_index"] < len(run["steps"]) else None
+            return RunProgress("continue", run_id, step=step, batches=batches)
 
 
 # --- reading ------------------------------------------------------------------------------------

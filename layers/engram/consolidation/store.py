@@ -29,7 +29,8 @@ MEMORY_FIELDS = sql.SQL(
 RUN_COLUMNS = sql.SQL(
     "r.id, r.namespace, r.status, r.dry_run, r.trigger, r.steps, r.step_index, r.step_cursor, r.step_counts,"
     " r.next_action_seq, r.epoch, r.llm_calls, r.llm_input_tokens, r.llm_output_tokens, r.llm_capped, r.error,"
-    " r.cycles, r.created_at, r.started_at, r.finished_at, r.updated_at, r.undone_at"
+    " r.cycles, r.created_at, r.started_at, r.finished_at, r.updated_at, r.undone_at, r.worker_started_at,"
+    " r.interruptions"
 )
 # Generated or identity columns cannot be written back; the primary key and tenant never change.
 _NOT_RESTORED = {"id", "tenant_id", "tsv"}
@@ -62,6 +63,36 @@ def read_run(conn: psycopg.Connection[Any], run_id: UUID, *, lock: bool = False)
         RUN_COLUMNS, sql.SQL("FOR UPDATE") if lock else sql.SQL("")
     )
     return conn.execute(query, (run_id,)).fetchone()
+
+
+# The session advisory lock a worker holds while it works on a run (migration 0018 reads it back).
+WORKER_LOCK_CLASS = 1701734258
+
+
+def hold_run(conn: psycopg.Connection[Any], run_id: UUID, wait_s: float) -> bool:
+    """Take the run's worker lock for this session (outside any transaction of the caller), waiting
+    up to `wait_s`: the backend of a worker that just died may still be ending. False when a live
+    worker holds it."""
+    try:
+        with conn.transaction():
+            conn.execute(sql.SQL("SET LOCAL lock_timeout = {}").format(sql.Literal(f"{int(wait_s * 1000)}ms")))
+            conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s::text))", (WORKER_LOCK_CLASS, run_id))
+    except psycopg.errors.LockNotAvailable:
+        return False
+    return True
+
+
+def clear_worker_mark(conn: psycopg.Connection[Any], run_id: UUID) -> None:
+    """The worker is done with the run for now (not an edit of the run: updated_at stays)."""
+    conn.execute(
+        "UPDATE consolidation_runs SET worker_started_at = NULL WHERE id = %s AND worker_started_at IS NOT NULL",
+        (run_id,),
+    )
+
+
+def let_go_of_run(conn: psycopg.Connection[Any], run_id: UUID) -> None:
+    conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s::text))", (WORKER_LOCK_CLASS, run_id))
+    conn.commit()
 
 
 def later_applied_run(conn: psycopg.Connection[Any], run: Row) -> Row | None:

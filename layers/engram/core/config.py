@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     )
     consolidation_dispatch_limit: int = Field(default=5000, ge=1, description="Namespaces started per dispatcher run")
     consolidation_requeue_after_s: int = Field(
-        default=3600,
+        default=900,
         ge=60,
         description="A run still queued after this long lost its message: the dispatcher sends it again",
     )
@@ -122,6 +122,13 @@ class Settings(BaseSettings):
         ge=600,
         description="A run open this long without progress is abandoned (its message went to the dead-letter "
         "queue): the dispatcher marks it failed so its namespace gets runs again",
+    )
+    consolidation_max_interruptions: int = Field(
+        default=3,
+        ge=1,
+        le=100,
+        description="A run whose worker died mid-run (kill, crash, Lambda timeout) this many times is marked failed "
+        "instead of resumed again: it may be what kills the worker",
     )
     consolidation_max_receives: int = Field(
         default=5,
