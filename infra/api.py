@@ -49,6 +49,8 @@ ACCESS_LOG_FORMAT = json.dumps(
         "authorizerError": "$context.authorizer.error",
         "tenantId": "$context.authorizer.tenant_id",
         "keyId": "$context.authorizer.key_id",
+        # "route" when the authorizer could not reach the database and the route checked the key
+        "keyCheck": "$context.authorizer.key_check",
         "error": "$context.error.message",
     }
 )

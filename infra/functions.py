@@ -40,6 +40,26 @@ BASIC_POLICY = "service-role/AWSLambdaBasicExecutionRole"  # logs only: for func
 INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
 LIVE_ALIAS = "live"  # what the API invokes of a SnapStart function: its latest published version
 
+# A paused Aurora Serverless v2 cluster takes ~15 s to resume. A function waits for it within its own
+# timeout: the wait, the last connection attempt (which may run libpq's 2 s minimum past it) and the
+# work after it must fit, or Lambda kills the function and API Gateway answers a bare 500. The
+# authorizer and GET /v1/health do not wait (one attempt of DB_PROBE_TIMEOUT_S): API Gateway gives an
+# authorizer 10 s, so it leaves a key it could not check to the route (engram_http.authorizer).
+DB_CONNECT_WAIT_MAX_S = 25
+DB_WAIT_HEADROOM_S = 4  # the last attempt's 2 s, and 2 s for the request's own work
+DB_PROBE_TIMEOUT_S = 2
+DB_SECRET_TIMEOUT_S = 1  # each of connect and read, one attempt: a Secrets Manager endpoint that drops packets
+
+
+def database_timeouts(profile: FunctionProfile) -> dict[str, str]:
+    """The connection settings of a function that uses the database, sized to its timeout."""
+    wait = max(0, min(DB_CONNECT_WAIT_MAX_S, profile.timeout_s - DB_WAIT_HEADROOM_S))
+    return {
+        "ENGRAM_DB_CONNECT_WAIT_S": str(wait),
+        "ENGRAM_DB_PROBE_TIMEOUT_S": str(DB_PROBE_TIMEOUT_S),
+        "ENGRAM_DB_SECRET_TIMEOUT_S": str(DB_SECRET_TIMEOUT_S),
+    }
+
 
 def construct_id(function: str) -> str:
     """embed_worker -> EmbedWorker (CloudFormation logical ids)."""
@@ -156,7 +176,11 @@ class Functions(Construct):
                 vpc=vpc if profile.database else None,
                 vpc_subnets=subnets if profile.database else None,
                 security_groups=[security_group] if profile.database else None,
-                environment={**environment, "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}"},
+                environment={
+                    **environment,
+                    **(database_timeouts(profile) if profile.database else {}),
+                    "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}",
+                },
                 tracing=lambda_.Tracing.ACTIVE,
                 logging_format=lambda_.LoggingFormat.JSON,
                 application_log_level_v2=lambda_.ApplicationLogLevel[config.log_level],
