@@ -135,9 +135,14 @@ class DevServer:
         finally:
             self._stopped.set()
 
+    def stop_serving(self) -> None:
+        """Ends serve_forever within its 0.5 s poll, without waiting: what a signal handler may do (it
+        runs in the loop's thread, so it must neither block nor take the loop's trigger lock)."""
+        self._stop.set()
+
     def shutdown(self) -> None:
         """From another thread: stop the loop, then the request threads."""
-        self._stop.set()
+        self.stop_serving()
         self.server.pull_trigger()
         self._stopped.wait(10)
         self.close()

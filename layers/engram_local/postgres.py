@@ -96,7 +96,9 @@ class EmbeddedPostgres:
         cmd = [str(self.bin / args[0]), *args[1:]]
         if _is_root():
             cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        return subprocess.run(cmd, check=True, capture_output=True, text=True)
+        # Its own session: a stop signal sent to `make dev`'s process group must not kill pg_ctl
+        # half-way (the server stops the database itself, see engram_local.serve).
+        return subprocess.run(cmd, check=True, capture_output=True, text=True, start_new_session=True)
 
     def _prepare_dirs(self) -> None:
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +188,7 @@ class EmbeddedPostgres:
                 capture_output=True,
                 text=True,
                 check=False,
+                start_new_session=True,  # as in _run: a second signal to the group must not cut the stop short
             )
 
 

@@ -78,8 +78,20 @@ def make_server(host: str, port: int) -> DevServer:
     return DevServer(host, port)
 
 
-def _interrupt(*_: object) -> None:
-    raise KeyboardInterrupt
+def _stop_on_signals(server: DevServer) -> None:
+    """SIGTERM and SIGINT end serve_forever, which main follows with the database's shutdown. Any
+    later one is ignored: make passes its group's signal on (`timeout`, a supervisor or Ctrl-C send
+    two), and an exception raised by a second one would cut the shutdown short and leave the database
+    running. Nothing is raised from the handler either, so a signal during the start lets the start
+    finish and then stops."""
+
+    def stop(_signum: int, _frame: object) -> None:
+        for name in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(name, signal.SIG_IGN)
+        server.stop_serving()
+
+    for name in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(name, stop)
 
 
 def main() -> int:
@@ -90,6 +102,7 @@ def main() -> int:
     except OSError as exc:
         print(f"cannot listen on {host}:{port} ({exc.strerror}); try PORT=9000 make dev", file=sys.stderr)
         return 1
+    _stop_on_signals(server)
     # A fixed port: a dev database left running by a killed server is found and reused.
     pg_port = s.dev_pg_port
     data_dir = dev_data_dir(PROJECT_ROOT)
@@ -106,7 +119,6 @@ def main() -> int:
     # The local queue lives in memory: jobs of an earlier run are gone, so re-enqueue what is pending.
     pending = backfill(stack.dsn)
     resumed = resend_open_runs(stack.dsn)  # consolidation runs the last process left open
-    signal.signal(signal.SIGTERM, _interrupt)  # stop like Ctrl-C: the database is shut down too
     print(f"Engram API on http://{host}:{port}  (database {stack.dsn})", flush=True)
     print(f"API key: {api_key}", flush=True)
     if stack.postgres:
@@ -127,8 +139,6 @@ def main() -> int:
         )
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
         server.close()
         stack.stop()

@@ -28,19 +28,24 @@ START_TIMEOUT_S = 240  # the first start runs initdb with its files synced, and 
 
 
 class DevProcess:
-    def __init__(self, env: dict[str, str]) -> None:
+    """`make dev`'s server (or `cmd`) in its own process group, as a terminal or `timeout` runs it;
+    waits for the banner unless `wait` is False."""
+
+    def __init__(self, env: dict[str, str], cmd: list[str] | None = None, wait: bool = True) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "engram_local.serve"],
+            cmd or [sys.executable, "-m", "engram_local.serve"],
             env=env,
             cwd=PROJECT_ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            start_new_session=True,
         )
         self.lines: list[str] = []
         self.ready = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-        if not self.ready.wait(START_TIMEOUT_S):
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        if wait and not self.ready.wait(START_TIMEOUT_S):
             self.proc.kill()
             pytest.fail("make dev never printed its API key:\n" + "".join(self.lines[-40:]))
 
