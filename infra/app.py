@@ -53,7 +53,10 @@ def build_app(
         # The CLI sets these from the user's credentials; offline they stay unset and the
         # stack is environment-agnostic.
         config = _with_default_env(config)
-    assets = LambdaAssets(mode=str(app.node.try_get_context("engram:assets") or "build"))
+    mode = str(app.node.try_get_context("engram:assets") or "build")
+    if mode == "build" and (problems := config.deploy_problems()):
+        raise ValueError(f"cdk.json settings for {config.env!r}: " + "; ".join(problems))
+    assets = LambdaAssets(mode=mode)
     stack = EngramStack(
         app,
         config=config,

@@ -31,6 +31,12 @@ BROWSER_ORIGIN = re.compile(
 )
 
 
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+SNS_TOPIC_ARN = re.compile(r"arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}")
+# cdk.json ships alarm addresses in this reserved domain (RFC 2606): valid, deliverable nowhere.
+PLACEHOLDER_DOMAIN = "@example.com"
+
+
 @dataclass(frozen=True)
 class EnvConfig:
     env: str
@@ -102,8 +108,10 @@ class EnvConfig:
     # own (the API's origin, always allowed): agents upload from servers, which CORS does not concern.
     upload_cors_origins: list[str] = field(default_factory=list)
 
-    # observability
+    # observability: where alarms go. A deployable synth refuses an environment with neither, or with
+    # the example.com placeholder of cdk.json (alarms that reach nobody are no alarms).
     alarm_email: str | None = None
+    alarm_topic_arn: str | None = None  # an existing SNS topic each alarm also publishes to
     p95_latency_ms: int = 2000
     function_error_threshold: int = 1
     api_5xx_threshold: int = 5
@@ -126,6 +134,7 @@ class EnvConfig:
             *self._database_problems(),
             *self._network_problems(),
             *self._storage_problems(),
+            *self._alarm_problems(),
         ]
         if problems:
             raise ValueError(f"cdk.json settings for {self.env!r}: " + "; ".join(problems))
@@ -160,6 +169,26 @@ class EnvConfig:
             yield "Aurora needs subnets in at least two AZs: max_azs >= 2"
         if self.llm_provider == "anthropic" and self.llm_level != "off" and self.nat_gateways == 0:
             yield "the anthropic provider needs internet egress: set nat_gateways >= 1"
+
+    def _alarm_problems(self) -> Iterator[str]:
+        if self.alarm_email is not None and not EMAIL.fullmatch(str(self.alarm_email)):
+            yield f"alarm_email: {self.alarm_email!r} is not an email address"
+        if self.alarm_topic_arn is not None and not SNS_TOPIC_ARN.fullmatch(str(self.alarm_topic_arn)):
+            yield (
+                f"alarm_topic_arn: {self.alarm_topic_arn!r} is not an SNS topic ARN "
+                "(arn:aws:sns:<region>:<account>:<name>)"
+            )
+
+    def deploy_problems(self) -> list[str]:
+        """What keeps this environment from being deployed as configured (checked when synthesizing
+        for a deploy, not for the offline checks, which use cdk.json's placeholders)."""
+        real_email = self.alarm_email is not None and not self.alarm_email.lower().endswith(PLACEHOLDER_DOMAIN)
+        if real_email or self.alarm_topic_arn:
+            return []
+        return [
+            f"alarms of {self.env} would reach nobody: set engram:environments.{self.env}.alarm_email in cdk.json "
+            f"to an address someone reads (now {self.alarm_email!r}), or alarm_topic_arn to an SNS topic"
+        ]
 
     def _storage_problems(self) -> Iterator[str]:
         for origin in self.upload_cors_origins:

@@ -1,7 +1,8 @@
 """Alarms and a dashboard: what someone on call looks at first.
 
-Alarms (all into one SNS topic, optionally mailed to `alarm_email`):
+Alarms (all into one SNS topic, mailed to `alarm_email`, and into `alarm_topic_arn` when set):
 - every dead-letter queue holding a message (something failed MAX_RECEIVES times);
+- every on-failure destination of an asynchronously invoked function holding an event;
 - the oldest message in a job queue older than 15 minutes (the worker is not keeping up);
 - every function's errors (crashes and timeouts, not 4xx answers);
 - the API's p95 latency and its 5xx count;
@@ -46,6 +47,7 @@ class Observability(Construct):
         http_api: apigwv2.HttpApi,
         cluster: rds.DatabaseCluster,
         schedule_dead_letter_queues: dict[str, sqs.Queue] | None = None,
+        failure_queues: dict[str, sqs.Queue] | None = None,
     ) -> None:
         super().__init__(scope, id)
         self.config = config
@@ -58,6 +60,12 @@ class Observability(Construct):
         )
         if config.alarm_email:
             self.topic.add_subscription(subscriptions.EmailSubscription(config.alarm_email))
+        # An existing topic (on-call paging, chat): each alarm publishes to it as well.
+        self.external_topic = (
+            sns.Topic.from_topic_arn(self, "ExternalAlarmTopic", config.alarm_topic_arn)
+            if config.alarm_topic_arn
+            else None
+        )
         self.alarms: list[cloudwatch.Alarm] = []
 
         for work in queues.queues.values():
@@ -112,6 +120,14 @@ class Observability(Construct):
                 dead_letters.metric_approximate_number_of_messages_visible(period=PERIOD, statistic="Maximum"),
                 threshold=1,
                 description=f"The scheduler could not invoke {name} after its retries: see its dead-letter queue.",
+            )
+        for name, failures in (failure_queues or {}).items():
+            self._alarm(
+                f"{name.replace('_', '-')}-failures-depth",
+                failures.metric_approximate_number_of_messages_visible(period=PERIOD, statistic="Maximum"),
+                threshold=1,
+                description=f"{name} failed after Lambda's retries of an asynchronous invocation: the event and "
+                "its error are in its -failures queue.",
             )
         self.consolidation_metrics = self._consolidation_metrics(functions)
         if "failed" in self.consolidation_metrics:
@@ -228,6 +244,8 @@ class Observability(Construct):
             treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
         )
         alarm.add_alarm_action(cw_actions.SnsAction(self.topic))
+        if self.external_topic is not None:
+            alarm.add_alarm_action(cw_actions.SnsAction(self.external_topic))
         self.alarms.append(alarm)
         return alarm
 

@@ -49,6 +49,12 @@ class FunctionProfile:
     snap_start: bool = False
     description: str = ""
 
+    @property
+    def invoked_async(self) -> bool:
+        """Invoked with InvocationType=Event (the scheduler's target): Lambda retries a failure twice,
+        then drops the event unless an on-failure destination takes it (infra/workers.py gives one)."""
+        return self.scheduled
+
 
 DEFAULT_PROFILE = FunctionProfile(description="Engram HTTP function")
 

@@ -139,6 +139,7 @@ class EngramStack(Stack):
             http_api=self.api.http_api,
             cluster=self.database.cluster,
             schedule_dead_letter_queues=self.events.schedule_dead_letter_queues,
+            failure_queues=self.events.failure_queues,
         )
         self._acknowledge_cdk_internals()
 
@@ -156,6 +157,8 @@ class EngramStack(Stack):
         CfnOutput(self, "DashboardName", value=self.observability.dashboard.dashboard_name)
         for work in self.queues.queues.values():
             CfnOutput(self, f"{work.node.id}DeadLetterQueueUrl", value=work.dead_letter_queue.queue_url)
+        for name, failures in self.events.failure_queues.items():
+            CfnOutput(self, f"{name.title().replace('_', '')}FailuresQueueUrl", value=failures.queue_url)
 
     def _acknowledge_cdk_internals(self) -> None:
         """Findings on helper functions that aws-cdk-lib adds at stack level (bucket notifications;

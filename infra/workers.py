@@ -7,7 +7,10 @@
 - the consolidation schedule (EventBridge Scheduler) for a `scheduled` function: a flexible
   window (runs spread over it instead of all environments firing on the minute), two retries
   within an hour, then the event goes to the schedule's own dead-letter queue;
-- S3 ObjectCreated notifications into the queue of a function with `s3_trigger_prefix`.
+- S3 ObjectCreated notifications into the queue of a function with `s3_trigger_prefix`;
+- an on-failure destination for every function invoked asynchronously (the schedule's target): after
+  Lambda's two retries the failed event, with its error, goes to `<prefix>-<function>-failures`
+  (infra/observability.py alarms on it) instead of being dropped.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Iterable
 
 from aws_cdk import Duration, Stack, TimeZone
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_lambda_event_sources as event_sources
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_notifications as s3n
@@ -32,6 +36,7 @@ MAX_RECEIVES = 5
 SCHEDULE_FLEXIBLE_WINDOW = Duration.minutes(10)
 SCHEDULE_RETRY_ATTEMPTS = 2
 SCHEDULE_MAX_EVENT_AGE = Duration.hours(1)  # a missed tick is dropped after this: the next one covers it
+ASYNC_RETRY_ATTEMPTS = 2  # Lambda's own retries of an asynchronous invocation that failed
 # AWS's guidance for SQS-triggered Lambdas: visibility timeout >= 6x the function timeout,
 # so retries of a throttled batch do not make messages visible while still being worked on.
 VISIBILITY_FACTOR = 6
@@ -110,6 +115,7 @@ class EventWiring(Construct):
         super().__init__(scope, id)
         self.schedules: dict[str, scheduler.Schedule] = {}
         self.schedule_dead_letter_queues: dict[str, sqs.Queue] = {}
+        self.failure_queues: dict[str, sqs.Queue] = {}
         for name, function in functions.items():
             profile = profile_for(name)
             if profile.consumes:
@@ -167,6 +173,30 @@ class EventWiring(Construct):
                     ),
                 )
                 self._acknowledge_scheduler_role(function)
+            if profile.invoked_async:
+                self.failure_queues[name] = self._on_failure_destination(config, name, function)
+
+    def _on_failure_destination(self, config: EnvConfig, name: str, function: lambda_.Function) -> sqs.Queue:
+        failures = sqs.Queue(
+            self,
+            f"{name.title().replace('_', '')}FailuresQueue",
+            queue_name=f"{config.prefix}-{name.replace('_', '-')}-failures",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),  # the maximum: time to look and re-run
+        )
+        acknowledge(
+            failures,
+            "AwsSolutions-SQS3",
+            "This queue is itself a dead-letter queue: Lambda's on-failure destination for asynchronous "
+            "invocations that failed after their retries.",
+        )
+        function.configure_async_invoke(
+            on_failure=destinations.SqsDestination(failures),
+            retry_attempts=ASYNC_RETRY_ATTEMPTS,
+            max_event_age=SCHEDULE_MAX_EVENT_AGE,
+        )
+        return failures
 
     def _acknowledge_scheduler_role(self, function: lambda_.Function) -> None:
         # aws-cdk-lib creates the schedule's role at stack level and grants it invoke on the

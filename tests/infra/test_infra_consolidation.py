@@ -64,7 +64,12 @@ def test_the_worker_consumes_one_run_at_a_time_with_bounded_concurrency(prod):
 def test_dispatcher_and_worker_may_send_only_to_their_queues(prod):
     consolidate = {"Fn::GetAtt": [_queue_id(prod, "engram-prod-consolidate-jobs"), "Arn"]}
     embed = {"Fn::GetAtt": [_queue_id(prod, "engram-prod-embed-jobs"), "Arn"]}
-    for name, allowed in (("consolidation_dispatcher", [consolidate]), ("consolidation_worker", [consolidate, embed])):
+    # The dispatcher's role also sends its failed invocations to its on-failure destination.
+    failures = {"Fn::GetAtt": [_queue_id(prod, "engram-prod-consolidation-dispatcher-failures"), "Arn"]}
+    for name, allowed in (
+        ("consolidation_dispatcher", [consolidate, failures]),
+        ("consolidation_worker", [consolidate, embed]),
+    ):
         statements = prod.role_statements(name)
         sqs = [st for st in statements if "sqs:SendMessage" in _actions([st])]
         resources = [

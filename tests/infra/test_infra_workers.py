@@ -19,6 +19,11 @@ def _queues(synth):
         s["Properties"]["Target"]["DeadLetterConfig"]["Arn"]["Fn::GetAtt"][0]
         for s in synth.resources("AWS::Scheduler::Schedule").values()
     }
+    # Lambda's on-failure destinations (asynchronous invocations that failed after their retries).
+    dlq_ids |= {
+        c["Properties"]["DestinationConfig"]["OnFailure"]["Destination"]["Fn::GetAtt"][0]
+        for c in synth.resources("AWS::Lambda::EventInvokeConfig").values()
+    }
     return queues, dlq_ids
 
 
