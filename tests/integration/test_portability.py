@@ -488,3 +488,65 @@ def test_an_import_left_pending_expires_but_never_under_a_running_worker(api, st
         owner.rollback()
     expired = api.get(f"/v1/imports/{ticket['id']}").body
     assert expired["status"] == "failed" and expired["error"].startswith("expired: no file arrived")
+
+
+def _supersedes(newer: dict[str, Any], older: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {
+        "type": "link",
+        "id": str(uuid.uuid4()),
+        "from_id": newer["id"],
+        "to_id": older["id"],
+        "relation": "supersedes",
+        "valid_from": "2026-11-01T00:00:00Z",
+        **fields,
+    }
+
+
+@pytest.mark.parametrize("length", [2, 3])
+def test_a_supersedes_cycle_is_refused_naming_it_as_post_links_does(api, stack, length):
+    """x supersedes y supersedes x (or x -> y -> z -> x) would end each memory by another: POST
+    /v1/links answers 409 naming the cycle; the import refuses its line the same way, keeping nothing."""
+    ns = f"port-cycle-{length}"
+    memories = [memory_line(f"cycle member {i} of {length}", ns) for i in range(length)]
+    links = [_supersedes(memories[i], memories[(i + 1) % length]) for i in range(length)]
+    done = import_file(api, stack, export_bytes(*memories, *links))
+    assert done["status"] == "failed", done
+    (refusal,) = done["report"]["refused"]
+    assert refusal["line"] == 2 + length  # the first link: the whole cycle is in the file before it is checked
+    named = refusal["reason"].removeprefix("link: supersedes links would form a cycle: ").split(" supersedes ")
+    assert named == [m["id"] for m in memories] + [memories[0]["id"]], refusal
+    assert api.get(f"/v1/memories?namespace={ns}").body["items"] == []
+    # The API's answer to the same links, for comparison.
+    written = [api.post("/v1/memories", {"content": m["content"], "namespace": ns}).body["memory"] for m in memories]
+
+    def link(i: int) -> Any:
+        ends = {"from_id": written[i]["id"], "to_id": written[(i + 1) % length]["id"]}
+        return api.post("/v1/links", {**ends, "relation": "supersedes"})
+
+    assert all(link(i).status == 201 for i in range(length - 1))
+    closing = link(length - 1)
+    assert closing.status == 409 and "cycle" in closing.body["error"]["message"]
+
+
+def test_an_imported_supersedes_link_ends_the_older_memory_as_post_links_does(api, stack):
+    older, newer = memory_line("the ferry leaves at 9", "port-sup"), memory_line("the ferry leaves at 10", "port-sup")
+    newer["valid_from"] = "2026-11-05T00:00:00Z"
+    done = import_file(api, stack, export_bytes(older, newer, _supersedes(newer, older)))
+    assert done["status"] == "done", done
+    got = api.get(f"/v1/memories/{older['id']}").body
+    assert got["valid_to"].startswith("2026-11-05T00:00:00"), got  # ends when the newer one starts
+    assert api.get(f"/v1/memories/{newer['id']}").body["valid_to"] is None
+    hits = api.post("/v1/recall", {"query": "when does the ferry leave", "namespaces": ["port-sup"]}).body
+    assert [h["memory_id"] for h in hits["results"]] == [newer["id"]]  # the older one is no longer current
+    # The same through the API: the older memory's valid_to is the newer one's valid_from.
+    a = api.post("/v1/memories", {"content": "the bus leaves at 9", "namespace": "port-sup-api"}).body["memory"]["id"]
+    b = api.post(
+        "/v1/memories",
+        {"content": "the bus leaves at 10", "namespace": "port-sup-api", "valid_from": "2026-11-05T00:00:00Z"},
+    ).body["memory"]["id"]
+    assert api.post("/v1/links", {"from_id": b, "to_id": a, "relation": "supersedes"}).status == 201
+    assert api.get(f"/v1/memories/{a}").body["valid_to"] == got["valid_to"]
+    # Deleting the imported link gives the older memory its validity back, as for an API link.
+    (link,) = api.get(f"/v1/links?memory_id={older['id']}&relation=supersedes").body["items"]
+    assert api.delete(f"/v1/links/{link['id']}").status in (200, 204)
+    assert api.get(f"/v1/memories/{older['id']}").body["valid_to"] is None

@@ -26,6 +26,11 @@ Other capabilities write and remove links inside their own tenant transaction (c
         Ends live links now, kept as history (what DELETE /v1/links/{id} does); also reverts
         the supersedes effect as remove_links does.
 
+    apply_supersedes(conn, tenant_id, link_ids: Sequence[UUID]) -> None
+        For links another capability inserted as they were (an import): each live supersedes
+        link among them is checked for a cycle (Conflict naming it, as write_links) and ends
+        its older memory as write_links does (an older memory already ended is left as it is).
+
 `LinkCreate` is re-exported here: `from engram.graph.service import LinkCreate, write_links`.
 """
 
@@ -68,6 +73,7 @@ __all__ = [
     "RELATIONS",
     "LinkCreate",
     "Relation",
+    "apply_supersedes",
     "conflicting_memories",
     "create_link",
     "create_link_batch",
@@ -156,6 +162,21 @@ def _apply_supersedes(conn: psycopg.Connection[DictRow], link: dict[str, Any], n
     new_valid_to = superseded_valid_to(older["valid_from"], older["valid_to"], starts)
     if new_valid_to is not None:
         store.record_supersession(conn, link["id"], link["to_id"], older["valid_to"], new_valid_to)
+
+
+def apply_supersedes(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_ids: Sequence[UUID]) -> None:
+    """The rules of write_links for supersedes links already inserted: see the module docstring."""
+    order = {link_id: n for n, link_id in enumerate(link_ids)}
+    rows = sorted(store.find_links(conn, link_ids=link_ids), key=lambda r: order[r["id"]])
+    live = [r for r in rows if r["relation"] == "supersedes" and r["ended_at"] is None]
+    if not live:
+        return
+    store.lock_supersedes_writers(conn, tenant_id)
+    for row in live:
+        _refuse_cycle(conn, tenant_id, row["id"])
+        newer = store.memory_validity(conn, row["from_id"])
+        if newer is not None:
+            _apply_supersedes(conn, row, newer)
 
 
 def remove_links(

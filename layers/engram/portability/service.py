@@ -38,10 +38,11 @@ from engram.conversations.service import window_conversation
 from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_snapshot, tenant_transaction
-from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
+from engram.core.errors import Conflict, DependencyDown, EngramError, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import NewMemory
 from engram.documents.service import store_body
+from engram.graph.service import apply_supersedes
 from engram.memories.service import check_content_size, write_memories
 from engram.portability import store
 from engram.portability.models import (
@@ -570,6 +571,18 @@ class Importer:
                 self._find_refused_link(rows)  # raises LineFailed naming the line
                 raise
             self.imported.links += len(rows)
+            self._supersede([(number, row[0]) for number, row in rows if row[3]["relation"] == "supersedes"])
+
+    def _supersede(self, links: list[tuple[int, UUID]]) -> None:
+        """The graph's own rules for each supersedes link, as POST /v1/links applies them: a cycle is
+        refused (named by the file's ids), and the older memory ends when the newer one starts."""
+        file_ids = {written: record_id for record_id, written in self.memory_ids.items()}
+        for number, link_id in links:
+            try:
+                apply_supersedes(self.conn, self.tenant_id, [link_id])
+            except Conflict as exc:
+                cycle = " supersedes ".join(str(file_ids.get(UUID(m), m)) for m in exc.details["cycle"])
+                raise LineFailed(number, f"link: supersedes links would form a cycle: {cycle}") from None
 
     def _find_refused_link(self, rows: list[tuple[int, tuple[UUID, UUID, UUID, dict[str, Any]]]]) -> None:
         """One by one, to name the line the database refuses (two links of the file that overlap)."""
