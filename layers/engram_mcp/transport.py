@@ -17,10 +17,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import pydantic_core
 from mangum import Mangum
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types.jsonrpc import INVALID_REQUEST, jsonrpc_message_adapter
+from pydantic import ValidationError
 
 from engram.core.errors import EngramError
 from engram.core.snapstart import reseed_once
@@ -57,6 +60,56 @@ async def _refuse(send: Callable[..., Any], exc: EngramError) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def invalid_request(body: bytes) -> str | None:
+    """Why `body` is JSON but not one JSON-RPC message as MCP reads it, or None. The SDK would take a
+    request whose id is an object, an array, a float or null for a notification (202, nothing
+    done) and answer other invalid messages with -32602 (invalid params): both are -32600 here.
+    What is not JSON at all, or too large, the SDK answers itself (-32700, 413)."""
+    if len(body) > MAX_BODY_BYTES:
+        return None
+    try:
+        message = pydantic_core.from_json(body)
+    except ValueError:
+        return None
+    if not isinstance(message, dict):
+        return "a message is one JSON object (batches are not supported)"
+    if "id" in message and (isinstance(message["id"], bool) or not isinstance(message["id"], str | int)):
+        return "id must be a string or an integer"
+    try:
+        jsonrpc_message_adapter.validate_python(message, by_name=False)
+    except ValidationError as exc:
+        where = ".".join(str(p) for p in exc.errors()[0]["loc"][1:]) or "message"
+        return f"not a JSON-RPC 2.0 request, notification or response ({where}: {exc.errors()[0]['msg']})"
+    return None
+
+
+async def _read_body(receive: Callable[..., Any]) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if message["type"] != "http.request" or not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Callable[..., Any]) -> Callable[..., Any]:
+    """`receive` for the SDK, which reads the body again: the bytes read here, then the real one."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed() -> Any:
+        return pending.pop() if pending else await receive()
+
+    return replayed
+
+
+async def _refuse_message(send: Callable[..., Any], reason: str) -> None:
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": f"Invalid Request: {reason}"}}
+    body = json.dumps(error).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 def asgi_app(server: Server[Any]) -> Callable[..., Any]:
     async def app(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         event = scope.get("aws.event") or {}
@@ -71,6 +124,12 @@ def asgi_app(server: Server[Any]) -> Callable[..., Any]:
             # The transport answers 405 as the protocol asks; the SDK would hold a GET open instead.
             await _refuse(send, MethodNotAllowed(str(scope.get("method"))))
             return
+        body = await _read_body(receive)
+        reason = invalid_request(body)
+        if reason:
+            await _refuse_message(send, reason)
+            return
+        receive = _replay(body, receive)
         manager = StreamableHTTPSessionManager(
             app=server,
             json_response=True,

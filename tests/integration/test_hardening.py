@@ -147,10 +147,21 @@ def test_types_are_strict_where_coercion_surprises(api):
     assert_field_error(api.post("/v1/memories", {"content": "x", "importance": False}), "importance")
     assert_field_error(api.post("/v1/memories", {"content": "x", "importance": "0.5"}), "importance")
     assert_field_error(api.post("/v1/recall", {"query": "x", "limit": "10"}), "limit")
-    assert_field_error(api.post("/v1/recall", {"query": "x", "limit": 10.0}), "limit")
+    assert_field_error(api.post("/v1/recall", {"query": "x", "limit": 10.5}), "limit")
+    assert_field_error(api.post("/v1/recall", {"query": "x", "limit": True}), "limit")
     assert_field_error(api.post("/v1/recall", {"query": "x", "explain": 1}), "explain")
     assert_field_error(api.post("/v1/memories", {"content": "x", "valid_to": 0}), "valid_to")
     assert api.post("/v1/memories", {"content": "int importance", "importance": 1}).status == 201
+    # JSON has one number type and JSON Schema's `integer` includes 10.0: an integer field takes it.
+    assert api.post("/v1/recall", {"query": "int importance", "limit": 10.0}).status == 200
+    assert api.post("/v1/prime", {"task": "int importance", "limit": 3.0, "budget_chars": 2000.0}).status == 200
+
+
+def test_a_tag_starting_with_whitespace_or_holding_a_line_break_is_refused_as_the_schema_says(api):
+    # U+0085 passed JSON Schema's `\\s` but not the server's; U+FEFF the other way round
+    for tag in ("\x85x", "\ufeffx", "\u3000x", "\u2028x", "x\u2029y", "a\x85b", "a\x9fb"):
+        assert_field_error(api.post("/v1/memories", {"content": "x", "tags": [tag]}), "tags.0")
+    assert api.post("/v1/memories", {"content": "x", "tags": ["x y\u00a0z", "été"]}).status == 201
 
 
 def test_a_number_in_a_timestamp_string_is_refused_not_read_as_unix_seconds(api):
@@ -225,6 +236,29 @@ def test_malformed_json_rpc_is_answered_with_a_json_rpc_error_never_a_500(tenant
     status, body = _rpc(tenant.key, message)
     assert status < 500, body
     assert body["jsonrpc"] == "2.0" and ("error" in body or body["result"]["isError"]), body
+
+
+@pytest.mark.parametrize("request_id", [{"n": 1}, [1], None, 1.5, True])
+def test_a_json_rpc_request_whose_id_is_not_a_string_or_integer_is_invalid_and_does_nothing(api, tenant, request_id):
+    # the SDK took it for a notification: 202, no answer, and the call ran
+    store = {"name": "store_memory", "arguments": {"content": "sent with a bad id", "namespace": "rpc-id"}}
+    message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": store}
+    status, body = _rpc(tenant.key, message)
+    assert status == 400 and body["error"]["code"] == -32600 and body["id"] is None, body
+    assert "id must be a string or an integer" in body["error"]["message"]
+    assert api.get("/v1/memories?namespace=rpc-id").body["items"] == []
+    status, body = _rpc(tenant.key, {**message, "id": "ok"})
+    assert status == 200 and body["id"] == "ok" and not body["result"]["isError"], body
+
+
+def test_a_message_that_is_not_json_rpc_is_an_invalid_request(tenant):
+    for message, reason in (
+        ([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}], "one JSON object"),
+        ({"jsonrpc": "1.0", "id": 1, "method": "tools/list"}, "jsonrpc"),
+        ({"id": 1, "method": "tools/list"}, "jsonrpc"),
+    ):
+        status, body = _rpc(tenant.key, message)
+        assert status == 400 and body["error"]["code"] == -32600 and reason in body["error"]["message"], body
 
 
 def test_a_key_that_is_not_ascii_is_401_not_500(tenant):

@@ -7,6 +7,7 @@ import json
 import math
 import re
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Annotated, Any, Literal, get_args
 from uuid import UUID
 
@@ -18,6 +19,7 @@ from pydantic import (
     Field,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 from pydantic import Strict as StrictMode
 
@@ -30,7 +32,14 @@ MAX_TAGS = 32
 PG_INTEGER_MAX = 2**31 - 1
 
 Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
-Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\s,\x00-\x1f\x7f][^,\x00-\x1f\x7f]*$")]
+# No comma (tags travel comma-separated), no control character (C0, DEL, C1: U+0085 is a line break),
+# no line or paragraph separator, and no whitespace first. Spelled out, not `\s`: JSON Schema's
+# ECMA-262 `\s` takes U+FEFF but not U+0085, the server's (Rust, as Python's) the other way round.
+TAG_PATTERN = (
+    r"^[^,\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+    r"[^,\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
+)
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=TAG_PATTERN)]
 Kind = Literal["semantic", "episodic", "procedural"]
 Layer = Literal["buffer", "working", "core"]
 
@@ -155,12 +164,29 @@ def not_null_in_schema(schema: dict[str, Any]) -> None:
         schema["anyOf"] = variants
 
 
+@cache
+def _integer_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The names (as sent) of a model's `int` and `int | None` fields."""
+    fields = model.model_fields.items()
+    return frozenset(f.alias or n for n, f in fields if f.annotation is int or int in get_args(f.annotation))
+
+
 class Strict(BaseModel):
     """Unknown fields are an error, not silently dropped: a typo must not lose data. Every string,
     however deep, must be storable. Types are strict: `false` is not a number, `"1"` not an integer
-    (timestamps and UUIDs are parsed from their JSON strings)."""
+    (timestamps and UUIDs are parsed from their JSON strings). An integer field takes `473.0`: JSON
+    has one number type, JSON Schema's `integer` includes it, and clients whose numbers are doubles
+    send it so."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _integral_floats(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        whole = {k: int(v) for k in _integer_fields(cls) if isinstance(v := data.get(k), float) and v.is_integer()}
+        return {**data, **whole} if whole else data
 
     @field_validator("*", mode="after")
     @classmethod
