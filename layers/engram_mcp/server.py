@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from mcp.server.lowlevel import Server
 
 from engram.core.errors import EngramError
 from engram.tenancy.store import Principal
-from engram_http.auth import require_scope
+from engram_http.auth import can_write, require_scope
 from engram_http.errors import invalid_fields
 from engram_mcp.tools import BY_NAME, InvalidArguments, Tool, visible_to
 
@@ -81,7 +82,7 @@ def call(who: Principal, name: str, arguments: dict[str, Any]) -> types.CallTool
             "not_found", f"no tool named {name[:100]!r}", {"tools": [t.name for t in visible_to(who.scopes)]}
         )
     try:
-        text = tool.run(who.tenant_id, tool.parse(arguments))
+        text = tool.run(who.tenant_id, replace(tool.parse(arguments), read_only=not can_write(who)))
     except InvalidArguments as exc:
         message, details = invalid_fields(exc.errors, whole="arguments")
         return tool_error("invalid_field", message, details)

@@ -40,6 +40,7 @@ class Arguments:
 
     params: BaseModel
     body: Any = None
+    read_only: bool = False  # the key lacks the write scope: a read's side effects (recall's touch) are off
 
     def __getattr__(self, name: str) -> Any:  # the parameters by name: args.memory_id
         return getattr(self.params, name)
@@ -178,7 +179,7 @@ def _recall(tenant: UUID, a: Arguments) -> str:
     from engram.adapters.embeddings.factory import embedder_from_env
     from engram.recall.service import recall
 
-    return results.recalled(recall(tenant, a.body, embedder_from_env()))
+    return results.recalled(recall(tenant, a.body, embedder_from_env(), read_only=a.read_only))
 
 
 def _store_memory(tenant: UUID, a: Arguments) -> str:

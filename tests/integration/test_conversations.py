@@ -36,7 +36,8 @@ def windows_of(stack, cid):
 
     with psycopg.connect(stack.dsn, row_factory=dict_row) as conn:
         return conn.execute(
-            "SELECT id, seq_from, seq_to, kind, text FROM chunks WHERE conversation_id = %s ORDER BY seq_from", (cid,)
+            "SELECT id, seq_from, seq_to, kind, text, context FROM chunks WHERE conversation_id = %s ORDER BY seq_from",
+            (cid,),
         ).fetchall()
 
 
@@ -194,6 +195,41 @@ def test_windows_form_and_appending_extends_without_rebuild(api, stack, seed_win
     assert [(w["seq_from"], w["seq_to"]) for w in after] == [(1, 5), (4, 8), (7, 10)]
     assert after[0]["id"] == before[0]["id"]  # the full window was kept, not rebuilt
     assert after[1]["id"] != before[1]["id"]  # the partial tail was replaced
+
+
+def test_a_turns_keyword_context_holds_its_neighbours_of_the_same_day(api, stack, drain):
+    """The turn before and after (same day) are in a turn's keyword index, not in its text: a question
+    whose words only the neighbour says finds the turn, and an append completes the last turn's context."""
+    day, later = "2023-05-08T13:56:00+00:00", "2023-05-20T10:00:00+00:00"
+    cid = new_conversation(api, namespace="ctx")
+    said = [
+        ("user", "Caroline: I spent the afternoon researching adoption agencies.", day),
+        ("assistant", "Melanie: That is a big step!", day),
+    ]
+    append(api, cid, [{"role": r, "content": c, "created_at": t} for r, c, t in said])
+    first = windows_of(stack, cid)
+    assert [w["text"] for w in first] == [f"(08 May 2023)\n{said[0][1]}", f"(08 May 2023)\n{said[1][1]}"]
+    assert first[0]["context"] == said[1][1] and first[1]["context"] == said[0][1]
+    append(
+        api,
+        cid,
+        [
+            {"role": "user", "content": "Caroline: Thanks, the kids' room is painted.", "created_at": day},
+            {"role": "assistant", "content": "Melanie: Back from camping!", "created_at": later},
+        ],
+    )
+    after = windows_of(stack, cid)
+    assert after[1]["id"] == first[1]["id"]  # kept: only its context grew
+    assert after[1]["context"] == f"{said[0][1]}\nCaroline: Thanks, the kids' room is painted."
+    assert after[2]["context"] == said[1][1]  # the next turn is another day's
+    assert after[3]["context"] is None
+    drain()
+    found = api.post("/v1/recall", {"query": "adoption agencies", "namespace": "ctx", "mode": "keyword"})
+    assert found.status == 200, found.body
+    texts = [h["chunk"]["text"] for h in found.body["results"]]
+    assert texts[0].endswith(said[0][1])  # its own words rank first, then the reply found by them
+    assert texts[1].endswith(said[1][1])
+    assert not any("adoption" in t for t in texts[1:])  # the neighbour's words are never returned
 
 
 @pytest.fixture

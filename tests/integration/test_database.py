@@ -79,6 +79,41 @@ def test_a_graph_built_before_0017_is_rebuilt_with_ef_construction_128(fresh_db,
     assert options == {hnsw_index_name(d): ["m=16", "ef_construction=128"] for d in (384, 768)}
 
 
+def test_conversation_chunks_stored_before_0019_get_their_neighbours_as_keyword_context(fresh_db, monkeypatch):
+    """Migration 0019 gives every conversation chunk already stored the words of the turns beside it
+    (same day only) in its keyword index, and leaves memory chunks without context."""
+    from engram.schema import migrate
+
+    everything = migrate.available_migrations()
+    monkeypatch.setattr(migrate, "available_migrations", lambda: [m for m in everything if m.version < "0019"])
+    apply_migrations(fresh_db)
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        tenant = conn.execute("INSERT INTO tenants (name) VALUES ('t') RETURNING id").fetchone()[0]
+        conv = conn.execute("INSERT INTO conversations (tenant_id) VALUES (%s) RETURNING id", (tenant,)).fetchone()[0]
+        said = [("research adoption agencies", "2023-05-08"), ("a big step", "2023-05-08"), ("camping", "2023-05-20")]
+        for seq, (content, day) in enumerate(said, 1):
+            conn.execute(
+                "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, created_at)"
+                " VALUES (%s, %s, %s, 'user', %s, %s)",
+                (tenant, conv, seq, content, day),
+            )
+            conn.execute(
+                "INSERT INTO chunks (tenant_id, conversation_id, namespace, kind, occurred_at, position, text,"
+                " seq_from, seq_to) VALUES (%s, %s, 'default', 'conversation', %s, %s, %s, %s, %s)",
+                (tenant, conv, day, seq - 1, content, seq, seq),
+            )
+    monkeypatch.setattr(migrate, "available_migrations", lambda: everything)
+    assert "0019_turn_context" in apply_migrations(fresh_db)
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        rows = conn.execute("SELECT seq_from, context FROM chunks ORDER BY seq_from").fetchall()
+        assert rows == [(1, "a big step"), (2, "research adoption agencies"), (3, None)]
+        matched = conn.execute(
+            "SELECT seq_from FROM chunks WHERE tsv @@ plainto_tsquery('english', 'adoption') ORDER BY seq_from"
+        ).fetchall()
+        assert matched == [(1,), (2,)]
+        assert conn.execute("SELECT count(*) FROM tenant_chunks").fetchone() is not None  # the view is back
+
+
 def test_a_connection_killed_between_requests_is_replaced_transparently(api, stack):
     assert api.post("/v1/memories", {"content": "before the restart", "namespace": "dead"}).status == 201
     pid = connection().info.backend_pid  # the gateway runs handlers on this thread: same connection

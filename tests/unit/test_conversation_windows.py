@@ -7,7 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.conversations.windows import Window, format_window, windows, windows_to_rebuild
+from engram.conversations.windows import (
+    Window,
+    format_window,
+    neighbour_context,
+    one_turn_speaker,
+    windows,
+    windows_to_rebuild,
+)
 
 
 def spans(ws: list[Window]) -> list[tuple[int, int]]:
@@ -64,3 +71,30 @@ def test_format_has_dates_and_speakers_or_roles():
         "(05 March 2024)",
         "[assistant]: Nothing there.",
     ]
+
+
+def test_a_content_that_names_its_speaker_is_shown_once():
+    day = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    named = {"role": "user", "content": "Caroline: I went to a support group.", "created_at": day, "metadata": {}}
+    text = format_window([named])
+    assert text == "(08 May 2023)\nCaroline: I went to a support group."  # not "[user]: Caroline: ..."
+    assert one_turn_speaker(text) == "Caroline"
+    same = format_window([{**named, "metadata": {"speaker": "Caroline"}}])
+    assert same == text
+    other = format_window([{**named, "metadata": {"speaker": "Mel"}}])
+    assert other.endswith("[Mel]: Caroline: I went to a support group.") and one_turn_speaker(other) == "Mel"
+    plain = format_window([{**named, "content": "no name here: lower case"}])
+    assert plain.endswith("[user]: no name here: lower case") and one_turn_speaker(plain) == "user"
+    assert one_turn_speaker("(08 May 2023) a title\nDr Who: hello") == "Dr Who"
+
+
+def test_the_keyword_context_is_the_neighbouring_turns_of_the_same_day():
+    day, next_day = datetime(2023, 5, 8, 23, 50, tzinfo=UTC), datetime(2023, 5, 9, 0, 10, tzinfo=UTC)
+    before = {"content": "Melanie: What did you research?", "created_at": day}
+    after = {"content": "Melanie: Wow!", "created_at": next_day}
+    assert neighbour_context(before, after, day, day) == "Melanie: What did you research?"
+    assert neighbour_context(before, {**after, "created_at": day}, day, day) == (
+        "Melanie: What did you research?\nMelanie: Wow!"
+    )
+    assert neighbour_context(None, None, day, day) is None
+    assert neighbour_context(None, after, day, next_day) == "Melanie: Wow!"  # the window's last turn is the edge

@@ -36,6 +36,7 @@ from engram.conversations.store import (
     messages_between,
     messages_for_windows,
 )
+from engram.conversations.windows import one_turn_speaker
 from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
@@ -46,6 +47,7 @@ from engram.core.pagination import newest_first
 
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
 # window_conversation too: an import writes conversations and messages, then builds their windows.
+# one_turn_speaker too: recall raises the turns of a speaker its query names.
 __all__ = [
     "ConversationCreate",
     "MessageCreate",
@@ -56,6 +58,7 @@ __all__ = [
     "list_conversations",
     "list_messages",
     "messages_for_windows",
+    "one_turn_speaker",
     "window_conversation",
 ]
 

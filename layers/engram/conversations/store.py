@@ -9,7 +9,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import DictRow
 
-from engram.conversations.windows import Window, format_window, windows_to_rebuild
+from engram.conversations.windows import Window, format_window, neighbour_context, windows_to_rebuild
 from engram.core.config import settings
 from engram.core.errors import NotFound
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
@@ -86,8 +86,12 @@ def extend_windows(conn: psycopg.Connection[DictRow], tenant_id: UUID, conv: dic
         )
     if not insert:
         return []
-    rows = messages_between(conn, conv["id"], min(w.seq_from for w in insert), max(w.seq_to for w in insert))
-    by_seq = {r["seq"]: r for r in rows}
+    kept = [w for w in existing if w not in delete]
+    if kept:
+        _add_next_turn_to_context(conn, conv["id"], max(w.seq_to for w in kept) + 1)
+    lo, hi = min(w.seq_from for w in insert), max(w.seq_to for w in insert)
+    # One more message each side: the neighbours of the new windows' keyword context.
+    by_seq = {r["seq"]: r for r in messages_between(conn, conv["id"], max(lo - 1, 1), hi + 1)}
     owner = ChunkOwner(
         namespace=conv["namespace"], kind=CONVERSATION_KIND, tags=conv["tags"], conversation_id=conv["id"]
     )
@@ -102,9 +106,28 @@ def extend_windows(conn: psycopg.Connection[DictRow], tenant_id: UUID, conv: dic
                 occurred_at=msgs[-1]["created_at"],
                 seq_from=w.seq_from,
                 seq_to=w.seq_to,
+                context=neighbour_context(
+                    by_seq.get(w.seq_from - 1), by_seq.get(w.seq_to + 1), msgs[0]["created_at"], msgs[-1]["created_at"]
+                ),
             )
         )
     return insert_chunks(conn, tenant_id, owner, chunks)
+
+
+def _add_next_turn_to_context(conn: psycopg.Connection[DictRow], conversation_id: UUID, first_new: int) -> None:
+    """The windows that end just before `first_new`, the first message appended now, had no next turn
+    when they were written: their keyword context gets it (their text and vector stay as they are)."""
+    for chunk in conn.execute(
+        "SELECT id, seq_from FROM chunks WHERE conversation_id = %s AND seq_to = %s", (conversation_id, first_new - 1)
+    ).fetchall():
+        by_seq = {r["seq"]: r for r in messages_between(conn, conversation_id, chunk["seq_from"] - 1, first_new)}
+        context = neighbour_context(
+            by_seq.get(chunk["seq_from"] - 1),
+            by_seq.get(first_new),
+            by_seq[chunk["seq_from"]]["created_at"],
+            by_seq[first_new - 1]["created_at"],
+        )
+        conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk["id"]))
 
 
 def messages_for_windows(

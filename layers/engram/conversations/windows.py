@@ -8,10 +8,15 @@ and adds new windows, and never rebuilds the rest of the conversation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
+
+# A turn whose content starts with its speaker's name ("Caroline: I went to ..."), as chat logs
+# pasted into a memory service often are: one to three capitalised words, then a colon.
+NAMED_TURN = re.compile(r"^([A-Z][\w.'-]{0,29}(?: [A-Z][\w.'-]{0,29}){0,2}): ")
 
 
 @dataclass(frozen=True)
@@ -64,10 +69,46 @@ def _speaker(role: str, metadata: Any) -> str:
     return role
 
 
+def turn_speaker(line: str) -> str | None:
+    """The speaker a formatted turn line names (`[Ana]: ...`, or `Ana: ...` when the content named
+    its speaker itself), or None."""
+    if line.startswith("["):
+        end = line.find("]: ")
+        return line[1:end] if end > 1 else None
+    named = NAMED_TURN.match(line)
+    return named.group(1) if named else None
+
+
+DATE_LINE = re.compile(r"^\(\d{2} \w+ \d{4}\)")  # format_window's day header
+
+
+def one_turn_speaker(text: str) -> str | None:
+    """The speaker of a one-message window, from its formatted text (after its day header)."""
+    lines = text.split("\n", 2)
+    line = lines[1] if len(lines) > 1 and DATE_LINE.match(lines[0]) else lines[0]
+    return turn_speaker(line)
+
+
+def neighbour_context(
+    before: dict[str, Any] | None, after: dict[str, Any] | None, first: datetime, last: datetime
+) -> str | None:
+    """The words a window's keyword index holds beside its own (chunks.context, weight D): the turn
+    before it and the turn after it, each only when said on the same day as the window's edge (the
+    next session is another subject). On real dialogue the answer to "what did X research?" is often
+    the reply to the turn that holds the question's words (bench/dialogue_recall.py)."""
+    parts = [
+        m["content"]
+        for m, edge in ((before, first), (after, last))
+        if m is not None and m["created_at"].astimezone(UTC).date() == edge.astimezone(UTC).date()
+    ]
+    return "\n".join(parts) or None
+
+
 def format_window(messages: Sequence[dict[str, Any]], title: str | None = None) -> str:
     """`[speaker]: content` lines; a date line wherever the day changes (and at the start), so
     time words in a query and the day of a turn meet in the keyword index. The speaker is the name
-    the message gives (metadata `speaker` or `name`), else its role. Short on purpose: a result pays
+    the message gives (metadata `speaker` or `name`), else its role; a content that starts with its
+    speaker's name ("Ana: ...") is shown as it is, without a label. Short on purpose: a result pays
     for its header out of the caller's budget, chat turns are often shorter than the header used to
     be (42 characters), and the weekday and the role beside a name bought no recall
     (bench/RESULTS-conversations.md).
@@ -84,5 +125,9 @@ def format_window(messages: Sequence[dict[str, Any]], title: str | None = None) 
         label = _speaker(m["role"], m.get("metadata"))
         if m.get("tool_name"):
             label = f"{label} {m['tool_name']}"
-        lines.append(f"[{label}]: {m['content']}")
+        named = NAMED_TURN.match(m["content"])
+        if named and not m.get("tool_name") and label in (m["role"], named.group(1)):
+            lines.append(m["content"])  # "[user]: Ana: ..." would say the speaker twice
+        else:
+            lines.append(f"[{label}]: {m['content']}")
     return "\n".join(lines)

@@ -257,11 +257,11 @@ class Settings(BaseSettings):
         default="rrf", description="Reciprocal rank fusion `rrf` (k = 10), or `weighted` score fusion"
     )
     recall_rrf_keyword_weight: float = Field(
-        default=0.15,
+        default=1.0,
         ge=0.0,
-        le=1.0,
-        description="rrf: the keyword list's reciprocal ranks count this much, the vector list's 1 (0.15 chosen "
-        "on bench/longconv_recall.py's train split; 1 weighs both alike); 0: keyword hits only as candidates",
+        le=4.0,
+        description="rrf: the keyword list's reciprocal ranks count this much, the vector list's 1 (1 chosen on "
+        "real dialogue, bench/dialogue_recall.py, against 0.15 and 0.5); 0: keyword hits only as candidates",
     )
     # 200: at 300k chunks the big tenant's candidate recall@40 was 0.981 at 100 and 0.991 at 200, for ~1-3 ms.
     hnsw_ef_search: int = Field(default=200, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")

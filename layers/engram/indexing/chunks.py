@@ -46,6 +46,9 @@ class NewChunk:
     occurred_at: datetime
     seq_from: int | None = None  # conversation windows: the messages the chunk covers
     seq_to: int | None = None
+    # Words the keyword index holds beside the text at the lowest weight (conversation turns: their
+    # neighbours, engram.conversations.windows.neighbour_context); never returned.
+    context: str | None = None
 
 
 # Every column is a per-row array, so one statement holds the chunks of many owners. Tags are an
@@ -53,13 +56,13 @@ class NewChunk:
 # one flat array instead (a slice with lower > upper is the empty array).
 _INSERT = (
     "INSERT INTO chunks (id, tenant_id, memory_id, conversation_id, namespace, kind, tags, source,"
-    " position, char_start, text, occurred_at, seq_from, seq_to)"
+    " position, char_start, text, occurred_at, seq_from, seq_to, context)"
     " SELECT u.id, %s, u.memory_id, u.conversation_id, u.namespace, u.kind, (%s::text[])[u.tags_lo:u.tags_hi],"
-    " u.source, u.position, u.char_start, u.text, u.occurred_at, u.seq_from, u.seq_to"
+    " u.source, u.position, u.char_start, u.text, u.occurred_at, u.seq_from, u.seq_to, u.context"
     " FROM unnest(%s::uuid[], %s::uuid[], %s::uuid[], %s::text[], %s::text[], %s::int[], %s::int[], %s::text[],"
-    " %s::int[], %s::int[], %s::text[], %s::timestamptz[], %s::int[], %s::int[])"
+    " %s::int[], %s::int[], %s::text[], %s::timestamptz[], %s::int[], %s::int[], %s::text[])"
     " AS u(id, memory_id, conversation_id, namespace, kind, tags_lo, tags_hi, source, position, char_start, text,"
-    " occurred_at, seq_from, seq_to)"
+    " occurred_at, seq_from, seq_to, context)"
 )
 
 
@@ -106,6 +109,7 @@ def insert_chunk_groups(
             # unnest pads a NULL array with NULLs: no per-row list when no chunk is a window
             [c.seq_from for _, c in rows] if windows else None,
             [c.seq_to for _, c in rows] if windows else None,
+            [c.context for _, c in rows] if windows else None,
         ),
     )
     return ids

@@ -4,17 +4,27 @@ unit-tested without a database."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any
 from uuid import UUID
 
 RECENCY_HALF_LIFE_DAYS = 30.0
 # engram-go's composite weights (seed 000); see README "Recall quality" for what was measured.
 W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
-# Reciprocal rank fusion's k, chosen on bench/longconv_recall.py's train split (10, 20, 40, 60 measured):
-# a small k lets each list's first hits lead, which is what evidence within a small budget needs.
+# Reciprocal rank fusion's k: 10 measured best with 20, 30 and 60 on real dialogue (bench/dialogue_recall.py)
+# as on bench/longconv_recall.py: a small k lets each list's first hits lead, which is what evidence within
+# a small budget needs.
 RRF_K = 10
+# Conversation turns, on real dialogue (bench/dialogue_recall.py; README "Recall quality"):
+# - A session (a conversation's turns of one day) that holds more of the query's rare words than its
+#   turns do one by one is where the answer is: a third list ranks the candidate turns by their
+#   session's sum of the query words' weights (each word once), counted SESSION_WEIGHT.
+# - A question that names one of the speakers ("What did Caroline research?") is about that speaker's
+#   turns (97% of the evidence turns of such questions): their fused score is raised by SPEAKER_BOOST.
+SESSION_WEIGHT = 0.5
+SPEAKER_BOOST = 0.5
 # The keyword list's weight beside the vector list's 1 is the setting recall_rrf_keyword_weight (0.15,
 # chosen on the same train split: 1, 0.5, 0.3, 0.15 and vector only measured).
 # MMR (recall's `diversify`, on by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
@@ -45,6 +55,8 @@ class Candidate:
     rewrites: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)
     rewrite_part: float = 0.0
     rerank: float | None = None  # the reranker's relevance, when `rerank` re-scored this candidate
+    speaker: str | None = None  # a conversation turn's speaker, when its text names one
+    session_rank: int | None = None  # a conversation turn's session in the session list
 
     @property
     def score(self) -> float:
@@ -57,9 +69,46 @@ def recency_score(occurred_at: datetime, now: datetime) -> float:
     return math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
 
 
-def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_weight: float = 1.0) -> None:
+def session_key(row: dict[str, Any]) -> tuple[UUID, date] | None:
+    """A conversation turn's session: its conversation and the day it was said (UTC)."""
+    if row.get("conversation_id") is None:
+        return None
+    occurred: datetime = row["occurred_at"]
+    return row["conversation_id"], occurred.astimezone(UTC).date()
+
+
+def rank_sessions(candidates: list[Candidate]) -> None:
+    """Each conversation candidate's session_rank: 1 + the sessions that hold a higher sum of the query's
+    word weights among their candidate turns' own words (the row's `terms`: word -> weight)."""
+    words: dict[tuple[UUID, date], dict[str, float]] = {}
+    for c in candidates:
+        key = session_key(c.row)
+        if key is not None and c.row.get("terms"):
+            words.setdefault(key, {}).update(c.row["terms"])
+    totals = {key: sum(w.values()) for key, w in words.items()}
+    ordered = sorted(totals.values(), reverse=True)
+    for c in candidates:
+        key = session_key(c.row)
+        total = totals.get(key) if key is not None else None
+        c.session_rank = None if not total else 1 + sum(1 for t in ordered if t > total)
+
+
+def named_speakers(candidates: list[Candidate], query: str) -> set[str]:
+    """The candidates' speakers the query names (a whole word, any case), when it names some of them
+    but not all: naming every speaker singles none out."""
+    speakers = {c.speaker for c in candidates if c.speaker}
+    words = set(re.findall(r"\w+", query.casefold()))
+    named = {s for s in speakers if s.split()[0].casefold() in words}
+    return named if named != speakers else set()
+
+
+def fuse(
+    candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_weight: float = 1.0, query: str = ""
+) -> None:
     """Each candidate's fused score. rrf: 1/(RRF_K + rank) in the vector list plus keyword_weight x
-    1/(RRF_K + rank) in the keyword list (the setting recall_rrf_keyword_weight); weighted: W_*."""
+    1/(RRF_K + rank) in the keyword list (the setting recall_rrf_keyword_weight) plus SESSION_WEIGHT x
+    1/(RRF_K + session rank) for conversation turns; weighted: W_*. Either way a turn of a speaker the
+    query names gains SPEAKER_BOOST."""
     by_vec = sorted((c for c in candidates if c.vector is not None), key=lambda c: -(c.vector or 0))
     by_kw = sorted((c for c in candidates if c.keyword is not None), key=lambda c: -(c.keyword or 0))
     for i, c in enumerate(by_vec):
@@ -70,6 +119,8 @@ def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_we
     if not by_vec:  # keyword mode, or no vectors to compare: the weight is relative, scores stay as they were
         keyword_weight = 1.0
     _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
+    rank_sessions(candidates)
+    named = named_speakers(candidates, query)
     for c in candidates:
         importance = float(c.row["importance"])
         if fusion == "rrf":
@@ -78,11 +129,15 @@ def fuse(candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_we
                 base += 1.0 / (RRF_K + c.vector_rank)
             if c.keyword_rank is not None:
                 base += keyword_weight / (RRF_K + c.keyword_rank)
+            if c.session_rank is not None:
+                base += SESSION_WEIGHT / (RRF_K + c.session_rank)
             c.fused = base * (1.0 + 0.1 * c.recency + 0.1 * importance)
         else:
             kw_norm = (c.keyword or 0.0) / top_kw  # best keyword hit of this query = 1.0
             base = W_VECTOR * max(c.vector or 0.0, 0.0) + W_KEYWORD * kw_norm + W_RECENCY * c.recency + c.rewrite_part
             c.fused = base * (0.8 + 0.4 * importance)
+        if c.speaker in named:
+            c.fused *= 1.0 + SPEAKER_BOOST
 
 
 def _rewrite_parts(

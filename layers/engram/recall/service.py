@@ -53,7 +53,11 @@ from engram.recall.store import (
 logger = Logger()
 
 
-def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> RecallResponse:
+def recall(
+    tenant_id: UUID, req: RecallRequest, embedder: Embedder | None, *, read_only: bool = False
+) -> RecallResponse:
+    """`read_only` (a key without the write scope): the recall changes nothing, no touch and no
+    activity note, whatever `touch` says."""
     s = settings()
     degraded: list[str] = []
     where, params = recall_filters(req)
@@ -90,7 +94,7 @@ def recall(tenant_id: UUID, req: RecallRequest, embedder: Embedder | None) -> Re
         hits, used = _shape(ranked[: req.limit], req)
         if req.format == "full":
             _attach_messages(conn, hits)
-        used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now)
+        used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now, read_only)
     results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [_compact(h) for h in hits]
     return RecallResponse(
         results=results,
@@ -297,6 +301,7 @@ def _rank(
             vector=None if r["sim"] is None else float(r["sim"]),
             keyword=None if r["rank"] is None else float(r["rank"]),
             recency=recency_score(r["occurred_at"], now),
+            speaker=_turn_speaker(r),
         )
         for r in rows
     ]
@@ -304,17 +309,28 @@ def _rank(
     for j, found in enumerate(rewrite_rows):
         for r in found:
             if r["chunk_id"] not in by_chunk:
-                by_chunk[r["chunk_id"]] = Candidate(row=r, recency=recency_score(r["occurred_at"], now))
+                by_chunk[r["chunk_id"]] = Candidate(
+                    row=r, recency=recency_score(r["occurred_at"], now), speaker=_turn_speaker(r)
+                )
                 candidates.append(by_chunk[r["chunk_id"]])
             by_chunk[r["chunk_id"]].rewrites[j] = (
                 None if r["sim"] is None else float(r["sim"]),
                 None if r["rank"] is None else float(r["rank"]),
             )
-    fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight)
+    fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight, req.query)
     best: dict[UUID, Candidate] = {}
     for c in sorted(candidates, key=lambda c: -c.fused):
         best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
     return list(best.values())
+
+
+def _turn_speaker(row: DictRow) -> str | None:
+    """A one-message conversation window's speaker, when its text names one."""
+    if row["conversation_id"] is None or row["seq_from"] != row["seq_to"]:
+        return None
+    from engram.conversations.service import one_turn_speaker  # as in _attach_messages: conversation results only
+
+    return one_turn_speaker(row["text"])
 
 
 def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit], int]:
@@ -371,21 +387,28 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
     return hits, used
 
 
+# Engram-rs's activation boost: what keeps being recalled resists consolidation's decay. Rows are
+# locked in id order and a row another transaction holds is skipped, not waited for: concurrent
+# recalls of overlapping memories in other orders deadlocked (40P01, a 409 to the client) when each
+# waited for the other's rows. A skipped row misses one touch, which only nudges a heuristic.
+_TOUCH = (
+    "UPDATE memories m SET access_count = LEAST(m.access_count::bigint + 1, %s), last_accessed = now(),"
+    " importance = LEAST(1, m.importance + %s)"
+    " FROM (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE SKIP LOCKED) free WHERE m.id = free.id"
+)
+
+
 def _touch_and_attach_graph(
-    conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int, at: datetime
+    conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int, at: datetime, read_only: bool
 ) -> int:
     memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
     if not memory_ids:
         return used
     with conn.pipeline():  # the touch and the graph lookups share one round trip
-        record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
-        if req.touch:
-            # Seed 001's activation boost: what keeps being recalled resists consolidation's decay.
-            conn.execute(
-                "UPDATE memories SET access_count = LEAST(access_count::bigint + 1, %s), last_accessed = now(),"
-                " importance = LEAST(1, importance + %s) WHERE id = ANY(%s)",
-                (PG_INTEGER_MAX, settings().recall_touch_boost, memory_ids),
-            )
+        if not read_only:
+            record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
+        if req.touch and not read_only:
+            conn.execute(_TOUCH, (PG_INTEGER_MAX, settings().recall_touch_boost, memory_ids))
         return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
 
 

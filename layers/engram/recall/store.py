@@ -168,9 +168,17 @@ def candidate_sql(
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
     kw = _keyword_sql(where, shared, keyword_idf) if use_keyword else _NO_KEYWORD
     return sql.SQL("WITH {scoped}{vec}, {kw}, {rest} {validity}").format(
-        scoped=scoped, vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT
+        scoped=scoped,
+        vec=vec,
+        kw=kw,
+        rest=_CANDIDATE_ROWS.format(terms=_TURN_TERMS if use_keyword and keyword_idf else sql.SQL("NULL::jsonb")),
+        validity=_VALID_AT,
     )
 
+
+# A query word found only in a turn's neighbours (chunks.context, weight D) counts this share of its
+# weight: the turn is found by it but ranks below one that says the word itself (bench/dialogue_recall.py).
+CONTEXT_WORD_WEIGHT = 0.5
 
 _NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
 
@@ -217,17 +225,21 @@ def _keyword_sql(where: sql.Composable, scoped_rows: bool, keyword_idf: bool) ->
         df = sql.SQL("SELECT LEAST(count(*), %(idf_rows)s) AS n FROM scoped c WHERE c.tsv @@ words.q")
     idf = (
         sql.SQL(
-            " words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q"
+            " words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q, (quote_literal(w) || ':A')::tsquery AS qa"
             " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
             " scope AS MATERIALIZED (SELECT {total} AS n),"
-            " idf AS MATERIALIZED (SELECT words.q, ln(1 + (GREATEST(scope.n, df.n) - df.n + 0.5) / (df.n + 0.5))"
+            " idf AS MATERIALIZED (SELECT words.q, words.qa,"
+            " ln(1 + (GREATEST(scope.n, df.n) - df.n + 0.5) / (df.n + 0.5))"
             " AS w FROM words, scope, LATERAL ({df}) df),"
         ).format(total=total, df=df)
         if keyword_idf
         else sql.SQL("")
     )
     rank = (
-        sql.SQL("(SELECT sum(idf.w) FROM idf WHERE c.tsv @@ idf.q) + ts_rank_cd(c.tsv, tq.q, 32)")
+        sql.SQL(
+            "(SELECT sum(CASE WHEN c.tsv @@ idf.qa THEN idf.w ELSE {context} * idf.w END) FROM idf"
+            " WHERE c.tsv @@ idf.q) + ts_rank_cd(c.tsv, tq.q, 32)"
+        ).format(context=sql.Literal(CONTEXT_WORD_WEIGHT))
         if keyword_idf
         else sql.SQL("ts_rank_cd(c.tsv, tq.q, 32)")
     )
@@ -237,6 +249,12 @@ def _keyword_sql(where: sql.Composable, scoped_rows: bool, keyword_idf: bool) ->
     ).format(tq=tq, idf=idf, rank=rank, rows=rows, match=match)
 
 
+# A conversation turn's own words among the query's, with their weights: what ranking.session_scores
+# adds up per session (the rows are few, so this costs a lookup each).
+_TURN_TERMS = sql.SQL(
+    "CASE WHEN c.conversation_id IS NOT NULL THEN"
+    " (SELECT jsonb_object_agg(idf.q::text, idf.w) FROM idf WHERE c.tsv @@ idf.qa) END"
+)
 _CANDIDATE_ROWS = sql.SQL(
     "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
@@ -244,7 +262,7 @@ _CANDIDATE_ROWS = sql.SQL(
     " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
     " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
     " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
-    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed"
+    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed, {terms} AS terms"
     " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
     " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
