@@ -43,3 +43,8 @@ def require_scope(who: Principal, scope: str) -> Principal:
     if scope not in who.scopes and "admin" not in who.scopes:
         raise Forbidden(f"this key lacks the '{scope}' scope", {"required_scope": scope})
     return who
+
+
+def can_write(who: Principal) -> bool:
+    """Whether the key may change memories (write, or admin which has every scope)."""
+    return bool({"write", "admin"} & who.scopes)
