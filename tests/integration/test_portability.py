@@ -70,6 +70,11 @@ def memory_line(content: str, namespace: str, **fields: Any) -> dict[str, Any]:
     return {**line, "created_at": "2026-11-01T00:00:00Z", **fields}
 
 
+def _ids_by_content(api, namespace: str) -> dict[str, str]:
+    """The ids an import gave a namespace's memories (a hand-written file's ids are not kept)."""
+    return {m["content"]: m["id"] for m in api.get(f"/v1/memories?namespace={namespace}&limit=200").body["items"]}
+
+
 def export_bytes(*lines: dict[str, Any]) -> bytes:
     """An export file: the header, then these lines."""
     return "".join(json.dumps(x) + "\n" for x in (HEADER, *lines)).encode()
@@ -397,12 +402,13 @@ def test_counters_imported_at_the_integer_edge_saturate_and_reads_and_writes_kee
     done = import_file(api, stack, export_bytes(memory))
     assert done["status"] == "done", done
     drain()
+    memory_id = _ids_by_content(api, "port-edge")[memory["content"]]
     for mode in ("keyword", "hybrid"):
         recalled = api.post("/v1/recall", {"query": "saturated counter", "namespace": "port-edge", "mode": mode})
-        assert recalled.status == 200 and recalled.body["results"][0]["memory_id"] == memory["id"], recalled.body
+        assert recalled.status == 200 and recalled.body["results"][0]["memory_id"] == memory_id, recalled.body
     again = api.post("/v1/memories", {"content": memory["content"], "namespace": "port-edge"})
     assert again.status == 200 and again.body["deduplicated"], again.body
-    stored = api.get(f"/v1/memories/{memory['id']}").body
+    stored = api.get(f"/v1/memories/{memory_id}").body
     assert (stored["access_count"], stored["repetition_count"]) == (top, top)
 
     patched_to_overflow = {**memory, "id": str(uuid.uuid4()), "content": "versioned to the edge", "version": top}
@@ -533,11 +539,12 @@ def test_an_imported_supersedes_link_ends_the_older_memory_as_post_links_does(ap
     newer["valid_from"] = "2026-11-05T00:00:00Z"
     done = import_file(api, stack, export_bytes(older, newer, _supersedes(newer, older)))
     assert done["status"] == "done", done
-    got = api.get(f"/v1/memories/{older['id']}").body
+    ids = _ids_by_content(api, "port-sup")
+    got = api.get(f"/v1/memories/{ids[older['content']]}").body
     assert got["valid_to"].startswith("2026-11-05T00:00:00"), got  # ends when the newer one starts
-    assert api.get(f"/v1/memories/{newer['id']}").body["valid_to"] is None
+    assert api.get(f"/v1/memories/{ids[newer['content']]}").body["valid_to"] is None
     hits = api.post("/v1/recall", {"query": "when does the ferry leave", "namespaces": ["port-sup"]}).body
-    assert [h["memory_id"] for h in hits["results"]] == [newer["id"]]  # the older one is no longer current
+    assert [h["memory_id"] for h in hits["results"]] == [ids[newer["content"]]]  # the older one is not current
     # The same through the API: the older memory's valid_to is the newer one's valid_from.
     a = api.post("/v1/memories", {"content": "the bus leaves at 9", "namespace": "port-sup-api"}).body["memory"]["id"]
     b = api.post(
@@ -547,6 +554,29 @@ def test_an_imported_supersedes_link_ends_the_older_memory_as_post_links_does(ap
     assert api.post("/v1/links", {"from_id": b, "to_id": a, "relation": "supersedes"}).status == 201
     assert api.get(f"/v1/memories/{a}").body["valid_to"] == got["valid_to"]
     # Deleting the imported link gives the older memory its validity back, as for an API link.
-    (link,) = api.get(f"/v1/links?memory_id={older['id']}&relation=supersedes").body["items"]
+    (link,) = api.get(f"/v1/links?memory_id={ids[older['content']]}&relation=supersedes").body["items"]
     assert api.delete(f"/v1/links/{link['id']}").status in (200, 204)
-    assert api.get(f"/v1/memories/{older['id']}").body["valid_to"] is None
+    assert api.get(f"/v1/memories/{ids[older['content']]}").body["valid_to"] is None
+
+
+def test_an_import_never_tells_whether_another_tenant_holds_an_id(api, api_for, stack, make_tenant):
+    """A file naming tenant B's memory id and one naming a random id read the same to tenant A: both
+    get a new id, counted alike; only ids A's own export proved are kept (the round trip keeps them)."""
+    b = api_for(make_tenant("port-holder").key)
+    held = b.post("/v1/memories", {"content": "tenant b's secret memory", "namespace": "port-probe"}).body["memory"]
+    _, b_file = export_file(b, stack, namespace="port-probe")  # B's proofs: bound to B, not to A
+    reports = []
+    for memory_id in (held["id"], str(uuid.uuid4())):
+        line = memory_line(f"probe for {memory_id}", "port-probe", id=memory_id)
+        done = import_file(api, stack, export_bytes(line))
+        assert done["status"] == "done", done
+        reports.append(done["report"])
+        assert api.get(f"/v1/memories/{memory_id}").status == 404  # kept under another id either way
+    assert reports[0] == reports[1] and reports[0]["mapped_ids"] == 1
+    proved = [json.loads(x) for x in b_file.splitlines()[1:]]
+    assert proved[0]["id"] == held["id"] and proved[0]["id_proof"]
+    forged = {**proved[0], "id": str(uuid.uuid4()), "content": "forged"}  # B's proof under another id: nothing
+    again = import_file(b, stack, export_bytes(forged))
+    assert again["status"] == "done" and again["report"]["mapped_ids"] == 1
+    into_a = import_file(api, stack, b_file)  # B's own file into A: B's proofs do not bind to A
+    assert into_a["status"] == "done" and into_a["report"]["mapped_ids"] == 1

@@ -104,12 +104,23 @@ class DocumentRecord(Strict):
         return self
 
 
+IdProof = Annotated[
+    str | None,
+    Field(
+        default=None,
+        pattern=r"^[0-9a-f]{32}$",
+        description="Written by the export beside the id: an import keeps the id only into the tenant that exported it",
+    ),
+]
+
+
 class MemoryRecord(MemoryCreate):
     """A memory as it was: MemoryCreate's fields and limits, and its id, layer, times, counters,
     status and previous versions. Content size is checked by the importer (documents may be longer)."""
 
     type: Literal["memory"]
     id: UuidField
+    id_proof: IdProof = None
     layer: Layer = "buffer"
     created_at: Timestamp
     updated_at: Timestamp | None = None
@@ -142,6 +153,7 @@ class MemoryRecord(MemoryCreate):
 class LinkRecord(LinkCreate):
     type: Literal["link"]
     id: UuidField
+    id_proof: IdProof = None
     valid_from: Timestamp  # an export always has it (LinkCreate defaults it to now)
     created_by: Literal["api", "consolidation"] = "api"
     run_id: UuidField | None = None
@@ -166,6 +178,7 @@ class LinkRecord(LinkCreate):
 class ConversationRecord(ConversationCreate):
     type: Literal["conversation"]
     id: UuidField
+    id_proof: IdProof = None
     created_at: Timestamp
     updated_at: Timestamp | None = None
 

@@ -171,6 +171,7 @@ def _memory_line(row: DictRow) -> dict[str, Any]:
     return {
         "type": "memory",
         "id": row["id"],
+        "id_proof": row["id_proof"],
         "namespace": row["namespace"],
         "kind": row["kind"],
         "layer": row["layer"],
@@ -466,8 +467,16 @@ class Importer:
         while batch := list(islice(it, WRITE_BATCH)):
             yield [(number, parse_record(_read(self.f, offset))) for number, offset in batch]
 
-    def new_id(self, record_id: UUID, taken: set[UUID]) -> UUID:
-        if self.keep_ids and record_id not in taken:
+    def keepable(self, table: str, batch: list[tuple[int, Any]]) -> set[UUID]:
+        """The ids of the batch the import may keep: this tenant's own (the export's proof says so) and
+        free. Any other id is mapped, held by another tenant or by none: the report never tells which."""
+        if not self.keep_ids:
+            return set()
+        own = store.own_ids(self.conn, [(r.id, r.id_proof) for _, r in batch])
+        return own - store.taken_ids(self.conn, table, list(own))
+
+    def new_id(self, record_id: UUID, keepable: set[UUID]) -> UUID:
+        if record_id in keepable:
             return record_id
         self.mapped += 1
         return uuid4()
@@ -480,7 +489,7 @@ class Importer:
         for batch in self.records("memory"):
             keys = {r.id: (self.ns(r.namespace), r.hash(), r.status, r.created_at) for _, r in batch}
             found = store.existing_memories(self.conn, list(keys.values()))
-            taken = store.taken_ids(self.conn, "memories", [r.id for _, r in batch]) if self.keep_ids else set()
+            keepable = self.keepable("memories", batch)
             news: list[tuple[MemoryRecord, NewMemory]] = []
             for _, r in batch:
                 ns, digest, status, created = keys[r.id]
@@ -490,7 +499,7 @@ class Importer:
                     self.memory_ids[r.id] = match
                     self.deduplicated.memories += 1
                     continue
-                new = _new_memory(r, self.new_id(r.id, taken), ns)
+                new = _new_memory(r, self.new_id(r.id, keepable), ns)
                 assert new.id is not None
                 seen[key] = self.memory_ids[r.id] = new.id
                 news.append((r, new))
@@ -527,12 +536,12 @@ class Importer:
             found = store.existing_conversations(
                 self.conn, [(r.id, self.ns(r.namespace), r.created_at, r.title, r.agent_id) for _, r in batch]
             )
-            taken = store.taken_ids(self.conn, "conversations", [r.id for _, r in batch]) if self.keep_ids else set()
+            keepable = self.keepable("conversations", batch)
             for _, r in batch:
                 if r.id in found:
                     self.deduplicated.conversations += 1  # its messages are there too: they are skipped
                     continue
-                new_id = self.new_id(r.id, taken)
+                new_id = self.new_id(r.id, keepable)
                 fields = r.model_dump() | {"namespace": self.ns(r.namespace)}
                 store.insert_conversation(
                     self.conn, self.tenant_id, new_id, fields, self.plan.message_counts.get(r.id, 0)
@@ -550,7 +559,7 @@ class Importer:
 
     def links(self) -> None:
         for batch in self.records("link"):
-            taken = store.taken_ids(self.conn, "links", [r.id for _, r in batch]) if self.keep_ids else set()
+            keepable = self.keepable("links", batch)
             ends = [(self.memory_ids[r.from_id], self.memory_ids[r.to_id]) for _, r in batch]
             there = store.overlapping_links(
                 self.conn,
@@ -560,7 +569,7 @@ class Importer:
             there |= {i for i, (f, t) in enumerate(ends) if f == t}
             self.deduplicated.links += len(there)  # the same relation already holds then
             rows = [
-                (number, (self.new_id(r.id, taken), f, t, r.model_dump()))
+                (number, (self.new_id(r.id, keepable), f, t, r.model_dump()))
                 for i, ((number, r), (f, t)) in enumerate(zip(batch, ends, strict=True))
                 if i not in there
             ]

@@ -134,19 +134,21 @@ _MEMORIES = sql.SQL(
     " CASE WHEN m.document_tier IS NOT NULL THEN (SELECT json_agg(json_build_object('position', c.position,"
     "   'char_start', c.char_start, 'text', c.text) ORDER BY c.position) FROM chunks c WHERE c.memory_id = m.id)"
     " END AS chunks,"
-    " d.body, d.content_type"
+    " d.body, d.content_type, engram_id_proof(m.id) AS id_proof"
     " FROM memories m LEFT JOIN documents d ON d.memory_id = m.id"
     " WHERE %(ns)s::text IS NULL OR m.namespace = %(ns)s ORDER BY m.created_at, m.id"
 )
 _LINKS = sql.SQL(
     "SELECT l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
-    " l.run_id, l.created_at, l.ended_at, l.ended_reason, l.valid_to_before_end FROM links l"
+    " l.run_id, l.created_at, l.ended_at, l.ended_reason, l.valid_to_before_end, engram_id_proof(l.id) AS id_proof"
+    " FROM links l"
     " WHERE %(ns)s::text IS NULL OR (EXISTS (SELECT 1 FROM memories f WHERE f.id = l.from_id AND f.namespace = %(ns)s)"
     "  AND EXISTS (SELECT 1 FROM memories t WHERE t.id = l.to_id AND t.namespace = %(ns)s))"
     " ORDER BY l.created_at, l.id"
 )
 _CONVERSATIONS = sql.SQL(
-    "SELECT id, namespace, title, agent_id, tags, metadata, created_at, updated_at FROM conversations"
+    "SELECT id, namespace, title, agent_id, tags, metadata, created_at, updated_at, engram_id_proof(id) AS id_proof"
+    " FROM conversations"
     " WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
 )
 _MESSAGES = sql.SQL(
@@ -189,6 +191,18 @@ def taken_ids(conn: Conn, table: str, ids: Sequence[UUID]) -> set[UUID]:
     if not ids:
         return set()
     rows = conn.execute("SELECT engram_ids_taken AS id FROM engram_ids_taken(%s, %s)", (table, list(ids))).fetchall()
+    return {r["id"] for r in rows}
+
+
+def own_ids(conn: Conn, proofs: Sequence[tuple[UUID, str | None]]) -> set[UUID]:
+    """Which ids come with the proof this tenant's exports write beside its own ids (migration 0020)."""
+    claimed = [(i, p) for i, p in proofs if p is not None]
+    if not claimed:
+        return set()
+    rows = conn.execute(
+        "SELECT k.id FROM unnest(%s::uuid[], %s::text[]) AS k(id, proof) WHERE engram_id_proof(k.id) = k.proof",
+        ([i for i, _ in claimed], [p for _, p in claimed]),
+    ).fetchall()
     return {r["id"] for r in rows}
 
 
