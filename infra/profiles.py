@@ -69,6 +69,16 @@ PROFILES: dict[str, FunctionProfile] = {
         description="hybrid recall; embeds the query, rewrite_query's LLM call, rerank",
     ),
     "graph": FunctionProfile(description="links between memories, traversal and history"),
+    # Erasure deletes the S3 objects that may hold erased data: upload leftovers, export files, and
+    # (a tenant's erasure) its import files.
+    "erasure": FunctionProfile(
+        object_access=(
+            ("s3:DeleteObject", "uploads/"),
+            ("s3:DeleteObject", EXPORTS_PREFIX),
+            ("s3:DeleteObject", IMPORTS_PREFIX),
+        ),
+        description="erasure of a memory, a subject or the tenant, from every copy",
+    ),
     # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.
     "console": FunctionProfile(timeout_s=10, database=False, description="the memory console's static files"),
     "conversations": FunctionProfile(embed_send=True, description="verbatim conversations"),
@@ -84,6 +94,8 @@ PROFILES: dict[str, FunctionProfile] = {
         consolidate_send=True,
         bedrock_embed=True,
         bedrock_llm=True,
+        # erase_memory deletes the export files (and upload leftovers) that may hold the erased memory.
+        object_access=(("s3:DeleteObject", "uploads/"), ("s3:DeleteObject", EXPORTS_PREFIX)),
         # Its cold start is ~3x a route function's, most of it importing the mcp SDK (README, Speed).
         snap_start=True,
         description="remote MCP endpoint: the memory tools over streamable HTTP",
@@ -132,7 +144,12 @@ PROFILES: dict[str, FunctionProfile] = {
         description="imports an export file uploaded to S3, all or nothing",
     ),
     "consolidation_dispatcher": FunctionProfile(
-        timeout_s=120, consolidate_send=True, scheduled=True, description="fans consolidation out per namespace"
+        timeout_s=120,
+        consolidate_send=True,
+        scheduled=True,
+        # It also empties the trash past its retention (engram.erasure): export files that held those memories go.
+        object_access=(("s3:DeleteObject", "uploads/"), ("s3:DeleteObject", EXPORTS_PREFIX)),
+        description="fans consolidation out per namespace; erases trash past its retention",
     ),
     "consolidation_worker": FunctionProfile(
         # Lambda's maximum; the cycle's time budget (ENGRAM_CONSOLIDATION_TIME_BUDGET_S, 600 s)

@@ -1,5 +1,6 @@
 """EventBridge Scheduler -> one consolidation run per active namespace, each sent to
-consolidate-jobs; the work is engram.consolidation.dispatch.dispatch."""
+consolidate-jobs (engram.consolidation.dispatch.dispatch); then the trash past its retention is
+erased (engram.erasure.service.erase_expired_trash)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ from typing import Any
 from aws_lambda_powertools import Logger
 
 from engram.consolidation.dispatch import dispatch
+from engram.erasure.service import erase_expired_trash
 
 logger = Logger()
 
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return dispatch().counts()
+    counts: dict[str, Any] = dispatch().counts()
+    try:
+        counts["trash_erased"] = erase_expired_trash()["memories"]
+    except Exception:  # the dispatch went out; the next schedule tries the trash again
+        logger.exception("trash expiry failed")
+    return counts

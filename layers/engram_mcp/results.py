@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # each model module loads with its service, when its tool is 
     from engram.conversations.models import AppendResult, Conversation
     from engram.core.models import Memory
     from engram.documents.models import QueryResponse
+    from engram.erasure.models import Erasure
     from engram.graph.models import ChainLink, Link, MemoryHistory
     from engram.memories.models import MemoryWritten
     from engram.priming.models import PrimeResponse, ResumeResponse
@@ -66,6 +67,16 @@ def updated(m: Memory) -> str:
 
 def forgotten(m: Memory) -> str:
     return f"Forgot memory {m.id}: it is in the trash and recall no longer returns it."
+
+
+def erased(e: Erasure) -> str:
+    c = e.counts
+    also = f"; {c.derived} derived from it erased too" if c.derived else ""
+    kept = f"; {c.derived_kept} derived from it kept" if c.derived_kept else ""
+    return (
+        f"Erased ({e.id}): {c.memories} memories with {c.versions} earlier versions and {c.chunks} chunks{also}{kept}."
+        " Nothing of it can be recalled or restored."
+    )
 
 
 def _hit(n: int, hit: RecallHit | CompactHit) -> str:

@@ -206,6 +206,12 @@ def _forget(tenant: UUID, a: Arguments) -> str:
     return results.forgotten(service.delete_memory(tenant, a.memory_id))
 
 
+def _erase_memory(tenant: UUID, a: Arguments) -> str:
+    from engram.erasure import service
+
+    return results.erased(service.erase_memory(tenant, a.memory_id, cascade=a.cascade, actor="mcp"))
+
+
 def _query_document(tenant: UUID, a: Arguments) -> str:
     from engram.documents import query
 
@@ -308,6 +314,14 @@ TOOLS: tuple[Tool, ...] = (
         f"{ROUTES}.memories:delete_memory",
         _forget,
         "Move a memory to the trash: recall no longer returns it (it can be restored over the HTTP API).",
+    ),
+    Tool(
+        "erase_memory",
+        "write",
+        f"{ROUTES}.erasure:erase_memory",
+        _erase_memory,
+        "Erase a memory for good, from every copy (history, consolidation records, topic names, exports); "
+        "cannot be undone. Use when the user asks that something be forgotten for real; forget only trashes.",
     ),
     Tool(
         "query_document",

@@ -571,6 +571,7 @@ class Run(Result):
     started_at: datetime | None
     finished_at: datetime | None
     undone_at: datetime | None
+    erased_memories: list[str] = []  # erased since the run: its undo cannot bring them back
 
     @property
     def finished(self) -> bool:

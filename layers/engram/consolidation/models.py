@@ -51,6 +51,11 @@ class Run(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     undone_at: datetime | None
+    erased_memories: list[UUID] = Field(
+        default_factory=list,
+        description="Memories this run touched that were erased since (POST /v1/memories/{id}/erase, "
+        "POST /v1/erasures): undo restores everything else and cannot bring these back",
+    )
 
 
 class RunPage(BaseModel):

@@ -381,6 +381,7 @@ def _run_model(row: Row) -> Run:
         started_at=row["started_at"],
         finished_at=row["finished_at"],
         undone_at=row["undone_at"],
+        erased_memories=row["erased_memories"],
     )
 
 

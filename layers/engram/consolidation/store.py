@@ -30,7 +30,7 @@ RUN_COLUMNS = sql.SQL(
     "r.id, r.namespace, r.status, r.dry_run, r.trigger, r.steps, r.step_index, r.step_cursor, r.step_counts,"
     " r.next_action_seq, r.epoch, r.llm_calls, r.llm_input_tokens, r.llm_output_tokens, r.llm_capped, r.error,"
     " r.cycles, r.created_at, r.started_at, r.finished_at, r.updated_at, r.undone_at, r.worker_started_at,"
-    " r.interruptions"
+    " r.interruptions, r.erased_memories"
 )
 # Generated or identity columns cannot be written back; the primary key and tenant never change.
 _NOT_RESTORED = {"id", "tenant_id", "tsv"}

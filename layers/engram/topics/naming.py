@@ -29,9 +29,9 @@ yourself yourselves via etc e.g i.e always never still already each much well ba
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
-def words(text: str) -> list[str]:
-    """Lower-cased content words of a text (its first TEXT_CHARS characters)."""
-    found = (w.lower().strip(".-") for w in _WORD.findall(text[:TEXT_CHARS]))
+def words(text: str, chars: int | None = TEXT_CHARS) -> list[str]:
+    """Lower-cased content words of a text (its first `chars` characters; None: all of it)."""
+    found = (w.lower().strip(".-") for w in _WORD.findall(text[:chars]))
     return [w for w in found if len(w) >= 3 and w not in STOPWORDS and not w.replace(".", "").isdigit()]
 
 
@@ -83,6 +83,24 @@ def keyword_names(groups: Sequence[Sequence[Counter[str]]]) -> list[list[list[st
 
 def keyword_label(kw: Sequence[str]) -> str:
     return " / ".join(kw)[:MAX_NAME_CHARS]
+
+
+def name_without(
+    name: str, kw: Sequence[str], gone: set[str], spare: Sequence[str] = ()
+) -> tuple[str, list[str]] | None:
+    """A topic's keyword name without the words in `gone` (an erased memory's, that no remaining member
+    says), topped up from `spare` (the remaining members' words, most frequent first); None when the
+    name and keywords hold none of them. An LLM name that does is replaced by the keyword name."""
+    if not (set(kw) & gone or set(words(name, None)) & gone):
+        return None
+    kept = [k for k in kw if k not in gone]
+    for w in spare:
+        if len(kept) >= 3:
+            break
+        if w not in gone and w not in kept:
+            kept.append(w)
+    kept = kept or ["misc"]
+    return keyword_label(kept), kept
 
 
 TOPIC_NAMING_SYSTEM = (

@@ -45,6 +45,7 @@ from engram.topics.naming import (
     TOPIC_NAMING_SYSTEM,
     keyword_label,
     keyword_names,
+    name_without,
     naming_prompt,
     parse_names,
     words,
@@ -451,3 +452,74 @@ def memory_vectors(conn: store.Conn, memory_ids: Sequence[UUID]) -> dict[UUID, l
         n = float(np.linalg.norm(v)) or 1.0
         out[mid] = [x / n for x in v]
     return out
+
+
+# --- erasure ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class ErasedFromTopics:
+    renamed: list[tuple[str, str, str]] = field(default_factory=list)  # (topic id, old name, new name)
+    removed: int = 0
+
+
+def topics_holding(conn: store.Conn, memory_ids: Sequence[UUID]) -> list[DictRow]:
+    """Before an erasure deletes these memories: their leaves and the topics above (forget_memories' input)."""
+    return store.topics_holding(conn, memory_ids) if memory_ids else []
+
+
+def erased_words(texts: Sequence[str]) -> set[str]:
+    """Every word a topic name could have taken from these texts."""
+    return {w for t in texts for w in words(t, None)}
+
+
+def forget_memories(conn: store.Conn, holding: Sequence[DictRow], gone_words: set[str]) -> ErasedFromTopics:
+    """After an erasure deleted memories (topics_holding taken before): each topic that held one loses
+    it from its count, and its name the words only the erased memories said (a leaf keeps a word a
+    remaining member says; a topic above drops every such word until the next rebuild names it afresh);
+    leaves left empty are removed. Cheap: no clustering, no LLM."""
+    out = ErasedFromTopics()
+    for t in holding:
+        renamed = None
+        if t["is_leaf"]:
+            counts: Counter[str] = Counter()
+            for text in store.leaf_member_texts(conn, t["id"]):
+                counts.update(set(words(text)))
+            renamed = name_without(
+                t["name"], t["keywords"], gone_words - set(counts), [w for w, _ in counts.most_common(12)]
+            )
+        else:
+            renamed = name_without(t["name"], t["keywords"], gone_words)
+        store.shrink_topic(conn, t["id"], t["erased"], *(renamed or (None, None)))
+        if renamed is not None:
+            out.renamed.append((t["id"], t["name"], renamed[0]))
+    out.removed = store.delete_empty_topics(conn, [t["id"] for t in holding])
+    return out
+
+
+def scrub_tree_image(image: dict[str, Any], memory_ids: set[str], gone_words: set[str]) -> dict[str, Any]:
+    """A saved tree (a rebuild's before-image) without these memories: their membership out, and the
+    names of the topics that held them without the erased words (as forget_memories does above a leaf)."""
+    members = image.get("members") or {}
+    keep = [i for i, m in enumerate(members.get("memory_id") or []) if m not in memory_ids]
+    held: Counter[str] = Counter(
+        t for m, t in zip(members.get("memory_id") or [], members.get("topic_id") or [], strict=True) if m in memory_ids
+    )
+    topics = {t["id"]: dict(t) for t in image.get("topics") or []}
+    gone_under: Counter[str] = Counter()
+    for leaf, n in held.items():
+        tid: str | None = leaf
+        while tid is not None and tid in topics:
+            gone_under[tid] += n
+            tid = topics[tid].get("parent_id")
+    for tid, n in gone_under.items():
+        t = topics[tid]
+        t["member_count"] = max(0, int(t.get("member_count") or 0) - n)
+        renamed = name_without(t.get("name") or "", t.get("keywords") or [], gone_words)
+        if renamed is not None:
+            t["name"], t["keywords"], t["named_by"] = renamed[0], renamed[1], "keywords"
+    return {
+        **image,
+        "topics": [topics[t["id"]] for t in image.get("topics") or []],
+        "members": {k: [v[i] for i in keep] for k, v in members.items()},
+    }

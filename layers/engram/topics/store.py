@@ -438,3 +438,42 @@ def texts_of(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, str]:
 def delete_namespace_tree(conn: Conn, namespace: str) -> None:
     conn.execute("DELETE FROM topics WHERE namespace = %s", (namespace,))  # members go with their topics
     conn.execute("DELETE FROM topic_trees WHERE namespace = %s", (namespace,))
+
+
+def topics_holding(conn: Conn, memory_ids: Sequence[UUID]) -> list[DictRow]:
+    """The leaves these memories belong to and every topic above them, with how many of the memories
+    each holds (`erased`): what an erasure renames."""
+    return conn.execute(
+        "WITH RECURSIVE up(id, n) AS ("
+        " SELECT tm.topic_id, count(*) FROM topic_members tm WHERE tm.memory_id = ANY(%s) GROUP BY tm.topic_id"
+        " UNION ALL SELECT t.parent_id, up.n FROM topics t JOIN up ON t.id = up.id WHERE t.parent_id IS NOT NULL)"
+        " SELECT t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by, sum(up.n)::int AS erased"
+        " FROM up JOIN topics t ON t.id = up.id GROUP BY t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by",
+        (list(memory_ids),),
+    ).fetchall()
+
+
+def leaf_member_texts(conn: Conn, topic_id: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT left(m.content, %s) AS text FROM topic_members tm JOIN memories m ON m.id = tm.memory_id"
+        " WHERE tm.topic_id = %s",
+        (MEMBER_TEXT_CHARS, topic_id),
+    ).fetchall()
+    return [r["text"] for r in rows]
+
+
+def shrink_topic(conn: Conn, topic_id: str, members_gone: int, name: str | None, kw: list[str] | None) -> None:
+    """Fewer members, and a new keyword name when given."""
+    conn.execute(
+        "UPDATE topics SET member_count = greatest(member_count - %s, 0), updated_at = now(),"
+        " name = COALESCE(%s, name), keywords = COALESCE(%s, keywords),"
+        " named_by = CASE WHEN %s::text IS NULL THEN named_by ELSE 'keywords' END WHERE id = %s",
+        (members_gone, name, kw, name, topic_id),
+    )
+
+
+def delete_empty_topics(conn: Conn, topic_ids: Sequence[str]) -> int:
+    rows = conn.execute(
+        "DELETE FROM topics WHERE id = ANY(%s) AND member_count = 0 RETURNING id", (list(topic_ids),)
+    ).fetchall()
+    return len(rows)

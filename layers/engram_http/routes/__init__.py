@@ -8,6 +8,7 @@ def all_routers() -> list:
         consolidation,
         conversations,
         documents,
+        erasure,
         graph,
         memories,
         portability,
@@ -27,4 +28,5 @@ def all_routers() -> list:
         topics.router,
         priming.router,
         portability.router,
+        erasure.router,
     ]

@@ -1,0 +1,209 @@
+"""Erasure through the HTTP API on a real PostgreSQL: one memory from every copy (versions, chunks,
+links, idempotent answers, consolidation before-images and undo, derived memories per `cascade`),
+idempotence, scopes and tenants, and the trash emptied after its retention."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from uuid import UUID
+
+import pytest
+from psycopg import sql
+
+from tests.integration.conftest import owner_connection
+
+NS = "erase"
+
+
+def marker() -> str:
+    return f"zq{uuid.uuid4().hex[:12]}x"
+
+
+def _store(api: Any, content: str, **extra: Any) -> str:
+    reply = api.post("/v1/memories", {"namespace": NS, "content": content, **extra})
+    assert reply.status in (200, 201), reply.body
+    return str(reply.body["memory"]["id"])
+
+
+def hits(stack: Any, needle: str) -> list[str]:
+    """Every text, json, jsonb and text[] column of every table holding `needle`: table.column."""
+    found = []
+    with owner_connection(stack) as conn:
+        columns = conn.execute(
+            "SELECT c.table_name, c.column_name FROM information_schema.columns c"
+            " JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name"
+            " WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'"
+            " AND (c.data_type IN ('text', 'json', 'jsonb', 'character varying') OR c.udt_name = '_text')"
+        ).fetchall()
+        assert len(columns) > 40  # the scan is real: every table's columns
+        for table, column in columns:
+            query = sql.SQL("SELECT count(*) FROM {} WHERE strpos({}::text, %s) > 0").format(
+                sql.Identifier(table), sql.Identifier(column)
+            )
+            row = conn.execute(query, (needle,)).fetchone()
+            if row and row[0]:
+                found.append(f"{table}.{column}")
+    return found
+
+
+def test_erasing_a_memory_removes_every_copy_and_is_idempotent(api, tenant, stack, drain):
+    mark = marker()
+    memory_id = _store(api, f"Alice's locker code is {mark}.", metadata={"note": mark})
+    second = _store(api, f"The gate code is {mark}-2.")  # erased below through its own id
+    assert (
+        api.patch(f"/v1/memories/{memory_id}", {"content": f"Alice's locker code is {mark} (changed)."}).status == 200
+    )
+    other = _store(api, "The cafeteria opens at eight.")
+    assert api.post("/v1/links", {"from_id": other, "to_id": memory_id, "relation": "relates_to"}).status == 201
+    drain()
+    assert hits(stack, mark)  # the copies exist before
+
+    reply = api.post(f"/v1/memories/{memory_id}/erase")
+    assert reply.status == 200, reply.body
+    erasure = reply.body
+    assert erasure["scope"] == "memory" and erasure["status"] == "done" and not erasure["dry_run"]
+    assert erasure["ids"]["memories"] == [memory_id]
+    counts = erasure["counts"]
+    assert counts["memories"] == 1 and counts["versions"] == 1 and counts["links"] == 1 and counts["chunks"] >= 1
+    assert erasure["key_id"] and erasure["actor"] == "api"
+    assert mark not in str(erasure)
+
+    assert api.get(f"/v1/memories/{memory_id}").status == 404
+    assert api.get(f"/v1/memories/{memory_id}/history").status == 404
+    assert api.post(f"/v1/memories/{memory_id}/restore").status == 404
+    again = api.post(f"/v1/memories/{memory_id}/erase")
+    assert again.status == 200 and again.body["id"] == erasure["id"]  # idempotent: the same erasure
+    assert api.get(f"/v1/erasures/{erasure['id']}").body == erasure
+    assert api.get(f"/v1/memories/{other}").status == 200  # the other end of the link stays
+
+    assert api.post(f"/v1/memories/{second}/erase").status == 200
+    assert hits(stack, mark) == []
+
+
+def test_an_idempotent_answer_holding_the_memory_is_erased_with_it(api, tenant, stack):
+    mark = marker()
+    body = {"namespace": NS, "content": f"Bob's badge is {mark}."}
+    created = _keyed_post(api, "/v1/memories", body, f"k-{mark}")
+    assert created.status == 201
+    assert _keyed_post(api, "/v1/memories", body, f"k-{mark}").body == created.body  # replayed
+    memory_id = created.body["memory"]["id"]
+    erased = api.post(f"/v1/memories/{memory_id}/erase").body
+    assert erased["counts"]["idempotent_answers"] == 1
+    assert hits(stack, mark) == []
+
+
+def _keyed_post(api: Any, path: str, body: Any, key: str) -> Any:
+    """Api has no header argument: the gateway stand-in directly, with an Idempotency-Key."""
+    import json
+
+    from engram_local import gateway
+    from tests.conftest import Reply
+
+    headers = {"content-type": "application/json", "authorization": f"Bearer {api.key}", "idempotency-key": key}
+    resp = gateway.handle("POST", path, headers, json.dumps(body).encode())
+    return Reply(resp.status, json.loads(resp.body), resp.headers)
+
+
+def test_a_trashed_memory_is_erased_the_same_way(api, tenant, stack):
+    mark = marker()
+    memory_id = _store(api, f"Carol's flight is {mark}.")
+    assert api.delete(f"/v1/memories/{memory_id}").status == 200
+    reply = api.post(f"/v1/memories/{memory_id}/erase")
+    assert reply.status == 200 and reply.body["counts"]["memories"] == 1
+    assert api.get("/v1/trash").body["items"] == []
+    assert hits(stack, mark) == []
+
+
+def test_scopes_tenants_and_unknown_ids(api, tenant, make_tenant, api_for, stack):
+    memory_id = _store(api, "Dana prefers tea.")
+    reader = api_for(api.post("/v1/keys", {"scopes": ["read"]}).body["api_key"])
+    assert reader.post(f"/v1/memories/{memory_id}/erase").status == 403
+    other = api_for(make_tenant("other").key)
+    assert other.post(f"/v1/memories/{memory_id}/erase").status == 404  # not yours: as if it did not exist
+    assert other.get(f"/v1/erasures/{uuid.uuid4()}").status == 404
+    assert api.post(f"/v1/memories/{uuid.uuid4()}/erase").status == 404
+    bad = api.post(f"/v1/memories/{memory_id}/erase?cascade=some")
+    assert bad.status == 422 and "cascade" in str(bad.body)
+    assert api.get(f"/v1/memories/{memory_id}").status == 200  # nothing was written
+
+
+def _derived(api: Any, source: str, text: str) -> str:
+    derived = _store(api, text)
+    reply = api.post("/v1/links", {"from_id": derived, "to_id": source, "relation": "derived_from"})
+    assert reply.status == 201, reply.body
+    return derived
+
+
+@pytest.mark.parametrize("cascade", ["erase", "none"])
+def test_cascade_decides_what_becomes_of_derived_memories(api, tenant, stack, cascade):
+    mark = marker()
+    source = _store(api, f"Erin's phone is {mark}.")
+    summary = _derived(api, source, f"Contacts: Erin {mark}.")
+    deeper = _derived(api, summary, f"Digest: Erin {mark}, and more.")
+    path = f"/v1/memories/{source}/erase" + ("" if cascade == "erase" else "?cascade=none")
+    erasure = api.post(path).body
+    if cascade == "erase":  # the default: nothing derived keeps the words
+        assert sorted(erasure["ids"]["derived"]) == sorted([summary, deeper])
+        assert erasure["counts"]["memories"] == 3 and erasure["counts"]["derived"] == 2
+        assert api.get(f"/v1/memories/{deeper}").status == 404
+        assert hits(stack, mark) == []
+    else:
+        assert sorted(erasure["ids"]["derived_kept"]) == sorted([summary, deeper])
+        assert erasure["counts"]["memories"] == 1
+        assert api.get(f"/v1/memories/{summary}").status == 200
+        assert api.get(f"/v1/memories/{source}").status == 404
+
+
+def test_the_trash_is_erased_after_its_retention_by_the_schedule(api, tenant, stack):
+    from engram_local.lambda_runtime import invoke
+
+    mark = marker()
+    old = _store(api, f"Frank's old address is {mark}.")
+    recent = _store(api, "Frank's new address is on file.")
+    for memory_id in (old, recent):
+        assert api.delete(f"/v1/memories/{memory_id}").status == 200
+    with owner_connection(stack) as conn:
+        conn.execute("UPDATE memories SET deleted_at = now() - interval '31 days' WHERE id = %s", (old,))
+    result = invoke("consolidation_dispatcher", {"source": "aws.scheduler"})
+    assert result["trash_erased"] >= 1
+    trash = [m["id"] for m in api.get("/v1/trash").body["items"]]
+    assert trash == [recent]  # within its retention: still restorable
+    assert hits(stack, mark) == []
+    with owner_connection(stack) as conn:
+        row = conn.execute(
+            "SELECT scope, actor, erased_ids FROM erasures WHERE tenant_id = %s AND scope = 'trash'", (tenant.id,)
+        ).fetchone()
+    assert row is not None and row[1] == "schedule" and row[2]["memories"] == [old]
+
+
+def test_undo_of_a_merge_names_the_erased_memory_and_restores_the_rest(api, tenant, stack, drain, settings_env):
+    from engram.consolidation import service
+
+    settings_env(ENGRAM_LLM_LEVEL="off")
+    mark = marker()
+    a = _store(api, f"The staging database is db-{mark} in eu-west-1.", importance=0.7)
+    b = _store(api, f"the staging database is  db-{mark} in eu-west-1", importance=0.4)
+    drain()
+    reply = api.post("/v1/consolidate", {"namespace": NS, "steps": ["dedupe"]})
+    run_id = reply.body["id"]
+    assert service.run_cycle(stack.dsn, UUID(tenant.id), UUID(run_id), time_budget_s=600).status == "done"
+    run = api.get(f"/v1/consolidation-runs/{run_id}").body
+    (merge,) = [x for x in run["actions"]["items"] if x["action"] == "merge"]
+    survivor, superseded = merge["details"]["survivor"], merge["details"]["superseded"]
+    assert {survivor, superseded} == {a, b}
+
+    erasure = api.post(f"/v1/memories/{superseded}/erase?cascade=none").body
+    assert erasure["ids"]["consolidation_runs"] == [run_id]
+    assert erasure["counts"]["consolidation_actions"] >= 1
+    with owner_connection(stack) as conn:
+        images = conn.execute(
+            "SELECT before_image::text, reason, details::text FROM consolidation_actions WHERE run_id = %s", (run_id,)
+        ).fetchall()
+    assert all(superseded not in (img or "") or '"erased"' in (img or "") for img, _, _ in images)
+
+    undone = api.post(f"/v1/consolidation-runs/{run_id}/undo")
+    assert undone.status == 200, undone.body
+    assert undone.body["erased_memories"] == [superseded]  # what undo could not bring back
+    assert api.get(f"/v1/memories/{survivor}").status == 200
+    assert api.get(f"/v1/memories/{superseded}").status == 404
