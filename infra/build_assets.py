@@ -14,19 +14,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shutil
 import struct
 import subprocess
 import sys
 import time
-import tomllib
 import zipfile
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from infra.locks import (
+    LAYER_LOCK,
+    PROVIDED_BY_RUNTIME,
+    PYTHON_VERSION,
+    digest,
+    layer_inputs,
+    layer_requirements,
+    require_fresh,
+)
 from infra.paths import (
     BUILD_DIR,
     CORE_PACKAGES,
@@ -34,23 +41,14 @@ from infra.paths import (
     FUNCTIONS_SRC,
     LAYERS_SRC,
     MANIFEST,
-    REPO_ROOT,
 )
 
-PYTHON_VERSION = "3.12"
 # psycopg-binary 3.3 ships only manylinux_2_28 wheels for aarch64; without that tag pip
 # silently falls back to an older psycopg. Lambda's Python 3.12 runtime (AL2023) has glibc 2.34.
 PLATFORMS = ("manylinux_2_28_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64")
-# Only the SDK itself; its small helpers (jmespath, used by powertools) are shipped so the
-# layer does not lean on what happens to sit in the runtime's own path.
-PROVIDED_BY_RUNTIME = {"boto3", "botocore", "s3transfer"}
 # Keep only what the runtime needs from the dependency tree.
 PRUNE_DIRS = {"__pycache__", "tests", "testing"}
 PRUNE_KEEP = {"numpy/testing", "numpy/_core/tests"}  # numpy imports numpy.testing lazily; keep it
-# The Claude client (imported lazily, only where an LLM is used: staging and prod run with
-# llm_level=auto) and the MCP server (imported by functions/mcp alone). The local ONNX embedder
-# ("local-embed") is left out: Bedrock embeds in the cloud.
-LAYER_EXTRAS = ("llm", "mcp")
 LAMBDA_UNZIPPED_LIMIT = 262_144_000  # 250 MiB: function code plus all its layers
 DIRECT_UPLOAD_ZIP_LIMIT = 52_428_800  # 50 MiB; CDK uploads through S3, so this is only a warning
 EM_AARCH64 = 183
@@ -87,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "python_version": PYTHON_VERSION,
         "platforms": list(PLATFORMS),
         "requirements": layer_requirements(),
+        "lock": {"file": LAYER_LOCK.name, "input_sha256": digest(layer_inputs())},
         "packages": versions,
         "functions": functions,
         "sizes": sizes,
@@ -105,30 +104,18 @@ def table_functions() -> list[str]:
     return sorted({r.function for r in ROUTES} | set(EVENT_FUNCTIONS))
 
 
-def layer_requirements(extras: tuple[str, ...] = LAYER_EXTRAS) -> list[str]:
-    """The runtime dependencies from pyproject.toml (plus `extras`), less what the Lambda runtime
-    already has."""
-    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
-    requirements = []
-    wanted = list(project["dependencies"])
-    for extra in extras:
-        wanted += project.get("optional-dependencies", {}).get(extra, [])
-    for requirement in wanted:
-        name = re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0].lower()
-        if name not in PROVIDED_BY_RUNTIME:
-            requirements.append(requirement)
-    return requirements
-
-
 def build_deps_layer(target: Path) -> None:
+    """Exactly the versions and files of locks/layer.txt (pip checks every hash; --no-deps: the lock
+    is the whole closure)."""
+    require_fresh(LAYER_LOCK)
     shutil.rmtree(target, ignore_errors=True)
     site = target / "python"
     command = [
         sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
         "--target", str(site), "--implementation", "cp", "--python-version", PYTHON_VERSION,
-        "--only-binary=:all:", "--no-compile", "--upgrade",
+        "--only-binary=:all:", "--no-compile", "--upgrade", "--no-deps", "--require-hashes",
         *[arg for platform in PLATFORMS for arg in ("--platform", platform)],
-        *layer_requirements(),
+        "-r", str(LAYER_LOCK),
     ]  # fmt: skip
     print("pip:", " ".join(command[3:]))
     subprocess.run(command, check=True)
