@@ -207,3 +207,146 @@ def test_undo_of_a_merge_names_the_erased_memory_and_restores_the_rest(api, tena
     assert undone.body["erased_memories"] == [superseded]  # what undo could not bring back
     assert api.get(f"/v1/memories/{survivor}").status == 200
     assert api.get(f"/v1/memories/{superseded}").status == 404
+
+
+def s3_hits(stack: Any, needle: str) -> list[str]:
+    """Every object of the local bucket holding `needle`."""
+    s3 = stack.aws.s3()
+    found = []
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=stack.uploads_bucket):
+        for obj in page.get("Contents", []):
+            body = s3.get_object(Bucket=stack.uploads_bucket, Key=obj["Key"])["Body"].read()
+            if needle.encode() in body:
+                found.append(obj["Key"])
+    return found
+
+
+def _export(api: Any, stack: Any) -> str:
+    job = api.post("/v1/exports", {})
+    assert job.status == 202, job.body
+    stack.export_poller.drain()
+    assert api.get(f"/v1/exports/{job.body['id']}").body["status"] == "ready"
+    return str(job.body["id"])
+
+
+def test_a_subject_is_erased_by_metadata_with_its_conversations_documents_and_exports(
+    api, tenant, stack, drain, settings_env
+):
+    from tests.integration.conftest import make_body
+
+    settings_env(ENGRAM_DOCUMENT_TIER0_MAX_BYTES=str(16 * 1024), ENGRAM_DOCUMENT_TIER1_MAX_BYTES=str(64 * 1024))
+    mark = marker()
+    subject = {"user_id": f"u-{mark}"}
+    mine = [_store(api, f"Fact {i} about the user: {mark} likes {w}.", metadata=subject) for i, w in enumerate("abc")]
+    kept = _store(api, "Fact about someone else.", metadata={"user_id": "u-7"})
+    doc = api.post("/v1/documents", {"content": make_body(150_000, mark), "namespace": NS, "metadata": subject})
+    assert doc.status == 201 and doc.body["document"]["tier"] == 2, doc.body
+    conversation = api.post("/v1/conversations", {"namespace": NS, "metadata": subject}).body["id"]
+    said = [{"role": "user", "content": f"my code is {mark}"}, {"role": "assistant", "content": "noted"}]
+    assert api.post(f"/v1/conversations/{conversation}/messages", {"messages": said}).status in (200, 201)
+    drain()
+    export_id = _export(api, stack)
+    assert s3_hits(stack, mark) and hits(stack, mark)
+
+    plan = api.post("/v1/erasures", {"selector": {"metadata": subject}, "dry_run": True})
+    assert plan.status == 202, plan.body
+    assert plan.body["dry_run"] and plan.body["counts"]["memories"] == 4 and plan.body["counts"]["conversations"] == 1
+    assert api.get(f"/v1/memories/{mine[0]}").status == 200  # a plan erases nothing
+
+    reply = api.post("/v1/erasures", {"selector": {"metadata": subject}})
+    assert reply.status == 202, reply.body
+    erasure = reply.body
+    assert erasure["status"] == "done" and erasure["scope"] == "subject"
+    assert sorted(erasure["ids"]["memories"]) == sorted([*mine, doc.body["memory"]["id"]])
+    assert erasure["ids"]["conversations"] == [conversation] and erasure["ids"]["exports"] == [export_id]
+    counts = erasure["counts"]
+    assert counts["documents"] == 1 and counts["document_pages"] >= 2 and counts["messages"] == 2
+    assert mark not in str(erasure) or erasure["selector"] == {"metadata": subject}  # the selector, not content
+    assert api.get(f"/v1/erasures/{erasure['id']}").body == erasure
+
+    assert api.get(f"/v1/conversations/{conversation}").status == 404
+    assert api.get(f"/v1/memories/{kept}").status == 200
+    assert api.get(f"/v1/exports/{export_id}").body["status"] == "failed"
+    assert s3_hits(stack, mark) == []
+    # Only the audit record names the subject (its selector); no other column holds the marker.
+    assert hits(stack, mark) == ["erasures.selector"]
+
+
+def test_a_selector_must_narrow_and_bulk_erasure_needs_admin(api, tenant, api_for):
+    for selector, field in (({}, "selector"), ({"namespace": NS, "since": "2026-01-02", "until": "2026-01-01"}, "")):
+        reply = api.post("/v1/erasures", {"selector": selector})
+        assert reply.status == 422 and field in str(reply.body), reply.body
+    writer = api_for(api.post("/v1/keys", {"scopes": ["read", "write"]}).body["api_key"])
+    assert writer.post("/v1/erasures", {"selector": {"namespace": NS}}).status == 403
+
+
+def test_a_conversation_alone_is_erased_by_its_id(api, tenant, stack):
+    mark = marker()
+    conversation = api.post("/v1/conversations", {"namespace": NS}).body["id"]
+    api.post(f"/v1/conversations/{conversation}/messages", {"messages": [{"role": "user", "content": mark}]})
+    memory_id = _store(api, "A memory in the same namespace stays.")
+    erasure = api.post("/v1/erasures", {"selector": {"conversation_id": conversation}}).body
+    assert erasure["counts"]["conversations"] == 1 and erasure["counts"]["memories"] == 0
+    assert api.get(f"/v1/memories/{memory_id}").status == 200
+    assert hits(stack, mark) == []
+
+
+def _tenant_rows(stack: Any, tenant_id: str) -> dict[str, int]:
+    """Rows naming the tenant in every table with a tenant_id column, the audit table left out."""
+    counts = {}
+    with owner_connection(stack) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.columns c WHERE table_schema = 'public'"
+            " AND column_name = 'tenant_id' AND table_name IN (SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = 'public' AND table_type = 'BASE TABLE')"
+        ).fetchall()
+        for (table,) in tables:
+            query = sql.SQL("SELECT count(*) FROM {} WHERE tenant_id = %s").format(sql.Identifier(table))
+            row = conn.execute(query, (tenant_id,)).fetchone()
+            counts[table] = row[0] if row else 0
+        row = conn.execute("SELECT count(*) FROM tenants WHERE id = %s", (tenant_id,)).fetchone()
+        counts["tenants"] = row[0] if row else 0
+    return counts
+
+
+@pytest.mark.parametrize("through", ["route", "cli"])
+def test_a_tenant_is_erased_with_its_keys_and_objects_and_the_audit_record_stays(
+    make_tenant, api_for, stack, drain, through
+):
+    from engram.ops import cli
+
+    tenant = make_tenant(f"leaving-{through}")
+    api = api_for(tenant.key)
+    mark = marker()
+    _store(api, f"Tenant secret {mark}.")
+    conversation = api.post("/v1/conversations", {"namespace": NS}).body["id"]
+    api.post(f"/v1/conversations/{conversation}/messages", {"messages": [{"role": "user", "content": mark}]})
+    drain()
+    _export(api, stack)
+    assert s3_hits(stack, mark) and _tenant_rows(stack, tenant.id)["memories"] == 1
+
+    if through == "route":
+        assert api.post("/v1/tenant/erase", {"confirm": str(uuid.uuid4())}).status == 422
+        reply = api.post("/v1/tenant/erase", {"confirm": tenant.id})
+        assert reply.status == 200, reply.body
+        erasure_id = reply.body["id"]
+        assert reply.body["scope"] == "tenant" and reply.body["counts"]["memories"] == 1
+        assert api.get("/v1/stats").status == 401  # its keys went with it
+    else:
+        assert cli.main(["erase-tenant", tenant.id]) == 2  # --yes is required
+        assert _tenant_rows(stack, tenant.id)["memories"] == 1
+        assert cli.main(["erase-tenant", tenant.id, "--yes"]) == 0
+        assert cli.main(["erase-tenant", tenant.id, "--yes"]) == 2  # gone: not found
+        erasure_id = None
+
+    rows = _tenant_rows(stack, tenant.id)
+    assert {t: n for t, n in rows.items() if n and t != "erasures"} == {}
+    assert rows["erasures"] == 1
+    assert s3_hits(stack, mark) == [] and hits(stack, mark) == []
+    with owner_connection(stack) as conn:
+        audit = conn.execute(
+            "SELECT id::text, actor, selector FROM erasures WHERE tenant_id = %s AND scope = 'tenant'", (tenant.id,)
+        ).fetchone()
+    assert audit is not None and audit[1] == ("api" if through == "route" else "cli")
+    assert audit[2]["rows"]["memories"] == 1 and audit[2]["objects"] >= 1
+    assert erasure_id in (None, audit[0])

@@ -35,6 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--namespace", default="default")
     c.add_argument("--dry-run", action="store_true", help="plan only: list the actions, change nothing")
     c.add_argument("--steps", default=None, help="comma-separated steps (default: every step)")
+    e = sub.add_parser(
+        "erase-tenant", help="erase a tenant for good: every row, key and S3 object; prints the audit record"
+    )
+    e.add_argument("tenant_id", type=UUID)
+    e.add_argument("--yes", action="store_true", help="required: the erasure cannot be undone")
     sub.add_parser("settings", help="list every setting: its environment variable, value here, and description")
     m = sub.add_parser("mcp", help="MCP over stdio for local agents, forwarded to the API's remote /mcp endpoint")
     m.add_argument("--url", help="the API's base URL (default: ENGRAM_API_URL)")
@@ -90,6 +95,13 @@ def _run(args: argparse.Namespace) -> int:
             args.tenant, args.namespace, dry_run=args.dry_run, steps=args.steps.split(",") if args.steps else None
         )
         print(run.model_dump_json(indent=2))
+    elif args.command == "erase-tenant":
+        if not args.yes:
+            print("engram erase-tenant: add --yes: the tenant's data cannot be brought back", file=sys.stderr)
+            return 2
+        from engram.erasure.service import erase_tenant
+
+        print(erase_tenant(args.tenant_id, actor="cli").model_dump_json(indent=2))
     return 0
 
 
