@@ -319,7 +319,10 @@ def _rank(
             )
     fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight, req.query)
     best: dict[UUID, Candidate] = {}
-    for c in sorted(candidates, key=lambda c: -c.fused):
+    # Reciprocal ranks tie exactly when two candidates trade places in the two lists (1/11 + 1/12 both):
+    # the keyword score, then the cosine, settle it, not the order the rows came in (rounded: the sums'
+    # float order differs).
+    for c in sorted(candidates, key=lambda c: (-round(c.fused, 12), -(c.keyword or 0.0), -(c.vector or 0.0))):
         best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
     return list(best.values())
 
