@@ -30,10 +30,12 @@ SPEAKER_BOOST = 0.5
 # MMR (recall's `diversify`, on by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
 # the fused score over the best one's (RRF scores are ~0.1: unscaled, any penalty outweighs them);
 # redundancy is the highest cosine to a result already picked, counted above MMR_FLOOR and scaled to
-# [0, 1], so a result on the same subject is not a repeat and a near-copy is. Both chosen on
-# bench/longconv_recall.py's train split (lambda 0.3 to 0.9; floor 0, 0.5, 0.7, 0.8).
+# [0, 1], so a result on the same subject is not a repeat and a near-copy is. Lambda chosen on
+# bench/longconv_recall.py's train split (0.3 to 0.9). The floor on real dialogue (bench/dialogue_recall.py):
+# at 0.7 MMR cost .042 / .040 / .068 of the evidence at 2k / 4k / 8k (turns of one conversation share
+# its subjects, cosine 0.7-0.85 with MiniLM); at 0.9 it costs nothing there and a near-copy still waits.
 MMR_LAMBDA = 0.5
-MMR_FLOOR = 0.7
+MMR_FLOOR = 0.9
 # Keyword rank: the sum of the matched query words' inverse document frequencies (engram.recall.store),
 # counted over at most KEYWORD_IDF_ROWS rows; False: ts_rank_cd alone, which weighs every word alike.
 # The counts cost (bench/recall_latency.py, 10k memories, a loaded machine: recall p50 60 ms counting to
