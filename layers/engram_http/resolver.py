@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from engram_http.errors import install_error_handlers
 from engram_http.protocol import BodyRefused, check_request, parse_json_body
+from engram_http.route_match import method_not_allowed, methods_at, requested_path
 
 
 def _serialize(obj: Any) -> str:
@@ -20,21 +21,35 @@ def _serialize(obj: Any) -> str:
     return json.dumps(obj, default=str, separators=(",", ":"))
 
 
+def _refusal(
+    status: int, code: str, message: str, details: Any, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json", **(headers or {})},
+        "body": json.dumps({"error": {"code": code, "message": message, "details": details}}, separators=(",", ":")),
+        "isBase64Encoded": False,
+    }
+
+
 class EngramResolver(APIGatewayHttpResolver):
     """Powertools' HTTP API resolver, with the body's protocol checked before validation runs
-    (Powertools would read form or multipart bodies, and fail on bytes that are not UTF-8)."""
+    (Powertools would read form or multipart bodies, and fail on bytes that are not UTF-8), and a
+    method the path does not serve answered 405: API Gateway hands `GET /v1/memories/batch` to
+    `GET /v1/memories/{memory_id}`, but that path is the batch store's (engram_http.route_match)."""
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        if event.get("pathParameters"):
+            method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "")
+            path = requested_path(str(event.get("routeKey", "")), event["pathParameters"])
+            allowed = methods_at(path)
+            if allowed and method not in allowed:
+                message, details = method_not_allowed(method, path, allowed)
+                return _refusal(405, "method_not_allowed", message, details, {"Allow": ", ".join(allowed)})
         try:
             media_type = check_request(event)
         except BodyRefused as refused:
-            error = {"code": refused.code, "message": refused.message, "details": refused.details}
-            return {
-                "statusCode": refused.status,
-                "headers": {"Content-Type": "application/json"},
-                "body": json.dumps({"error": error}, separators=(",", ":")),
-                "isBase64Encoded": False,
-            }
+            return _refusal(refused.status, refused.code, refused.message, refused.details)
         if media_type:  # media types are case-insensitive; Powertools compares them as written
             event = {**event, "headers": {**event["headers"], "content-type": media_type}}
         return super().resolve(event, context)

@@ -7,14 +7,14 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import re
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from engram_http.route_table import ROUTES, Route
+from engram_http.route_match import match, method_not_allowed, methods_at
+from engram_http.route_table import Route
 from engram_local.lambda_runtime import invoke
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024  # HTTP API payload quota
@@ -27,22 +27,6 @@ class HttpResponse:
     status: int
     headers: dict[str, str]
     body: bytes
-
-
-def _compile(route: Route) -> re.Pattern[str]:
-    pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", route.path)
-    return re.compile(f"^{pattern}$")
-
-
-_COMPILED = [(r, _compile(r)) for r in ROUTES]
-
-
-def match(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
-    for route, pattern in _COMPILED:
-        m = pattern.match(path)
-        if m and route.method == method:
-            return route, m.groupdict()
-    return None
 
 
 def _json(status: int, body: str) -> HttpResponse:
@@ -66,10 +50,6 @@ def too_large(size: int | None) -> HttpResponse:
         f"{said}; the limit is {limit} bytes. {LARGE_BODY_ALTERNATIVE}",
         {"field": "body", "size": size, "limit": limit, "alternative": LARGE_BODY_ALTERNATIVE},
     )
-
-
-def allowed_methods(path: str) -> list[str]:
-    return sorted({route.method for route, pattern in _COMPILED if pattern.match(path)})
 
 
 def build_event(
@@ -118,15 +98,10 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
     path = urlsplit(raw_path).path
     found = match(method, path)
     if found is None:
-        allowed = allowed_methods(path)
+        allowed = methods_at(path)
         if allowed:  # HEAD, OPTIONS or another method on a known path
-            return envelope(
-                405,
-                "method_not_allowed",
-                f"{method} is not allowed on {path}; use {', '.join(allowed)}",
-                {"method": method, "allowed": allowed},
-                {"allow": ", ".join(allowed)},
-            )
+            message, details = method_not_allowed(method, path, allowed)
+            return envelope(405, "method_not_allowed", message, details, {"allow": ", ".join(allowed)})
         return envelope(404, "not_found", "no such route", {"path": path})
     if len(body) > API_GATEWAY_MAX_BODY:
         return too_large(len(body))

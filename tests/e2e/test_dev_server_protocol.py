@@ -128,6 +128,29 @@ def test_other_methods_answer_a_405_envelope(server, method):
     assert set(headers["allow"].split(", ")) == {"GET", "POST"} == set(error["details"]["allowed"])
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("GET", "/v1/memories/batch", "POST"),
+        ("PATCH", "/v1/memories/batch", "POST"),
+        ("DELETE", "/v1/memories/batch", "POST"),
+        ("OPTIONS", "/v1/memories/batch", "POST"),
+        ("DELETE", "/v1/links/batch", "POST"),
+        ("OPTIONS", "/v1/links/batch", "POST"),
+        ("GET", "/v1/topics/lookup", "POST"),
+        ("PUT", "/v1/memories/00000000-0000-4000-8000-000000000001", "DELETE, GET, PATCH"),
+        ("OPTIONS", "/v1/links/00000000-0000-4000-8000-000000000001", "DELETE"),
+    ],
+)
+def test_a_literal_path_is_its_own_resource_not_a_parameter_value(server, key, method, path, allowed):
+    # API Gateway hands GET /v1/memories/batch to GET /v1/memories/{memory_id}: the function answers
+    # 405 (it was a 422 for the id "batch"), and OPTIONS advertises only what the path serves
+    status, headers, body = request(server, method, path, key=key)
+    assert status == 405 and headers["allow"] == allowed, (status, headers, body)
+    error = envelope(body)
+    assert error["code"] == "method_not_allowed" and error["details"]["allowed"] == allowed.split(", ")
+
+
 def test_head_answers_405_as_json_without_a_body(server):
     status, headers, body = request(server, "HEAD", "/v1/health")
     assert status == 405 and headers["content-type"].startswith("application/json") and body == b""

@@ -46,3 +46,15 @@ def test_static_routes_are_get_only_and_outside_v1():
 def test_the_mcp_endpoint_is_one_path_behind_the_authorizer():
     mcp = [(r.method, r.path, r.auth) for r in ROUTES if r.function in JSON_RPC_FUNCTIONS]
     assert mcp == [("POST", "/mcp", True), ("GET", "/mcp", True), ("DELETE", "/mcp", True)]
+
+
+def test_a_path_a_route_names_literally_serves_that_routes_methods_alone() -> None:
+    from engram_http.route_match import match, methods_at, requested_path
+
+    memory = "/v1/memories/00000000-0000-4000-8000-000000000001"
+    assert methods_at("/v1/memories/batch") == ["POST"]  # not also GET/PATCH/DELETE /v1/memories/{memory_id}
+    assert methods_at("/v1/links/batch") == ["POST"] and methods_at("/v1/topics/lookup") == ["POST"]
+    assert methods_at(memory) == ["DELETE", "GET", "PATCH"] and methods_at("/nowhere") == []
+    found = match("GET", "/v1/memories/batch")  # what API Gateway invokes all the same
+    assert found is not None and found[0].path == "/v1/memories/{memory_id}" and found[1] == {"memory_id": "batch"}
+    assert requested_path("GET /v1/memories/{memory_id}", found[1]) == "/v1/memories/batch"
