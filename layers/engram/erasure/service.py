@@ -76,16 +76,18 @@ def _erase(
         holding = topics.topics_holding(conn, targets)
         out.counts.consolidation_actions, out.ids.consolidation_runs = store.scrub_actions(conn, targets)
         erased = {str(i) for i in targets}
+        renamed: list[tuple[str, str, str]] = []  # (topic id, old name, new name): quoted by lineage
         for r in store.tree_images_with(conn, targets):
             image = r["before_image"]
-            image["topic_tree"] = topics.scrub_tree_image(image["topic_tree"], erased, gone_words)
+            image["topic_tree"], in_image = topics.scrub_tree_image(image["topic_tree"], erased, gone_words)
             store.replace_tree_image(conn, r["run_id"], r["seq"], image)
+            renamed += in_image
             out.counts.consolidation_actions += 1
         out.s3_keys += store.delete_uploads(conn, targets)
         store.delete_verdicts(conn, targets)
         store.delete_memories(conn, targets)
         forgot = topics.forget_memories(conn, holding, gone_words)
-        for topic_id, old, new in forgot.renamed:
+        for topic_id, old, new in dict.fromkeys(renamed + forgot.renamed):
             store.rename_in_lineage(conn, topic_id, old, new)
         out.counts.topics_renamed, out.counts.topics_removed = len(forgot.renamed), forgot.removed
     out.counts.idempotent_answers = store.delete_idempotent_answers(conn, targets + list(conversation_ids))

@@ -117,12 +117,25 @@ def copy_counts(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequen
 def trash_active(conn: Conn, ids: Sequence[UUID]) -> None:
     """Through the trash first, so the database ends their links as a deletion does: an older memory a
     supersedes link had ended becomes current again (a hard delete alone would drop the link and leave
-    it ended)."""
+    it ended). That is the run's own effect taken back, not an edit: such a memory keeps its updated_at,
+    so an undo of the run that superseded it still applies to it."""
+    kept = conn.execute(
+        "SELECT DISTINCT m.id, m.updated_at FROM links l JOIN memories m ON m.id = l.to_id"
+        " WHERE l.tenant_id = engram_current_tenant() AND l.from_id = ANY(%(ids)s) AND l.relation = 'supersedes'"
+        " AND l.supersede_applied AND l.ended_at IS NULL AND NOT (l.to_id = ANY(%(ids)s))",
+        {"ids": list(ids)},
+    ).fetchall()
     conn.execute(
         "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
         " WHERE id = ANY(%s) AND status = 'active'",
         (list(ids),),
     )
+    if kept:
+        conn.execute(
+            "UPDATE memories m SET updated_at = k.updated_at FROM unnest(%s::uuid[], %s::timestamptz[])"
+            " AS k(id, updated_at) WHERE m.id = k.id",
+            ([r["id"] for r in kept], [r["updated_at"] for r in kept]),
+        )
 
 
 def delete_uploads(conn: Conn, memory_ids: Sequence[UUID]) -> list[str]:

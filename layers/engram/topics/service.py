@@ -497,9 +497,12 @@ def forget_memories(conn: store.Conn, holding: Sequence[DictRow], gone_words: se
     return out
 
 
-def scrub_tree_image(image: dict[str, Any], memory_ids: set[str], gone_words: set[str]) -> dict[str, Any]:
+def scrub_tree_image(
+    image: dict[str, Any], memory_ids: set[str], gone_words: set[str]
+) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
     """A saved tree (a rebuild's before-image) without these memories: their membership out, and the
-    names of the topics that held them without the erased words (as forget_memories does above a leaf)."""
+    names of the topics that held them without the erased words (as forget_memories does above a leaf).
+    Returns the image and the renamed topics (id, old name, new name)."""
     members = image.get("members") or {}
     keep = [i for i, m in enumerate(members.get("memory_id") or []) if m not in memory_ids]
     held: Counter[str] = Counter(
@@ -507,6 +510,7 @@ def scrub_tree_image(image: dict[str, Any], memory_ids: set[str], gone_words: se
     )
     topics = {t["id"]: dict(t) for t in image.get("topics") or []}
     gone_under: Counter[str] = Counter()
+    renamed: list[tuple[str, str, str]] = []
     for leaf, n in held.items():
         tid: str | None = leaf
         while tid is not None and tid in topics:
@@ -515,11 +519,13 @@ def scrub_tree_image(image: dict[str, Any], memory_ids: set[str], gone_words: se
     for tid, n in gone_under.items():
         t = topics[tid]
         t["member_count"] = max(0, int(t.get("member_count") or 0) - n)
-        renamed = name_without(t.get("name") or "", t.get("keywords") or [], gone_words)
-        if renamed is not None:
-            t["name"], t["keywords"], t["named_by"] = renamed[0], renamed[1], "keywords"
-    return {
+        new = name_without(t.get("name") or "", t.get("keywords") or [], gone_words)
+        if new is not None:
+            renamed.append((tid, t.get("name") or "", new[0]))
+            t["name"], t["keywords"], t["named_by"] = new[0], new[1], "keywords"
+    scrubbed = {
         **image,
         "topics": [topics[t["id"]] for t in image.get("topics") or []],
         "members": {k: [v[i] for i in keep] for k, v in members.items()},
     }
+    return scrubbed, renamed
