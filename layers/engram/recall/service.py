@@ -233,7 +233,13 @@ def _candidates(
     exact, keyword_scope = scan_strategy(conn, req, where, params, dimension, degraded)
     params["idf_rows"] = ranking.KEYWORD_IDF_ROWS
     query = candidate_sql(
-        where, dimension, use_keyword, exact=exact, keyword_scope=keyword_scope, keyword_idf=ranking.KEYWORD_IDF
+        where,
+        dimension,
+        use_keyword,
+        exact=exact,
+        keyword_scope=keyword_scope,
+        keyword_idf=ranking.KEYWORD_IDF,
+        count_scope=scope_filter(req),
     )
     return conn.execute(query, params).fetchall()
 

@@ -135,6 +135,7 @@ def candidate_sql(
     exact: sql.Composable | None = None,
     keyword_scope: sql.Composable | None = None,
     keyword_idf: bool = False,
+    count_scope: sql.Composable | None = None,
 ) -> sql.Composed:
     """The candidates of both retrievals in one query. `exact`: vector_sql's. `keyword_scope`
     (scope_filter's condition, when the rows it leaves are few): the keyword side reads those rows
@@ -154,8 +155,9 @@ def candidate_sql(
             else sql.SQL("NULL::float8")
         )
         scoped = sql.SQL(
-            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
-            " UNION ALL SELECT c.id, c.tsv, NULL::float8 FROM chunks c WHERE c.embedding IS NULL AND {where}), "
+            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, {dist} AS dist FROM chunks c"
+            " WHERE {scope} AND {where} UNION ALL SELECT c.id, c.tsv, c.conversation_id, NULL::float8 FROM chunks c"
+            " WHERE c.embedding IS NULL AND {where}), "
         ).format(dist=dist, scope=keyword_scope, where=where)
     if dimension and shared and exact is not None:
         vec: sql.Composable = sql.SQL(
@@ -166,13 +168,9 @@ def candidate_sql(
         vec = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(where, dimension, exact))
     else:
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
-    kw = _keyword_sql(where, shared, keyword_idf) if use_keyword else _NO_KEYWORD
+    kw = _keyword_sql(where, shared, keyword_idf, count_scope) if use_keyword else _NO_KEYWORD
     return sql.SQL("WITH {scoped}{vec}, {kw}, {rest} {validity}").format(
-        scoped=scoped,
-        vec=vec,
-        kw=kw,
-        rest=_CANDIDATE_ROWS.format(terms=_TURN_TERMS if use_keyword and keyword_idf else sql.SQL("NULL::jsonb")),
-        validity=_VALID_AT,
+        scoped=scoped, vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT
     )
 
 
@@ -180,81 +178,65 @@ def candidate_sql(
 # weight: the turn is found by it but ranks below one that says the word itself (bench/dialogue_recall.py).
 CONTEXT_WORD_WEIGHT = 0.5
 
-_NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float4 AS rank WHERE false)")
+_NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float8 AS rank, NULL::jsonb AS terms WHERE false)")
 
 
-def _keyword_sql(where: sql.Composable, scoped_rows: bool, keyword_idf: bool) -> sql.Composed:
-    """The keyword top-k, ranked by BM25's inverse document frequency of each query word among the rows
-    the filters leave (a word most rows share, a speaker's name or "work", weighs little beside a rare
-    one) plus ts_rank_cd as the tie-break; turns are short, so term frequency and length are left to it.
-    Any query word may match (OR): questions rarely share every word.
+def _keyword_sql(
+    where: sql.Composable, scoped_rows: bool, keyword_idf: bool, count_scope: sql.Composable | None = None
+) -> sql.Composed:
+    """The keyword top-k (id, rank, terms), ranked by BM25's inverse document frequency of each query
+    word among the rows the filters leave (a word most rows share, a speaker's name or "work", weighs
+    little beside a rare one); a word a conversation turn holds only in its neighbours (chunks.context,
+    weight D) counts CONTEXT_WORD_WEIGHT of it. Turns are short, so term frequency and length are left
+    out. Any query word may match (OR): questions rarely share every word. `terms`: the words a row
+    holds itself with their weights (ranking.rank_sessions adds them up per session).
 
-    Two sources of rows. Without a scope: the GIN index on tsv through tenant_chunks (migration 0004).
-    It walks every tenant's rows holding a query word, so a small tenant's query beside a big tenant
-    holding common words reads the big one's rows and throws them away (a 1% tenant was 2-3x slower
-    than the big one). With `scoped_rows` (the scope's rows are few): candidate_sql's `scoped` rows,
-    found by the partial indexes that find a tenant's rows (chunks_scope for embedded rows,
-    chunks_pending for the others), read once and matched in memory; under row-level security, as
-    no text operator reaches the table.
-    Counts stop at %(idf_rows)s rows either way, so a word in that many rows or more weighs about
-    nothing and a large namespace costs no more than that.
+    Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
+    both the words' document frequencies and each row's rank: no per-row subquery, no second count.
+    The rows a word may match come from one of two sources. Without a scope: the GIN index on tsv
+    through tenant_chunks (migration 0004). With `scoped_rows` (the scope's rows are few): candidate_sql's
+    `scoped` rows, found by the partial indexes that find a tenant's rows, read once and matched in
+    memory (the shared text index walks every tenant's rows holding a word: a small tenant beside a big
+    one holding common words was 2-3x slower than the big one). The scope's size counts at most
+    %(idf_rows)s rows (index-only, through chunks_scope: `count_scope`), so a word in that many rows or
+    more weighs about nothing and a large namespace costs no more than that.
     """
-    tq = sql.SQL(
-        "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery AS q),"
-    )
-    rows: sql.Composable
-    match: sql.Composable
+    if not keyword_idf:
+        rows = sql.SQL("scoped c" if scoped_rows else "tenant_chunks c")
+        match = sql.SQL("" if scoped_rows else " AND {where}").format(where=where)
+        return sql.SQL(
+            "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery"
+            " AS q),"
+            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank, NULL::jsonb AS terms"
+            " FROM {rows}, tq WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q{match} ORDER BY rank DESC LIMIT %(k)s)"
+        ).format(rows=rows, match=match)
+    found: sql.Composable
     total: sql.Composable
-    df: sql.Composable
-    if not scoped_rows:
-        rows, match = sql.SQL("tenant_chunks c"), sql.SQL(" AND {where}").format(where=where)
-        # Counted in two halves, embedded and pending: only those conditions match the partial indexes
-        # (counted whole, a 50-row tenant's count read the entire table: 55 of its 60 ms at 100k chunks).
-        total = sql.SQL(
-            "(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE c.embedding IS NOT NULL AND {where}"
-            " LIMIT %(idf_rows)s) s) + (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c"
-            " WHERE c.embedding IS NULL AND {where} LIMIT %(idf_rows)s) p)"
-        ).format(where=where)
-        df = sql.SQL(
-            "SELECT count(*) AS n FROM (SELECT 1 FROM tenant_chunks c WHERE c.tsv @@ words.q AND {where}"
-            " LIMIT %(idf_rows)s) m"
-        ).format(where=where)
-    else:
-        rows, match = sql.SQL("scoped c"), sql.SQL("")
+    if scoped_rows:
+        found = sql.SQL("scoped c ON c.tsv @@ words.q")
         total = sql.SQL("LEAST((SELECT count(*) FROM scoped), %(idf_rows)s)")
-        df = sql.SQL("SELECT LEAST(count(*), %(idf_rows)s) AS n FROM scoped c WHERE c.tsv @@ words.q")
-    idf = (
-        sql.SQL(
-            " words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q, (quote_literal(w) || ':A')::tsquery AS qa"
-            " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
-            " scope AS MATERIALIZED (SELECT {total} AS n),"
-            " idf AS MATERIALIZED (SELECT words.q, words.qa,"
-            " ln(1 + (GREATEST(scope.n, df.n) - df.n + 0.5) / (df.n + 0.5))"
-            " AS w FROM words, scope, LATERAL ({df}) df),"
-        ).format(total=total, df=df)
-        if keyword_idf
-        else sql.SQL("")
-    )
-    rank = (
-        sql.SQL(
-            "(SELECT sum(CASE WHEN c.tsv @@ idf.qa THEN idf.w ELSE {context} * idf.w END) FROM idf"
-            " WHERE c.tsv @@ idf.q) + ts_rank_cd(c.tsv, tq.q, 32)"
-        ).format(context=sql.Literal(CONTEXT_WORD_WEIGHT))
-        if keyword_idf
-        else sql.SQL("ts_rank_cd(c.tsv, tq.q, 32)")
-    )
+    else:
+        found = sql.SQL("tenant_chunks c ON c.tsv @@ words.q AND {where}").format(where=where)
+        # Counted in two halves, embedded and pending: only those conditions match the partial indexes
+        # (counted whole, a 50-row tenant's count read the entire table).
+        total = sql.SQL(
+            "(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE {scope} LIMIT %(idf_rows)s) s)"
+            " + (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE c.embedding IS NULL AND {where}"
+            " LIMIT %(idf_rows)s) p)"
+        ).format(scope=count_scope if count_scope is not None else sql.SQL("c.embedding IS NOT NULL"), where=where)
     return sql.SQL(
-        "{tq}{idf} kw AS MATERIALIZED (SELECT c.id, {rank} AS rank FROM {rows}, tq"
-        " WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q{match} ORDER BY rank DESC LIMIT %(k)s)"
-    ).format(tq=tq, idf=idf, rank=rank, rows=rows, match=match)
+        "words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q, (quote_literal(w) || ':A')::tsquery AS qa"
+        " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
+        " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
+        " c.conversation_id IS NOT NULL AS turn FROM words JOIN {found}),"
+        " idf AS MATERIALIZED (SELECT d.q, ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS w"
+        " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
+        " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END) AS rank,"
+        " jsonb_object_agg(m.q::text, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
+        " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
+    ).format(found=found, total=total, context=sql.Literal(CONTEXT_WORD_WEIGHT))
 
 
-# A conversation turn's own words among the query's, with their weights: what ranking.session_scores
-# adds up per session (the rows are few, so this costs a lookup each).
-_TURN_TERMS = sql.SQL(
-    "CASE WHEN c.conversation_id IS NOT NULL THEN"
-    " (SELECT jsonb_object_agg(idf.q::text, idf.w) FROM idf WHERE c.tsv @@ idf.qa) END"
-)
 _CANDIDATE_ROWS = sql.SQL(
     "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
@@ -262,7 +244,8 @@ _CANDIDATE_ROWS = sql.SQL(
     " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
     " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
     " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
-    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed, {terms} AS terms"
+    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed,"
+    " CASE WHEN c.conversation_id IS NOT NULL THEN kw.terms END AS terms"
     " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
     " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
