@@ -278,7 +278,7 @@ def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
                 approved, verdict = parse_gate(answer)
             except UnusableAnswer as exc:
                 ctx.candidates += 1
-                logger.warning("unusable gate answer", extra={"error": str(exc)})
+                logger.warning("unusable gate answer", extra={"error": exc.loggable})
                 continue
         if approved:
             _set_layer(ctx, m, "gate", "gate_approve", "core", f"{why}; {verdict}")
@@ -518,7 +518,7 @@ def dedupe(ctx: StepContext, cursor: Row | None) -> Row | None:
                 merged = parse_merge(answer, [survivor["content"], other["content"]], ctx.max_chars)
             except UnusableAnswer as exc:
                 ctx.candidates += 1
-                logger.warning("unusable merge answer", extra={"error": str(exc)})
+                logger.warning("unusable merge answer", extra={"error": exc.loggable})
                 continue
             if merged is None:
                 store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "merge", "keep_separate", ctx.run_id)
@@ -629,7 +629,7 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
             decided = parse_reconcile(answer, older["content"], newer["content"], ctx.max_chars)
         except UnusableAnswer as exc:
             ctx.candidates += 1
-            logger.warning("unusable reconcile answer", extra={"error": str(exc)})
+            logger.warning("unusable reconcile answer", extra={"error": exc.loggable})
             continue
         if decided.decision == "update":
             _absorb(

@@ -108,6 +108,12 @@ def gate_prompt(m: dict[str, Any]) -> str:
 class UnusableAnswer(ValueError):
     """The LLM's answer was not the JSON asked for, or would lose a detail."""
 
+    @property
+    def loggable(self) -> str:
+        """The reason without what follows its colon (the details an answer dropped are the memories'
+        own words): logs never hold memory content, so an erasure need not reach them."""
+        return str(self).split(": ", 1)[0]
+
 
 def json_object(text: str) -> dict[str, Any]:
     match = re.search(r"\{.*\}", text, re.DOTALL)
