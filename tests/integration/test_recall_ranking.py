@@ -35,7 +35,7 @@ def test_a_rare_query_word_outranks_a_word_every_memory_shares(api, drain):
     assert set(ranked) == set(ids)  # every memory matching any word is still a candidate
 
 
-def test_by_default_a_near_repeat_waits_behind_a_result_that_says_something_else(api, drain):
+def test_with_diversify_a_near_repeat_waits_behind_a_result_that_says_something_else(api, drain):
     contents = [
         "The heron nested by the old mill pond.",
         "The heron nested by the old mill pond!",  # another memory (another hash), nearly the same vector
@@ -50,8 +50,8 @@ def test_by_default_a_near_repeat_waits_behind_a_result_that_says_something_else
         assert r.status == 200, r.body
         return [h["memory_id"] for h in r.body["results"]]
 
-    assert set(top_two(diversify=False)) == {ids[0], ids[1]}  # by score alone the repeat comes second
-    first, second = top_two()
+    assert set(top_two()) == {ids[0], ids[1]}  # by score alone (the default) the repeat comes second
+    first, second = top_two(diversify=True)
     assert first in (ids[0], ids[1]) and second == ids[2]
 
 

@@ -67,9 +67,9 @@ class RecallRequest(Strict):
     )
     mode: Literal["hybrid", "vector", "keyword"] = "hybrid"
     diversify: bool = Field(
-        default=True,
-        description="MMR: a result that repeats an earlier one waits behind one that says something else; "
-        "false ranks by score alone",
+        default=False,
+        description="MMR: a result that nearly repeats an earlier one (cosine above 0.9) waits behind one that "
+        "says something else; false (the default) ranks by score alone",
     )
     explain: bool = False
     touch: bool = True
