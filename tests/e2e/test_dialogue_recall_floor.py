@@ -1,0 +1,47 @@
+"""The quality floor: recall on real dialogue may not fall below the figure committed with the code.
+
+Runs bench/dialogue_recall.py as a user would (its own local stack; the five development dialogues of
+../shared/data/locomo-dev ingested through the API, every question asked with budget_chars 4,000) and
+compares evidence recall with bench/dialogue_recall_floor.json. A ranking change that loses there fails
+the gate; one that wins should raise the committed figure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+FLOOR = PROJECT_ROOT / "bench" / "dialogue_recall_floor.json"
+
+
+def test_evidence_recall_at_4000_characters_holds_the_committed_figure(tmp_path: Path) -> None:
+    floor = json.loads(FLOOR.read_text())
+    out = tmp_path / "figures.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(PROJECT_ROOT / "bench" / "dialogue_recall.py"),
+            "--ways",
+            "budget",
+            "--budgets",
+            str(floor["budget_chars"]),
+            "--json",
+            str(out),
+        ],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    measured = json.loads(out.read_text())["defaults"]["budget"][str(floor["budget_chars"])]
+    least = floor["evidence_recall"] - floor["margin"]
+    assert measured >= least, (
+        f"evidence recall at {floor['budget_chars']} characters fell to {measured:.4f}, below the committed "
+        f"{floor['evidence_recall']:.4f} - {floor['margin']} (bench/dialogue_recall_floor.json): {run.stdout}"
+    )
