@@ -52,7 +52,11 @@ def test_both_forms_return_the_same_turns_for_a_budget_and_count_every_character
     r = api.post("/v1/conversations", {"title": "trip", "namespace": "b"})
     cid = r.body["id"]
     msgs = [
-        {"role": "user", "content": f"Ana: day {i} of the trip, we hiked to lake number {i}.", "created_at": "2024-06-01"}
+        {
+            "role": "user",
+            "content": f"Ana: day {i} of the trip, we hiked to lake number {i}.",
+            "created_at": "2024-06-01",
+        }
         for i in range(40)
     ]
     assert api.post(f"/v1/conversations/{cid}/messages", {"messages": msgs}).status == 201

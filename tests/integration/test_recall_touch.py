@@ -29,7 +29,9 @@ def shared_notes(api, drain) -> list[str]:
 
 def counts(stack, ids: list[str]) -> dict[UUID, tuple[int, float]]:
     with psycopg.connect(stack.dsn) as conn:
-        rows = conn.execute("SELECT id, access_count, importance FROM memories WHERE id = ANY(%s)", ([*ids],)).fetchall()
+        rows = conn.execute(
+            "SELECT id, access_count, importance FROM memories WHERE id = ANY(%s)", ([*ids],)
+        ).fetchall()
     return {r[0]: (r[1], float(r[2])) for r in rows}
 
 
@@ -57,7 +59,7 @@ def test_concurrent_recalls_of_the_same_memories_never_fail(tenant, shared_notes
                     embedder,
                 )
                 answered.append(len(found.results))
-            except BaseException as exc:  # noqa: BLE001 - every failure is the finding
+            except BaseException as exc:  # every failure is the finding
                 failures.append(exc)
 
     threads = [threading.Thread(target=client, args=(seed,)) for seed in range(16)]
