@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conversation_data import Dataset, datasets
+from local_api import call
 
 BUDGETS = (2000, 4000, 8000)
 METHODS = {  # label -> (recall mode, fusion)
@@ -33,20 +34,6 @@ METHODS = {  # label -> (recall mode, fusion)
     "fused-weighted": ("hybrid", "weighted"),
     "fused-rrf": ("hybrid", "rrf"),
 }
-
-
-def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    import json
-
-    from engram_local import gateway
-
-    resp = gateway.handle(
-        method,
-        path,
-        {"authorization": f"Bearer {key}", "content-type": "application/json"},
-        b"" if body is None else json.dumps(body, default=str).encode(),
-    )
-    return resp.status, json.loads(resp.body)
 
 
 def ingest(key: str, ds: Dataset, namespace: str) -> list[str]:

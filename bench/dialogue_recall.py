@@ -40,6 +40,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+from local_api import call, wait_for_vectors
+
 DATA = Path(os.environ.get("ENGRAM_DIALOGUE_DATA", Path(__file__).resolve().parents[2] / "shared/data/locomo-dev"))
 BUDGETS = (2000, 4000, 8000)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -113,18 +116,6 @@ def load(data: Path = DATA) -> list[Dialogue]:
                 questions.append(Question(q["question"], q["category"], evidence))
         dialogues.append(Dialogue(path.stem, sessions, questions))
     return dialogues
-
-
-def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    from engram_local import gateway
-
-    resp = gateway.handle(
-        method,
-        path,
-        {"authorization": f"Bearer {key}", "content-type": "application/json"},
-        b"" if body is None else json.dumps(body, default=str).encode(),
-    )
-    return resp.status, json.loads(resp.body)
 
 
 def ingest(key: str, dialogue: Dialogue, namespace: str, one_conversation: bool) -> None:
@@ -224,18 +215,6 @@ def ask(key: str, dialogues: list[Dialogue], config: Config, way: str, budgets: 
                         measured.scores[(f"{b}", "all")].append(share)
                         measured.scores[(f"{b}", q.category)].append(share)
     return measured
-
-
-def wait_for_vectors(stack: Any) -> None:
-    import psycopg
-
-    with psycopg.connect(stack.dsn, autocommit=True) as conn:
-        while True:
-            stack.embed_poller.drain()
-            row = conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL").fetchone()
-            if row is None or row[0] == 0:
-                return
-            time.sleep(1)
 
 
 def percentile(samples: list[float], q: int) -> float:

@@ -16,7 +16,6 @@ picks rows of CONFIGS (settings, ranking constants or request fields changed for
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+from local_api import call, wait_for_vectors
 from longconv_data import Conversation, conversations
 
 BUDGETS = (2000, 4000, 8000)
@@ -75,18 +75,6 @@ CONFIGS: dict[str, Config] = {
     "rerank": Config(request={"rerank": True}),
     "rewrite-query": Config(request={"rewrite_query": True}),
 }
-
-
-def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    from engram_local import gateway
-
-    resp = gateway.handle(
-        method,
-        path,
-        {"authorization": f"Bearer {key}", "content-type": "application/json"},
-        b"" if body is None else json.dumps(body, default=str).encode(),
-    )
-    return resp.status, json.loads(resp.body)
 
 
 def ingest(key: str, conv: Conversation, namespace: str) -> list[str]:
@@ -149,21 +137,6 @@ def applied(config: Config) -> Iterator[None]:
         for k, v in saved_ranking.items():
             setattr(ranking, k, v)
         LocalStack.refresh_settings()
-
-
-def wait_for_vectors(stack: Any) -> None:
-    """Drain the embed queue until every chunk has its vector. A drain stops when the queue answers
-    empty, but a job that failed on a loaded machine is invisible until its visibility timeout: asking
-    then would score the first rows with vectors missing (keyword only for those turns)."""
-    import psycopg
-
-    with psycopg.connect(stack.dsn, autocommit=True) as conn:
-        while True:
-            stack.embed_poller.drain()
-            row = conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL").fetchone()
-            if row is None or row[0] == 0:
-                return
-            time.sleep(2)
 
 
 Scores = dict[str, list[dict[int, float]]]  # question type (and "all") -> per-question scores
