@@ -13,9 +13,9 @@ from uuid import UUID
 RECENCY_HALF_LIFE_DAYS = 30.0
 # engram-go's composite weights (seed 000); see README "Recall quality" for what was measured.
 W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
-# Reciprocal rank fusion's k: 10 measured best with 20, 30 and 60 on real dialogue (bench/dialogue_recall.py)
-# as on bench/longconv_recall.py: a small k lets each list's first hits lead, which is what evidence within
-# a small budget needs.
+# Reciprocal rank fusion's k: 10 beat 20 at every budget on real dialogue (bench/dialogue_recall.py), as it
+# beat 20, 40 and 60 on bench/longconv_recall.py: a small k lets each list's first hits lead, which is what
+# evidence within a small budget needs.
 RRF_K = 10
 # Conversation turns, on real dialogue (bench/dialogue_recall.py; README "Recall quality"):
 # - A session (a conversation's turns of one day) that holds more of the query's rare words than its
@@ -25,15 +25,15 @@ RRF_K = 10
 #   turns (97% of the evidence turns of such questions): their fused score is raised by SPEAKER_BOOST.
 SESSION_WEIGHT = 0.5
 SPEAKER_BOOST = 0.5
-# The keyword list's weight beside the vector list's 1 is the setting recall_rrf_keyword_weight (0.15,
-# chosen on the same train split: 1, 0.5, 0.3, 0.15 and vector only measured).
-# MMR (recall's `diversify`, on by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
+# The keyword list's weight beside the vector list's 1 is the setting recall_rrf_keyword_weight (1, chosen
+# on real dialogue against 0.15, where the synthetic set had put it).
+# MMR (recall's `diversify`, off by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
 # the fused score over the best one's (RRF scores are ~0.1: unscaled, any penalty outweighs them);
 # redundancy is the highest cosine to a result already picked, counted above MMR_FLOOR and scaled to
 # [0, 1], so a result on the same subject is not a repeat and a near-copy is. Lambda chosen on
 # bench/longconv_recall.py's train split (0.3 to 0.9). The floor on real dialogue (bench/dialogue_recall.py):
 # at 0.7 MMR cost .042 / .040 / .068 of the evidence at 2k / 4k / 8k (turns of one conversation share
-# its subjects, cosine 0.7-0.85 with MiniLM); at 0.9 it costs nothing there and a near-copy still waits.
+# its subjects, cosine 0.7-0.85 with MiniLM); at 0.9 it ties with off, and a near-copy still waits.
 MMR_LAMBDA = 0.5
 MMR_FLOOR = 0.9
 # Keyword rank: the sum of the matched query words' inverse document frequencies (engram.recall.store),
