@@ -108,9 +108,12 @@ def fuse(
     candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_weight: float = 1.0, query: str = ""
 ) -> None:
     """Each candidate's fused score. rrf: 1/(RRF_K + rank) in the vector list plus keyword_weight x
-    1/(RRF_K + rank) in the keyword list (the setting recall_rrf_keyword_weight) plus SESSION_WEIGHT x
-    1/(RRF_K + session rank) for conversation turns; weighted: W_*. Either way a turn of a speaker the
-    query names gains SPEAKER_BOOST."""
+    1/(RRF_K + rank) in the keyword list (the setting recall_rrf_keyword_weight); weighted: W_*.
+
+    Conversation turns are then ordered among themselves with their own signals: the session list
+    (SESSION_WEIGHT x 1/(RRF_K + session rank)) and SPEAKER_BOOST for a speaker the query names. Those
+    only reorder the turns within the places the turns hold: a memory, which has neither signal, keeps
+    its place among them, so a tenant's notes are not pushed down by its chat logs."""
     by_vec = sorted((c for c in candidates if c.vector is not None), key=lambda c: -(c.vector or 0))
     by_kw = sorted((c for c in candidates if c.keyword is not None), key=lambda c: -(c.keyword or 0))
     for i, c in enumerate(by_vec):
@@ -123,8 +126,11 @@ def fuse(
     _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     rank_sessions(candidates)
     named = named_speakers(candidates, query)
+    with_turn_signals: dict[int, float] = {}  # id(candidate) -> its score with the session and speaker
     for c in candidates:
         importance = float(c.row["importance"])
+        factor = 1.0 + 0.1 * c.recency + 0.1 * importance
+        session = 0.0
         if fusion == "rrf":
             base = c.rewrite_part
             if c.vector_rank is not None:
@@ -132,14 +138,26 @@ def fuse(
             if c.keyword_rank is not None:
                 base += keyword_weight / (RRF_K + c.keyword_rank)
             if c.session_rank is not None:
-                base += SESSION_WEIGHT / (RRF_K + c.session_rank)
-            c.fused = base * (1.0 + 0.1 * c.recency + 0.1 * importance)
+                session = SESSION_WEIGHT / (RRF_K + c.session_rank)
+            c.fused = base * factor
         else:
             kw_norm = (c.keyword or 0.0) / top_kw  # best keyword hit of this query = 1.0
             base = W_VECTOR * max(c.vector or 0.0, 0.0) + W_KEYWORD * kw_norm + W_RECENCY * c.recency + c.rewrite_part
-            c.fused = base * (0.8 + 0.4 * importance)
-        if c.speaker in named:
-            c.fused *= 1.0 + SPEAKER_BOOST
+            factor = 0.8 + 0.4 * importance
+            c.fused = base * factor
+        with_turn_signals[id(c)] = (base + session) * factor * (1.0 + SPEAKER_BOOST if c.speaker in named else 1.0)
+    _order_turns_among_themselves([c for c in candidates if c.row.get("conversation_id")], with_turn_signals)
+
+
+def _order_turns_among_themselves(turns: list[Candidate], with_turn_signals: dict[int, float]) -> None:
+    """The turns' fused scores, highest first, handed to the turns in the order of their scores with
+    the turn signals: the places turns hold beside memories stay, who holds them changes."""
+    places = sorted((c.fused for c in turns), reverse=True)
+    ordered = sorted(
+        turns, key=lambda c: (-round(with_turn_signals[id(c)], 12), -(c.keyword or 0.0), -(c.vector or 0.0))
+    )
+    for i, (c, place) in enumerate(zip(ordered, places, strict=True)):
+        c.fused = place - i * 1e-9  # places the two lists left equal keep the turns' order
 
 
 def _rewrite_parts(
