@@ -26,7 +26,14 @@ from infra.assets import LambdaAssets
 from infra.config import EnvConfig
 from infra.database import Database
 from infra.nag import acknowledge, main_resource
-from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, FunctionProfile, profile_for
+from infra.profiles import (
+    CONSOLIDATE_QUEUE,
+    EMBED_QUEUE,
+    EXPORT_QUEUE,
+    UPLOAD_EVENTS_QUEUE,
+    FunctionProfile,
+    profile_for,
+)
 from infra.retention import retention_days
 from infra.storage import UPLOADS_PREFIX
 from infra.workers import MAX_RECEIVES, WorkQueues
@@ -135,6 +142,8 @@ class Functions(Construct):
             environment["ENGRAM_CONSOLIDATION_MAX_RECEIVES"] = str(MAX_RECEIVES)
         if EXPORT_QUEUE in queues.queues:
             environment["ENGRAM_EXPORT_QUEUE_URL"] = queues.get(EXPORT_QUEUE).queue.queue_url
+        if UPLOAD_EVENTS_QUEUE in queues.queues:
+            environment["ENGRAM_UPLOAD_EVENTS_QUEUE_URL"] = queues.get(UPLOAD_EVENTS_QUEUE).queue.queue_url
 
         self.functions: dict[str, lambda_.Function] = {}
         # What callers invoke: the `live` alias of a SnapStart function, else the function itself.
@@ -233,12 +242,15 @@ class Functions(Construct):
         # Every function that uses the database reads the one database secret, and no other.
         if profile.database:
             database.secret.grant_read(role)
-        if profile.embed_send:
-            queues.get(EMBED_QUEUE).queue.grant_send_messages(role)
-        if profile.consolidate_send:
-            queues.get(CONSOLIDATE_QUEUE).queue.grant_send_messages(role)
-        if profile.export_send:
-            queues.get(EXPORT_QUEUE).queue.grant_send_messages(role)
+        sends = (
+            (profile.embed_send, EMBED_QUEUE),
+            (profile.consolidate_send, CONSOLIDATE_QUEUE),
+            (profile.export_send, EXPORT_QUEUE),
+            (profile.upload_events_send, UPLOAD_EVENTS_QUEUE),
+        )
+        for may_send, queue_key in sends:
+            if may_send:
+                queues.get(queue_key).queue.grant_send_messages(role)
         if profile.bedrock_embed:
             role.add_to_policy(
                 iam.PolicyStatement(

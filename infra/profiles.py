@@ -38,6 +38,8 @@ class FunctionProfile:
     s3_trigger_prefix: str | None = None
     scheduled: bool = False  # invoked by the EventBridge Scheduler consolidation schedule
     export_send: bool = False  # may enqueue export jobs
+    # may send an upload's ObjectCreated notification again (an object that arrived, never ingested)
+    upload_events_send: bool = False
     # (S3 action, key prefix) on the uploads bucket beyond uploads/: exports and imports
     object_access: tuple[tuple[str, str], ...] = ()
     temp_mb: int = 512  # /tmp (ephemeral storage); Lambda bills above 512 MB
@@ -82,8 +84,15 @@ PROFILES: dict[str, FunctionProfile] = {
     # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.
     "console": FunctionProfile(timeout_s=10, database=False, description="the memory console's static files"),
     "conversations": FunctionProfile(embed_send=True, description="verbatim conversations"),
+    # GET of an upload past its expiry asks S3 whether the object arrived (HEAD needs s3:GetObject):
+    # only a missing one fails it as expired; one that is there gets its notification sent again.
     "documents": FunctionProfile(
-        embed_send=True, uploads_write=True, bedrock_llm=True, description="documents and query-document"
+        embed_send=True,
+        uploads_read=True,
+        uploads_write=True,
+        upload_events_send=True,
+        bedrock_llm=True,
+        description="documents and query-document",
     ),
     # Prime embeds the task (recall); topic names may use the LLM when ENGRAM_LLM_LEVEL allows.
     "topics": FunctionProfile(bedrock_embed=True, bedrock_llm=True, description="topic tree, resume and prime"),

@@ -30,7 +30,7 @@ from constructs import Construct
 
 from infra.config import EnvConfig
 from infra.nag import acknowledge, logical_id
-from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, profile_for
+from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, UPLOAD_EVENTS_QUEUE, profile_for
 
 MAX_RECEIVES = 5
 SCHEDULE_FLEXIBLE_WINDOW = Duration.minutes(10)
@@ -53,6 +53,8 @@ def queue_keys(functions: Iterable[str]) -> list[str]:
             keys.add(CONSOLIDATE_QUEUE)
         if profile.export_send:
             keys.add(EXPORT_QUEUE)
+        if profile.upload_events_send:
+            keys.add(UPLOAD_EVENTS_QUEUE)
     return sorted(keys)
 
 

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote_plus
 
+from engram.adapters.s3 import object_created_record
 from engram_local.lambda_runtime import invoke
 from engram_local.postgres import free_port
 
@@ -151,24 +151,8 @@ def sqs_record(message_id: str, body: str, queue: str = "q") -> dict[str, Any]:
     }
 
 
-def s3_notification_record(
-    bucket: str, key: str, size: int, etag: str, event_name: str = "ObjectCreated:Put"
-) -> dict[str, Any]:
-    """One S3 event notification record in the shape AWS documents (the key URL-encoded, as S3 sends it)."""
-    record: dict[str, Any] = {
-        "eventVersion": "2.1",
-        "eventSource": "aws:s3",
-        "awsRegion": REGION,
-        "eventTime": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
-        "eventName": event_name,
-        "s3": {
-            "s3SchemaVersion": "1.0",
-            "configurationId": "uploads",
-            "bucket": {"name": bucket, "arn": f"arn:aws:s3:::{bucket}"},
-            "object": {"key": quote_plus(key), "size": size, "eTag": etag},
-        },
-    }
-    return complete_s3_record(record)
+# Tests build notification records with the one the API uses to re-send a lost notification.
+s3_notification_record = object_created_record
 
 
 def complete_s3_record(record: dict[str, Any]) -> dict[str, Any]:

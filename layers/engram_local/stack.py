@@ -60,6 +60,7 @@ class LocalStack:
         # notifications land in an SQS queue that a poller feeds to functions/document_ingest.
         self.uploads_queue_url, _ = self.aws.create_uploads_bucket(self.uploads_bucket, "engram-upload-events")
         os.environ["ENGRAM_UPLOADS_BUCKET"] = self.uploads_bucket
+        os.environ["ENGRAM_UPLOAD_EVENTS_QUEUE_URL"] = self.uploads_queue_url
         # Exports: a job queue the export worker drains; imports: files PUT under imports/ of the same
         # bucket notify a queue the import worker drains.
         self.export_queue_url, _ = self.aws.create_queue("engram-export-jobs", visibility_timeout=300)

@@ -35,11 +35,22 @@ def test_unknown_function_gets_database_access_only(future):
     }  # fmt: skip
 
 
-def test_documents_may_only_put_under_uploads(future):
+def test_documents_may_only_put_and_head_under_uploads(future):
     statements = future.role_statements("documents")
     s3 = [st for st in statements if any(a.startswith("s3:") for a in _actions([st]))]
-    assert _actions(s3) == {"s3:PutObject"}
+    # PutObject signs the presigned PUT; GetObject lets a late GET of an upload HEAD its object.
+    assert _actions(s3) == {"s3:PutObject", "s3:GetObject"}
     assert all(UPLOADS_PREFIX + "*" in str(st["Resource"]) for st in s3)
+
+
+def test_documents_may_resend_an_uploads_notification(future):
+    """Only to upload-events (an object that arrived but was never ingested), and it knows the queue."""
+    function = future.json["Resources"][future.function_logical_id("documents")]
+    variables = function["Properties"]["Environment"]["Variables"]
+    assert "ENGRAM_UPLOAD_EVENTS_QUEUE_URL" in variables
+    sends = [st for st in future.role_statements("documents") if "sqs:SendMessage" in _actions([st])]
+    queues = {str(st["Resource"]) for st in sends}
+    assert any("UploadEvents" in q for q in queues) and all("Consolidate" not in q for q in queues)
 
 
 def test_document_ingest_gets_uploads_through_a_queue(future):

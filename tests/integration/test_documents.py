@@ -254,6 +254,57 @@ def test_duplicate_event_is_a_no_op(api, stack, drain_uploads):
     assert api.get(f"/v1/documents/uploads/{ticket['upload_id']}").body["memory_id"] == status["memory_id"]
 
 
+def _expire(stack, upload_id: str) -> None:
+    """Move the upload's URL expiry (and the last notification) an hour into the past."""
+    with psycopg.connect(stack.dsn) as owner:
+        owner.execute(
+            "UPDATE document_uploads SET expires_at = now() - interval '1 hour',"
+            " updated_at = now() - interval '1 hour' WHERE id = %s",
+            (upload_id,),
+        )
+
+
+def test_an_expired_upload_whose_object_arrived_is_ingested_not_failed(api, stack, drain_uploads):
+    body = make_body(20_000).encode()
+    ticket = api.post("/v1/documents/uploads", {"size_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()})
+    assert _put(ticket.body["url"], body, ticket.body["headers"]) == 200
+    # The notification is lost (a local S3 that died with its queue, a message gone): the object is there.
+    sqs = stack.aws.sqs()
+    lost = sqs.receive_message(QueueUrl=stack.uploads_queue_url, MaxNumberOfMessages=10).get("Messages", [])
+    assert lost
+    for m in lost:
+        sqs.delete_message(QueueUrl=stack.uploads_queue_url, ReceiptHandle=m["ReceiptHandle"])
+    upload_id = ticket.body["upload_id"]
+    _expire(stack, upload_id)
+
+    first = api.get(f"/v1/documents/uploads/{upload_id}").body
+    assert first["status"] == "pending" and first["reason"] is None  # not "no object arrived"
+    again = api.get(f"/v1/documents/uploads/{upload_id}").body  # the notification went once, not per GET
+    assert again["status"] == "pending"
+    assert drain_uploads() == 1
+    ready = api.get(f"/v1/documents/uploads/{upload_id}").body
+    assert ready["status"] == "ready" and ready["memory_id"]
+    assert not _object_exists(stack, f"uploads/{stack_tenant(ticket.body)}")
+
+
+def test_an_expired_upload_without_an_object_fails_as_expired(api, stack, drain_uploads):
+    ticket = api.post("/v1/documents/uploads", {"size_bytes": 10, "sha256": "0" * 64}).body
+    _expire(stack, ticket["upload_id"])
+    failed = api.get(f"/v1/documents/uploads/{ticket['upload_id']}").body
+    assert failed["status"] == "failed" and failed["reason"].startswith("expired: no object arrived")
+    assert drain_uploads() == 0  # nothing was sent
+
+
+def test_an_expired_upload_under_a_running_ingest_is_answered_and_left_to_it(api, stack):
+    ticket = api.post("/v1/documents/uploads", {"size_bytes": 10, "sha256": "0" * 64}).body
+    _expire(stack, ticket["upload_id"])
+    with psycopg.connect(stack.dsn) as owner:
+        owner.execute("SELECT 1 FROM document_uploads WHERE id = %s FOR UPDATE", (ticket["upload_id"],))  # an ingest
+        running = api.get(f"/v1/documents/uploads/{ticket['upload_id']}")
+        assert running.status == 200 and running.body["status"] == "pending"  # answered, not waiting
+        owner.rollback()
+
+
 # ---- query-document ----------------------------------------------------------------------------
 
 

@@ -12,6 +12,9 @@
   continuation of a run that spent its time budget). A run whose message was lost stays
   `queued`; the dispatcher sends it again later. Sending a run twice is harmless: the worker
   never applies a step twice and acknowledges a finished run's message.
+- upload-events: S3 sends the uploads bucket's ObjectCreated notifications here; an upload whose
+  object arrived but was never ingested (its notification lost) gets it sent again. A repeated
+  notification finds the upload settled and does nothing.
 """
 
 from __future__ import annotations
@@ -106,5 +109,23 @@ def enqueue_export(tenant_id: UUID | str, export_id: UUID | str) -> bool:
         )
     except Exception:
         logger.exception("enqueue failed", extra={"export_id": str(export_id)})
+        return False
+    return True
+
+
+def resend_object_created(bucket: str, key: str, size: int, etag: str) -> bool:
+    """Send an object's ObjectCreated notification to upload-events again, as S3 sent it; False
+    (logged) when the queue is not configured or unreachable."""
+    from engram.adapters.s3 import object_created_record
+
+    queue_url = settings().upload_events_queue_url
+    if not queue_url:
+        logger.warning("no upload-events queue configured", extra={"key": key})
+        return False
+    body = json.dumps({"Records": [object_created_record(bucket, key, size, etag)]})
+    try:
+        _sqs().send_message(QueueUrl=queue_url, MessageBody=body)
+    except Exception:
+        logger.exception("could not send the notification again", extra={"key": key})
         return False
     return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from functools import cache
 from typing import Any, Literal
 
@@ -35,3 +36,43 @@ def delete_object(bucket: str, key: str) -> None:
         client().delete_object(Bucket=bucket, Key=key)
     except Exception:
         logger.exception("could not delete uploaded object", extra={"key": key})
+
+
+def head_object(bucket: str, key: str) -> dict[str, Any] | None:
+    """The object's HEAD (ContentLength, ETag, ...), or None when there is no such object. Any other
+    error (no permission, S3 unreachable) raises: the caller cannot tell whether the object is there."""
+    from botocore.exceptions import ClientError
+
+    try:
+        head: dict[str, Any] = client().head_object(Bucket=bucket, Key=key)
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+            return None
+        raise
+    return head
+
+
+def object_created_record(
+    bucket: str, key: str, size: int, etag: str, event_name: str = "ObjectCreated:Put"
+) -> dict[str, Any]:
+    """One S3 event notification record in the shape AWS documents, every field it always sends
+    included (Powertools' S3 notification model requires them); the key URL-encoded, as S3 sends it."""
+    from urllib.parse import quote_plus
+
+    region = settings().aws_region or "us-east-1"
+    return {
+        "eventVersion": "2.1",
+        "eventSource": "aws:s3",
+        "awsRegion": region,
+        "eventTime": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+        "eventName": event_name,
+        "userIdentity": {"principalId": "AWS:ENGRAM"},
+        "requestParameters": {"sourceIPAddress": "127.0.0.1"},
+        "responseElements": {"x-amz-request-id": "ENGRAM", "x-amz-id-2": "ENGRAM"},
+        "s3": {
+            "s3SchemaVersion": "1.0",
+            "configurationId": "uploads",
+            "bucket": {"name": bucket, "arn": f"arn:aws:s3:::{bucket}", "ownerIdentity": {"principalId": "ENGRAM"}},
+            "object": {"key": quote_plus(key), "size": size, "eTag": etag},
+        },
+    }

@@ -338,6 +338,11 @@ class Settings(BaseSettings):
         description="`document` (~2,000 characters at boundaries) or `focused` (512-token windows, 50 overlap)",
     )
     uploads_bucket: str | None = Field(default=None, description="S3 bucket of presigned uploads (CDK, local stack)")
+    upload_events_queue_url: str | None = Field(
+        default=None,
+        description="The upload-events SQS queue (the bucket's ObjectCreated notifications): GET of an upload "
+        "past its expiry whose object did arrive sends its notification again (CDK, local stack)",
+    )
     upload_url_expiry_s: int = Field(
         default=900, ge=60, le=7 * 24 * 3600, description="Lifetime of a presigned upload URL, seconds"
     )
@@ -422,7 +427,8 @@ class Settings(BaseSettings):
     dev_pg_port: int = Field(default=54329, description="make dev: the embedded PostgreSQL's port")
     dev_data_dir: Path | None = Field(
         default=None,
-        description="make dev: the folder for its database (pgdata/) and dev key; default .local in the checkout",
+        description="make dev: the folder for its database (pgdata/), uploaded objects (s3/) and dev key; default "
+        ".local in the checkout",
     )
 
 

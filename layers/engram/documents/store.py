@@ -4,6 +4,7 @@ transaction."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -85,3 +86,33 @@ def insert_document(
         synopsis=doc.tier > 0,
     )
     return DocumentWritten(memory=memory, document=info, deduplicated=not written.inserted), written.chunk_ids
+
+
+# ---- uploads ------------------------------------------------------------------------------------
+
+
+def expire_upload(conn: psycopg.Connection[Any], upload_id: UUID, reason: str) -> bool:
+    """A pending upload -> failed with `reason`. Skips (False) an upload an ingest holds: it settles it."""
+    return (
+        conn.execute(
+            "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now() WHERE id ="
+            " (SELECT id FROM document_uploads WHERE id = %s AND status = 'pending' FOR UPDATE SKIP LOCKED)"
+            " RETURNING id",
+            (reason, upload_id),
+        ).fetchone()
+        is not None
+    )
+
+
+def claim_resend(conn: psycopg.Connection[Any], upload_id: UUID, every: timedelta) -> bool:
+    """True for the one caller that may send a pending upload's notification again now: none was sent
+    in the last `every` (updated_at records the last), and no ingest holds the upload."""
+    return (
+        conn.execute(
+            "UPDATE document_uploads SET updated_at = now() WHERE id ="
+            " (SELECT id FROM document_uploads WHERE id = %s AND status = 'pending' AND updated_at < now() - %s"
+            " FOR UPDATE SKIP LOCKED) RETURNING id",
+            (upload_id, every),
+        ).fetchone()
+        is not None
+    )

@@ -11,6 +11,9 @@
 3. The object is deleted once the upload is settled: Tier 1 must not keep its body anywhere and
    Tier 2 keeps it in Postgres. A bucket lifecycle rule (1 day on uploads/) removes objects of
    uploads that never got an event.
+4. A GET of an upload still pending past its URL's expiry fails it as expired only when no object
+   is there; an object that arrived but was never ingested (its notification lost) gets its
+   notification sent again instead.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from psycopg import sql
 from pydantic import ValidationError
 
 from engram.adapters import s3
-from engram.adapters.queue import enqueue_embedding
+from engram.adapters.queue import enqueue_embedding, resend_object_created
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
@@ -35,7 +38,7 @@ from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.text import content_hash
 from engram.documents.models import DocumentOptions, UploadCreate, UploadStatus, UploadTicket
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_content_type, prepare
-from engram.documents.store import insert_document
+from engram.documents.store import claim_resend, expire_upload, insert_document
 
 logger = Logger()
 
@@ -118,24 +121,45 @@ def _json(value: Any) -> str:
 
 
 def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
+    """The upload's status. One still pending past its URL's expiry (plus the grace an event may lag)
+    fails as expired only when its object is not there: an object that arrived but was never ingested
+    (its notification lost) gets its ObjectCreated notification sent again, at most once per grace
+    period, and the upload stays pending. When S3 cannot be asked, it stays pending too."""
     with tenant_transaction(tenant_id) as conn:
-        row = conn.execute(
-            sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_STATUS_COLUMNS), (upload_id,)
-        ).fetchone()
-        if row is None:
-            raise NotFound(f"upload {upload_id} not found")
-        if row["status"] == "pending" and row["expires_at"] + EXPIRY_GRACE < datetime.now(UTC):
-            row = (
-                conn.execute(
-                    sql.SQL(
-                        "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now()"
-                        " WHERE id = %s AND status = 'pending' RETURNING {}"
-                    ).format(_STATUS_COLUMNS),
-                    ("expired: no object arrived before the upload URL expired", upload_id),
-                ).fetchone()
-                or row
-            )
+        row = _status_row(conn, upload_id)
+    if row["status"] != "pending" or row["expires_at"] + EXPIRY_GRACE >= datetime.now(UTC):
+        return UploadStatus(**row)
+    bucket, key = _bucket(), s3_key(tenant_id, upload_id)
+    try:
+        head = s3.head_object(bucket, key)
+    except Exception:
+        logger.exception("could not tell whether the upload's object arrived", extra={"upload_id": str(upload_id)})
+        return UploadStatus(**row)
+    with tenant_transaction(tenant_id) as conn:
+        # Neither waits for an ingest at work on the upload (it settles the row itself), and a missing
+        # object never fails an upload that was ingested: the ingest deletes it after its commit.
+        if head is None:
+            expire_upload(conn, upload_id, "expired: no object arrived before the upload URL expired")
+            resend = False
+        else:
+            resend = claim_resend(conn, upload_id, EXPIRY_GRACE)
+        row = _status_row(conn, upload_id)
+    if resend and head is not None:
+        logger.warning(
+            "an upload's object arrived but was not ingested: its notification is sent again",
+            extra={"upload_id": str(upload_id)},
+        )
+        resend_object_created(bucket, key, int(head["ContentLength"]), str(head.get("ETag", "")).strip('"'))
     return UploadStatus(**row)
+
+
+def _status_row(conn: Any, upload_id: UUID) -> dict[str, Any]:
+    row = conn.execute(
+        sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_STATUS_COLUMNS), (upload_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"upload {upload_id} not found")
+    return dict(row)
 
 
 # ---- the S3 event side ------------------------------------------------------------------------
