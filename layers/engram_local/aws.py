@@ -13,7 +13,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 from engram.adapters.s3 import object_created_record
 from engram_local.lambda_runtime import invoke
@@ -128,6 +130,90 @@ class LocalAws:
             Bucket=bucket, NotificationConfiguration={"QueueConfigurations": queues}
         )
         return url, dlq_url
+
+
+@dataclass
+class BucketOnDisk:
+    """Keeps a moto bucket's objects under `prefixes` in `directory`, so a crash loses none.
+
+    moto holds objects (and the queue their ObjectCreated notification went to) in memory: an upload
+    S3 acknowledged but not yet ingested would die with the process. Each PUT's bytes are written and
+    fsynced here before moto stores the object, and so before the PUT is acknowledged; a delete (the
+    ingest's, once it settled the upload) removes the copy. `attach` puts the copies back into the
+    bucket as PUTs, so S3 notifies their ObjectCreated again and the ingest takes what it never
+    finished (an upload it settled already is a duplicate: it deletes the object, nothing else)."""
+
+    directory: Path
+    bucket: str
+    prefixes: tuple[str, ...]
+
+    def _backend(self) -> Any:
+        from moto.s3.models import s3_backends
+
+        partition, account = s3_backends.bucket_accounts[self.bucket]
+        return s3_backends[account][partition]
+
+    def _path(self, key: str) -> Path:
+        return self.directory / quote(key, safe="")  # one flat file a key: no key names a path outside
+
+    def _kept(self, bucket: str, key: str) -> bool:
+        return bucket == self.bucket and key.startswith(self.prefixes)
+
+    def _write(self, key: str, value: bytes) -> None:
+        path = self._path(key)
+        tmp = path.with_name(f".{path.name}.{threading.get_ident()}.tmp")
+        with open(tmp, "wb") as out:
+            out.write(value)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+        self._sync_directory()
+
+    def _sync_directory(self) -> None:
+        fd = os.open(self.directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def attach(self) -> int:
+        """Start keeping objects, after putting back the ones kept; returns how many came back."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        backend = self._backend()
+        put_object, delete_object = backend.put_object, backend.delete_object
+
+        def put_kept(bucket_name: str, key_name: str, value: bytes | str, *args: Any, **kwargs: Any) -> Any:
+            if not self._kept(bucket_name, key_name):
+                return put_object(bucket_name, key_name, value, *args, **kwargs)
+            self._write(key_name, value.encode() if isinstance(value, str) else bytes(value))
+            try:
+                return put_object(bucket_name, key_name, value, *args, **kwargs)
+            except Exception:  # refused: not acknowledged, so not kept either
+                self._path(key_name).unlink(missing_ok=True)
+                raise
+
+        def delete_kept(bucket_name: str, key_name: str, *args: Any, **kwargs: Any) -> Any:
+            result = delete_object(bucket_name, key_name, *args, **kwargs)
+            if self._kept(bucket_name, key_name):
+                self._path(key_name).unlink(missing_ok=True)
+                self._sync_directory()
+            return result
+
+        restored = 0
+        for path in sorted(self.directory.iterdir()):
+            if path.name.startswith("."):  # a write the crash cut short: its PUT was never acknowledged
+                path.unlink()
+                continue
+            put_object(self.bucket, unquote(path.name), path.read_bytes())  # notifies ObjectCreated:Put
+            restored += 1
+        backend.put_object, backend.delete_object = put_kept, delete_kept
+        return restored
+
+    def detach(self) -> None:
+        """Back to moto's own methods (the process's next stack may keep nothing)."""
+        backend = self._backend()
+        for name in ("put_object", "delete_object"):
+            backend.__dict__.pop(name, None)
 
 
 def sqs_record(message_id: str, body: str, queue: str = "q") -> dict[str, Any]:

@@ -114,7 +114,7 @@ def main() -> int:
             file=sys.stderr,
             flush=True,
         )
-    stack = LocalStack(data_dir=data_dir, pg_port=pg_port).start()
+    stack = LocalStack(data_dir=data_dir, pg_port=pg_port, objects_dir=data_dir.parent / "s3").start()
     api_key = dev_key(stack.dsn, key_file=data_dir.parent / "dev-api-key")
     # The local queue lives in memory: jobs of an earlier run are gone, so re-enqueue what is pending.
     pending = backfill(stack.dsn)
@@ -123,11 +123,14 @@ def main() -> int:
     print(f"API key: {api_key}", flush=True)
     if stack.postgres:
         print(f"Database files: {data_dir} (crash-safe: fsync on; kept across restarts and reboots)", flush=True)
+    print(f"Uploaded objects: {stack.objects_dir} (kept on disk until ingested)", flush=True)
     print(f"Try: curl -s http://{host}:{port}/v1/health", flush=True)
     print(f"Console: http://{host}:{port}/console (paste the key above)", flush=True)
     print(f"MCP: http://{host}:{port}/mcp (Authorization: Bearer <the key>), or .venv/bin/engram mcp", flush=True)
     if pending:
         print(f"Re-enqueued {pending} chunks still waiting for a vector", flush=True)
+    if stack.restored_objects:
+        print(f"Re-sent {stack.restored_objects} uploaded objects the last stop left un-ingested", flush=True)
     if resumed:
         print(f"Resumed {len(resumed)} consolidation runs the last stop left open", flush=True)
     print(f"CLI: ENGRAM_DATABASE_URL={stack.dsn} .venv/bin/engram create-tenant <name>", flush=True)

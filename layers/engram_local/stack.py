@@ -11,7 +11,14 @@ from pathlib import Path
 
 from engram.core import config
 from engram.core.db import reset_connections
-from engram_local.aws import MAX_RECEIVE_COUNT, LocalAws, LocalSchedule, SqsPoller, complete_s3_notification
+from engram_local.aws import (
+    MAX_RECEIVE_COUNT,
+    BucketOnDisk,
+    LocalAws,
+    LocalSchedule,
+    SqsPoller,
+    complete_s3_notification,
+)
 from engram_local.postgres import EmbeddedPostgres
 
 
@@ -21,6 +28,11 @@ class LocalStack:
     start_poller: bool = True
     pg_port: int | None = None  # embedded Postgres port; a free one when not given
     durable: bool = True  # fsync and friends; the test suite turns them off for speed
+    # Where the uploads bucket keeps its uploads/ and imports/ objects until they are ingested (make
+    # dev); None: in memory only, as moto does (the test suite).
+    objects_dir: Path | None = None
+    bucket_on_disk: BucketOnDisk | None = None
+    restored_objects: int = 0  # objects an earlier process acknowledged but had not ingested
     postgres: EmbeddedPostgres | None = None
     aws: LocalAws | None = None
     _set_database_url: bool = False
@@ -66,6 +78,9 @@ class LocalStack:
         self.export_queue_url, _ = self.aws.create_queue("engram-export-jobs", visibility_timeout=300)
         os.environ["ENGRAM_EXPORT_QUEUE_URL"] = self.export_queue_url
         self.import_events_queue_url, _ = self.aws.notify_queue(self.uploads_bucket, "imports/", "engram-import-events")
+        if self.objects_dir is not None:  # after the notifications: the objects put back notify again
+            self.bucket_on_disk = BucketOnDisk(self.objects_dir, self.uploads_bucket, ("uploads/", "imports/"))
+            self.restored_objects = self.bucket_on_disk.attach()
         os.environ.setdefault("ENGRAM_EMBEDDER", "local")
         os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "engram-local")
         self.refresh_settings()
@@ -84,7 +99,8 @@ class LocalStack:
         )
         if self.start_poller:
             self.embed_poller.start()
-            self.upload_poller.start()
+            if not config.settings().dev_pause_upload_ingest:
+                self.upload_poller.start()
             self.consolidation_poller.start()
             self.export_poller.start()
             self.import_poller.start()
@@ -118,6 +134,8 @@ class LocalStack:
         self.import_poller.stop()
         if self.consolidation_schedule:
             self.consolidation_schedule.stop()
+        if self.bucket_on_disk:
+            self.bucket_on_disk.detach()
         if self.aws:
             self.aws.stop()
         reset_connections()

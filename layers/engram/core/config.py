@@ -430,6 +430,11 @@ class Settings(BaseSettings):
         description="make dev: the folder for its database (pgdata/), uploaded objects (s3/) and dev key; default "
         ".local in the checkout",
     )
+    dev_pause_upload_ingest: bool = Field(
+        default=False,
+        description="make dev: leave uploaded objects un-ingested, their notifications queued (the crash test stops "
+        "the server between an upload's PUT and its ingest)",
+    )
 
 
 def environment_variables() -> dict[str, str]:
