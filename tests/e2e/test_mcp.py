@@ -263,6 +263,8 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
         run = (await call("consolidate", {})).split()[2]
         await call("consolidation_run", {"run_id": run})
         await call("forget", {"memory_id": a})
+        doomed = text(await client.call_tool("store_memory", {"content": "A passing remark to erase for good."}))
+        await call("erase_memory", {"memory_id": doomed.split()[2]})
         out["again"] = text(
             await client.call_tool(
                 "append_conversation",
@@ -277,6 +279,7 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
 
     out = over_http(server, tenant.key, tour)
     assert set(out) - {"again", "compact"} == {t["name"] for t in tool_contract()}  # every tool was called
+    assert out["erase_memory"].startswith("Erased (") and "1 memories" in out["erase_memory"]
     assert out["link_memories"].startswith("Linked memory ") and "-supersedes-> memory " + a in out["link_memories"]
     assert "now version 2" in out["update_memory"] and "importance 0.9" in out["get_memory"]
     assert out["memory_history"].count("\nv") == 2 and "It replaced:" in out["memory_history"]
