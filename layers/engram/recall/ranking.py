@@ -114,8 +114,13 @@ def fuse(
     (SESSION_WEIGHT x 1/(RRF_K + session rank)) and SPEAKER_BOOST for a speaker the query names. Those
     only reorder the turns within the places the turns hold: a memory, which has neither signal, keeps
     its place among them, so a tenant's notes are not pushed down by its chat logs."""
-    by_vec = sorted((c for c in candidates if c.vector is not None), key=lambda c: -(c.vector or 0))
-    by_kw = sorted((c for c in candidates if c.keyword is not None), key=lambda c: -(c.keyword or 0))
+    # Ties break by the other list's score, not by the order the rows came in.
+    by_vec = sorted(
+        (c for c in candidates if c.vector is not None), key=lambda c: (-(c.vector or 0), -(c.keyword or 0))
+    )
+    by_kw = sorted(
+        (c for c in candidates if c.keyword is not None), key=lambda c: (-(c.keyword or 0), -(c.vector or 0))
+    )
     for i, c in enumerate(by_vec):
         c.vector_rank = i + 1
     for i, c in enumerate(by_kw):

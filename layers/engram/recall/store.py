@@ -193,6 +193,8 @@ def _keyword_sql(
 
     Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
     both the words' document frequencies and each row's rank: no per-row subquery, no second count.
+    Rows holding the same words tie on their weights; the one with fewer distinct words leads by a
+    millionth, so ties break by content (an id would not survive an export and import).
     The rows a word may match come from one of two sources. Without a scope: the GIN index on tsv
     through tenant_chunks (migration 0004). With `scoped_rows` (the scope's rows are few): candidate_sql's
     `scoped` rows, found by the partial indexes that find a tenant's rows, read once and matched in
@@ -228,10 +230,11 @@ def _keyword_sql(
         "words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q, (quote_literal(w) || ':A')::tsquery AS qa"
         " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
         " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
-        " c.conversation_id IS NOT NULL AS turn FROM words JOIN {found}),"
+        " c.conversation_id IS NOT NULL AS turn, length(c.tsv) AS lexemes FROM words JOIN {found}),"
         " idf AS MATERIALIZED (SELECT d.q, ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS w"
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
-        " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END) AS rank,"
+        " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)"
+        " + 1e-6 / (1 + min(m.lexemes)) AS rank,"
         " jsonb_object_agg(m.q::text, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
         " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
     ).format(found=found, total=total, context=sql.Literal(CONTEXT_WORD_WEIGHT))
