@@ -24,12 +24,15 @@ from psycopg.rows import DictRow, dict_row
 from engram.core.config import database_dsn, refresh_database_dsn, settings
 from engram.core.errors import RESUME_RETRY_AFTER_S, Conflict, DependencyDown, EngramError
 
+# The one spelling of a connection in this library: every store and service annotates with it.
+Conn = psycopg.Connection[DictRow]
+
 _local = threading.local()
 
 
 def open_connection(
     dsn: str | None = None, wait_s: float | None = None, connect_timeout_s: int | None = None, **kwargs: Any
-) -> psycopg.Connection[DictRow]:
+) -> Conn:
     """Connect, riding out a paused Aurora Serverless cluster (it resumes in ~15 s), a secret that
     could not be read, and a rotated password (the cached secret is re-read once). No attempt starts
     after `wait_s` nor runs past it by more than libpq's 2 s minimum, so a function whose timeout
@@ -62,10 +65,10 @@ def database_down(message: str) -> DependencyDown:
     return DependencyDown(message, {"dependency": "database"}, retry_after_s=RESUME_RETRY_AFTER_S)
 
 
-def connection(probe: bool = False) -> psycopg.Connection[DictRow]:
+def connection(probe: bool = False) -> Conn:
     """This thread's request connection (running as the app role), reconnecting if it broke.
     `probe`: one short attempt (ENGRAM_DB_PROBE_TIMEOUT_S) instead of waiting for a resuming database."""
-    conn: psycopg.Connection[DictRow] | None = getattr(_local, "conn", None)
+    conn: Conn | None = getattr(_local, "conn", None)
     if conn is None or conn.closed or conn.broken:
         s = settings()
         conn = open_connection(wait_s=0, connect_timeout_s=s.db_probe_timeout_s) if probe else open_connection()
@@ -123,7 +126,7 @@ def _database_error(exc: psycopg.OperationalError) -> EngramError | None:
     return None
 
 
-def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> psycopg.Connection[DictRow]:
+def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
     """Open a transaction with the tenant set. A reused connection that died while the container
     was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
     to reconnect and try once more before giving up."""
@@ -144,7 +147,7 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> psycopg.
 
 
 @contextmanager
-def _transaction(tenant: str, snapshot: bool = False, probe: bool = False) -> Iterator[psycopg.Connection[DictRow]]:
+def _transaction(tenant: str, snapshot: bool = False, probe: bool = False) -> Iterator[Conn]:
     conn = _begin(tenant, snapshot, probe)
     try:
         yield conn
@@ -164,18 +167,18 @@ def _transaction(tenant: str, snapshot: bool = False, probe: bool = False) -> It
         raise
 
 
-def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection[DictRow]]:
+def tenant_transaction(tenant_id: UUID | str) -> AbstractContextManager[Conn]:
     """A transaction confined to one tenant by row-level security."""
     return _transaction(str(tenant_id))
 
 
-def tenant_snapshot(tenant_id: UUID | str) -> AbstractContextManager[psycopg.Connection[DictRow]]:
+def tenant_snapshot(tenant_id: UUID | str) -> AbstractContextManager[Conn]:
     """A read-only transaction of one tenant whose queries all see the same snapshot (an export reads
     many tables: a link must never name a memory written after the memories were read)."""
     return _transaction(str(tenant_id), snapshot=True)
 
 
-def anonymous_transaction(probe: bool = False) -> AbstractContextManager[psycopg.Connection[DictRow]]:
+def anonymous_transaction(probe: bool = False) -> AbstractContextManager[Conn]:
     """No tenant set: only definer functions (authentication) can see anything. `probe`: connect
     with one short attempt (the authorizer, GET /v1/health) instead of waiting for a resuming database."""
     return _transaction("", probe=probe)
@@ -185,7 +188,7 @@ Result = TypeVar("Result")
 
 
 def in_tenant_transaction(
-    tenant_id: UUID | str, work: Callable[[psycopg.Connection[DictRow]], Result], *, retries: int = 2
+    tenant_id: UUID | str, work: Callable[[Conn], Result], *, retries: int = 2
 ) -> Result:
     """`work(conn)` in a tenant transaction, run again from the start (up to `retries` times) when
     the database rolls it back to settle a race (TransactionRace). Only for work whose every effect
@@ -203,7 +206,7 @@ def in_tenant_transaction(
 
 
 @contextmanager
-def owner_connection(dsn: str | None = None) -> Iterator[psycopg.Connection[DictRow]]:
+def owner_connection(dsn: str | None = None) -> Iterator[Conn]:
     """A connection as the schema owner (bypasses RLS): migrations, tenant CLI, backfill."""
     with open_connection(dsn) as conn:
         yield conn
