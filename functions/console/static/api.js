@@ -11,7 +11,9 @@ export const session = {
 
 export class ApiError extends Error {
   constructor(status, body) {
-    const error = (body && body.error) || {};
+    // Our API's {"error": {code, message, details}}, or OAuth's {"error": "code", "error_description"}.
+    const raw = body && body.error;
+    const error = typeof raw === "string" ? { code: raw, message: body.error_description || raw } : raw || {};
     super(error.message || (body && body.message) || `HTTP ${status}`);
     this.status = status;
     this.code = error.code || "";
@@ -30,9 +32,10 @@ export function path(strings, ...values) {
   });
 }
 
-// Relative to the page (…/console), so a stage prefix in front of the API is kept.
-export function apiUrl(path, query) {
-  const url = new URL(path.replace(/^\//, ""), document.baseURI);
+// Relative to the page (…/console), so a stage prefix in front of the API is kept; a page under
+// /console/ passes its own `base` (the API's root).
+export function apiUrl(path, query, base = document.baseURI) {
+  const url = new URL(path.replace(/^\//, ""), base);
   for (const [name, value] of Object.entries(query || {})) {
     if (value === undefined || value === null || value === "") continue;
     for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
@@ -40,10 +43,12 @@ export function apiUrl(path, query) {
   return url;
 }
 
-export async function api(method, path, { body, query } = {}) {
-  const headers = { Authorization: `Bearer ${session.key}` };
+// `key`: the console's stored key unless given (null sends none); the consent page passes the key it
+// holds in memory only.
+export async function api(method, path, { body, query, key = session.key, base } = {}) {
+  const headers = key ? { Authorization: `Bearer ${key}` } : {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(apiUrl(path, query), {
+  const response = await fetch(apiUrl(path, query, base), {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -7,8 +7,9 @@ import * as memory from "./memory.js";
 import * as topics from "./topics.js";
 import * as runs from "./runs.js";
 import * as documents from "./documents.js";
+import * as grants from "./grants.js";
 
-const VIEWS = { overview, recall, memory, topics, runs, documents };
+const VIEWS = { overview, recall, memory, topics, runs, documents, grants };
 const main = document.getElementById("main");
 let rendering = 0;
 
