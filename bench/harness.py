@@ -1,15 +1,110 @@
-"""What the recall-quality benches share: requests through the local API Gateway stand-in (authorizer
-and route Lambdas run for real, in process) and waiting for the embed pipeline."""
+"""What every bench shares: the local stack in a throwaway folder, a tenant and its key, requests through
+the local API Gateway stand-in (authorizer and route Lambdas run for real, in process), the dev server on
+a free port, waiting for the embed pipeline, recall settings changed for one row of a table, percentiles
+and a figures table.
+
+engram_local is imported inside the functions: a script's `--help` stays instant, and the settings are
+read after the script has set its environment.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import statistics
+import tempfile
+import threading
 import time
-from typing import Any
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+if TYPE_CHECKING:
+    from engram_local.stack import LocalStack
+
+__all__ = [
+    "DevServer",
+    "RecallConfig",
+    "Tenant",
+    "applied",
+    "call",
+    "dev_server",
+    "local_stack",
+    "markdown_table",
+    "new_tenant",
+    "p50_p95",
+    "percentile",
+    "wait_for_vectors",
+]
+
+
+@contextmanager
+def local_stack(
+    *, start_poller: bool = False, durable: bool = True, prefix: str = "engram-bench-"
+) -> Iterator[LocalStack]:
+    """Embedded PostgreSQL 16 + pgvector and moto S3/SQS in a temporary folder, removed afterwards.
+    Without the pollers a bench drains the queues itself (`stack.embed_poller.drain()`), so it knows
+    when the work is done; `durable=False` turns fsync off, for benches that do not time writes."""
+    from engram_local.stack import LocalStack
+
+    with tempfile.TemporaryDirectory(prefix=prefix, ignore_cleanup_errors=True) as tmp:
+        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=start_poller, durable=durable).start()
+        try:
+            yield stack
+        finally:
+            stack.stop()
+
+
+@dataclass(frozen=True)
+class Tenant:
+    tenant_id: UUID
+    key: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.key}", "content-type": "application/json"}
+
+
+def new_tenant(stack: LocalStack, name: str = "bench", scopes: list[str] | None = None) -> Tenant:
+    """A tenant and its first key (every scope unless `scopes` says otherwise)."""
+    from engram.ops.operations import create_tenant_with_key
+
+    made = create_tenant_with_key(name, scopes, dsn=stack.dsn)
+    return Tenant(UUID(made["tenant_id"]), made["api_key"])
+
+
+@dataclass(frozen=True)
+class DevServer:
+    url: str
+    key: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.key}", "content-type": "application/json"}
+
+
+@contextmanager
+def dev_server(stack: LocalStack) -> Iterator[DevServer]:
+    """`make dev`'s HTTP server on a free loopback port, in a thread, with the dev tenant's key."""
+    from engram_local.postgres import free_port
+    from engram_local.serve import dev_key, make_server
+
+    port = free_port()
+    server = make_server("127.0.0.1", port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield DevServer(f"http://127.0.0.1:{port}", dev_key(stack.dsn))
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    """One request with the tenant's key: (status, parsed JSON body)."""
+    """One request with the tenant's key through the gateway stand-in: (status, parsed JSON body)."""
     from engram_local import gateway
 
     resp = gateway.handle(
@@ -21,7 +116,7 @@ def call(key: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
     return resp.status, json.loads(resp.body)
 
 
-def wait_for_vectors(stack: Any) -> None:
+def wait_for_vectors(stack: LocalStack) -> None:
     """Drain the embed queue until every chunk has its vector. A drain stops when the queue answers
     empty, but a job that failed on a loaded machine is invisible until its visibility timeout: asking
     then would score the first rows with vectors missing (keyword only for those turns)."""
@@ -34,3 +129,56 @@ def wait_for_vectors(stack: Any) -> None:
             if row is None or row[0] == 0:
                 return
             time.sleep(1)
+
+
+@dataclass
+class RecallConfig:
+    """One row of a recall-quality table: what differs from the defaults while its questions are asked."""
+
+    env: dict[str, str] = field(default_factory=dict)  # ENGRAM_* settings
+    ranking: dict[str, Any] = field(default_factory=dict)  # engram.recall.ranking (or .store) constants
+    request: dict[str, Any] = field(default_factory=dict)  # extra POST /v1/recall fields
+
+
+@contextmanager
+def applied(config: RecallConfig) -> Iterator[None]:
+    """The row's settings and constants in force inside the block, the defaults back after it."""
+    from engram.recall import ranking, store
+    from engram_local.stack import LocalStack
+
+    saved_env = {k: os.environ.get(k) for k in config.env}
+    modules = {name: ranking if hasattr(ranking, name) else store for name in config.ranking}
+    saved = {name: getattr(mod, name) for name, mod in modules.items()}
+    os.environ.update(config.env)
+    for name, value in config.ranking.items():
+        setattr(modules[name], name, value)
+    LocalStack.refresh_settings()
+    try:
+        yield
+    finally:
+        for k, old in saved_env.items():
+            if old is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = old
+        for name, value in saved.items():
+            setattr(modules[name], name, value)
+        LocalStack.refresh_settings()
+
+
+def percentile(samples: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile: the smallest sample with at least q% of the samples at or below it
+    (p95 of 200 samples is the 190th), so a figure is always a measured value."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(len(ordered) * q / 100) - 1))]
+
+
+def p50_p95(samples: Sequence[float]) -> tuple[float, float]:
+    return statistics.median(samples), percentile(samples, 95)
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Rows as a Markdown table, ready to paste into a RESULTS file."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)

@@ -1,6 +1,6 @@
 """Cold import time of each Lambda handler module: a fresh interpreter per sample, median of N.
 
-    .venv/bin/python bench/cold_import.py [--runs 5]
+    .venv/bin/python -m bench.perf.cold_import [--runs 5]
 
 Aim: at most 300 ms each on this machine (the import is what a cold start pays before the
 first request; the connection and the embedder load lazily on first use).
@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
     "import importlib.util, time; t = time.perf_counter();"
     "spec = importlib.util.spec_from_file_location('handler', {path!r});"

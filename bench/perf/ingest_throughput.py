@@ -1,6 +1,6 @@
 """Ingest and embedding throughput, each beside its bare baseline in the same run.
 
-    .venv/bin/python bench/ingest_throughput.py [--memories 2000]
+    .venv/bin/python -m bench.perf.ingest_throughput [--memories 2000]
 
 - ingest: POST /v1/memories/batch (100 per request) through the gateway stand-in, authorizer and
   the memories Lambda handler, into the real Postgres; embedding jobs sent to (moto) SQS. Then the
@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import tempfile
 import time
-from pathlib import Path
+
+from bench.harness import local_stack, new_tenant, p50_p95
 
 WORDS = (  # noqa: SIM905 -- one sentence of words reads better than forty quoted ones
     "deploy database invoice customer rollback latency budget meeting holiday cluster migration runbook "
@@ -35,53 +35,43 @@ def main() -> None:
     args = parser.parse_args()
 
     from engram.adapters.embeddings.factory import embedder_from_env
-    from engram.ops.operations import create_tenant_with_key
     from engram_local import gateway
-    from engram_local.stack import LocalStack
 
     corpus = texts(args.memories)
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            key = create_tenant_with_key("bench", dsn=stack.dsn)["api_key"]
-            headers = {"authorization": f"Bearer {key}", "content-type": "application/json"}
+    with local_stack() as stack:
+        headers = new_tenant(stack).headers
 
-            gateway.handle("GET", "/v1/health", {}, b"")  # load the handlers before timing
-            t0 = time.perf_counter()
-            for i in range(0, len(corpus), 100):
-                body = json.dumps({"items": [{"content": c, "namespace": "bench"} for c in corpus[i : i + 100]]})
-                resp = gateway.handle("POST", "/v1/memories/batch", headers, body.encode())
-                assert resp.status == 200, resp.body[:300]
-            ingest_s = time.perf_counter() - t0
-            embedder = embedder_from_env()
-            embedder.embed(["warm up the model"])
-            t0 = time.perf_counter()
-            embedded = stack.embed_poller.drain()
-            worker_s = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            for i in range(0, len(corpus), 32):
-                embedder.embed(corpus[i : i + 32])
-            bare_s = time.perf_counter() - t0
-            singles: list[float] = []
-            for i in range(200):  # one memory per request: what an agent's write costs end to end
-                body = json.dumps({"content": f"single write {i}: {corpus[i][:200]}", "namespace": "single"})
-                t = time.perf_counter()
-                resp = gateway.handle("POST", "/v1/memories", headers, body.encode())
-                singles.append((time.perf_counter() - t) * 1000)
-                assert resp.status == 201, resp.body[:300]
+        gateway.handle("GET", "/v1/health", {}, b"")  # load the handlers before timing
+        t0 = time.perf_counter()
+        for i in range(0, len(corpus), 100):
+            body = json.dumps({"items": [{"content": c, "namespace": "bench"} for c in corpus[i : i + 100]]})
+            resp = gateway.handle("POST", "/v1/memories/batch", headers, body.encode())
+            assert resp.status == 200, resp.body[:300]
+        ingest_s = time.perf_counter() - t0
+        embedder = embedder_from_env()
+        embedder.embed(["warm up the model"])
+        t0 = time.perf_counter()
+        embedded = stack.embed_poller.drain()
+        worker_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for i in range(0, len(corpus), 32):
+            embedder.embed(corpus[i : i + 32])
+        bare_s = time.perf_counter() - t0
+        singles: list[float] = []
+        for i in range(200):  # one memory per request: what an agent's write costs end to end
+            body = json.dumps({"content": f"single write {i}: {corpus[i][:200]}", "namespace": "single"})
+            t = time.perf_counter()
+            resp = gateway.handle("POST", "/v1/memories", headers, body.encode())
+            singles.append((time.perf_counter() - t) * 1000)
+            assert resp.status == 201, resp.body[:300]
 
-        finally:
-            stack.stop()
     n = len(corpus)
     print(
         f"ingest through the handler: {n} memories in {ingest_s:.2f} s = {n / ingest_s:,.0f} memories/s "
         f"({ingest_s / (n / 100) * 1000:.0f} ms per batch of 100)"
     )
-    singles.sort()
-    print(
-        f"single POST /v1/memories (authorizer + handler + Postgres + SQS send): p50 {singles[100]:.1f} ms, "
-        f"p95 {singles[189]:.1f} ms"
-    )
+    p50, p95 = p50_p95(singles)
+    print(f"single POST /v1/memories (authorizer + handler + Postgres + SQS send): p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     print(
         f"embed worker: {n / worker_s:,.0f} chunks/s ({embedded} SQS messages) | bare embedder: "
         f"{n / bare_s:,.0f} texts/s | ratio {bare_s / worker_s:.2f}x"

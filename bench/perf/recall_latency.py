@@ -1,6 +1,6 @@
 """Recall latency at 10k and 100k memories (384-d), beside the bare pgvector top-k on the same data.
 
-    .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--queries 200]
+    .venv/bin/python -m bench.perf.recall_latency [--sizes 10000 100000] [--queries 200]
 
 Data is synthetic (clustered unit vectors, text from a made-up vocabulary) loaded with COPY so
 100k rows take seconds, not the hours real embedding would. Query vectors are precomputed, so
@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import tempfile
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from uuid import UUID, uuid4
 
 import numpy as np
 
+from bench.harness import local_stack, new_tenant, p50_p95
 from engram.indexing.vectors import vector_literal
 from engram.recall.models import RecallRequest
 from engram.recall.service import recall
@@ -101,78 +99,66 @@ def load(dsn: str, tenant_id: UUID, n: int, rng: random.Random, centers: np.ndar
         conn.execute("VACUUM ANALYZE chunks")
 
 
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
-
-
 def run(size: int, queries: int, seed: int) -> None:
     import psycopg
 
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
-
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            tenant = UUID(create_tenant_with_key("bench", dsn=stack.dsn)["tenant_id"])
-            centers = np.random.default_rng(seed).normal(size=(200, DIM))
-            words = vocabulary(rng)
-            t0 = time.perf_counter()
-            load(stack.dsn, tenant, size, rng, centers, words)
-            loaded = time.perf_counter() - t0
-            with psycopg.connect(stack.dsn) as conn:  # the HNSW index is built as the rows arrive
-                conn.execute("SET hnsw.ef_search = 100")
-                qs = []
-                for _ in range(queries):
-                    v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(
-                        0, 0.35, DIM
-                    )
-                    qs.append((vector_literal(v / np.linalg.norm(v)), " ".join(rng.sample(words, 3))))
-                bare: list[float] = []
-                for vec, _ in qs:
-                    t = time.perf_counter()
-                    conn.execute(
-                        "SELECT id FROM chunks WHERE embedding_dim = 384"
-                        " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384)"
-                        " LIMIT 10",
-                        (vec,),
-                    ).fetchall()
-                    bare.append((time.perf_counter() - t) * 1000)
-                # The floor of any hybrid search: both retrievals, no tenant, no joins, no fusion.
-                hybrid: list[float] = []
-                for vec, text in qs:
-                    t = time.perf_counter()
-                    conn.execute(
-                        "(SELECT id FROM chunks WHERE embedding_dim = 384"
-                        "  ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
-                        " UNION ALL (SELECT id FROM chunks WHERE tsv @@ replace(plainto_tsquery('english', %s)::text,"
-                        " ' & ', ' | ')::tsquery LIMIT 40)",
-                        (vec, text),
-                    ).fetchall()
-                    hybrid.append((time.perf_counter() - t) * 1000)
-            embedder = PrecomputedQueries()
-            full: list[float] = []
-            filtered: list[float] = []
-            for i, (vec, text) in enumerate(qs):
-                embedder.next = [float(x) for x in vec.strip("[]").split(",")]
-                t = time.perf_counter()
-                recall(tenant, RecallRequest(query=text, limit=10, touch=False), embedder)
-                full.append((time.perf_counter() - t) * 1000)
-                t = time.perf_counter()
-                recall(
-                    tenant,
-                    RecallRequest(query=text, limit=10, touch=False, namespace=f"ns{i % 10}", tags=[f"tag{i % 7}"]),
-                    embedder,
+    with local_stack() as stack:
+        tenant = new_tenant(stack).tenant_id
+        centers = np.random.default_rng(seed).normal(size=(200, DIM))
+        words = vocabulary(rng)
+        t0 = time.perf_counter()
+        load(stack.dsn, tenant, size, rng, centers, words)
+        loaded = time.perf_counter() - t0
+        with psycopg.connect(stack.dsn) as conn:  # the HNSW index is built as the rows arrive
+            conn.execute("SET hnsw.ef_search = 100")
+            qs = []
+            for _ in range(queries):
+                v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(
+                    0, 0.35, DIM
                 )
-                filtered.append((time.perf_counter() - t) * 1000)
-        finally:
-            stack.stop()
-    b50, b95 = percentiles(bare)
-    h50, h95 = percentiles(hybrid)
-    f50, f95 = percentiles(full)
-    g50, g95 = percentiles(filtered)
+                qs.append((vector_literal(v / np.linalg.norm(v)), " ".join(rng.sample(words, 3))))
+            bare: list[float] = []
+            for vec, _ in qs:
+                t = time.perf_counter()
+                conn.execute(
+                    "SELECT id FROM chunks WHERE embedding_dim = 384"
+                    " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384)"
+                    " LIMIT 10",
+                    (vec,),
+                ).fetchall()
+                bare.append((time.perf_counter() - t) * 1000)
+            # The floor of any hybrid search: both retrievals, no tenant, no joins, no fusion.
+            hybrid: list[float] = []
+            for vec, text in qs:
+                t = time.perf_counter()
+                conn.execute(
+                    "(SELECT id FROM chunks WHERE embedding_dim = 384"
+                    "  ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
+                    " UNION ALL (SELECT id FROM chunks WHERE tsv @@ replace(plainto_tsquery('english', %s)::text,"
+                    " ' & ', ' | ')::tsquery LIMIT 40)",
+                    (vec, text),
+                ).fetchall()
+                hybrid.append((time.perf_counter() - t) * 1000)
+        embedder = PrecomputedQueries()
+        full: list[float] = []
+        filtered: list[float] = []
+        for i, (vec, text) in enumerate(qs):
+            embedder.next = [float(x) for x in vec.strip("[]").split(",")]
+            t = time.perf_counter()
+            recall(tenant, RecallRequest(query=text, limit=10, touch=False), embedder)
+            full.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            recall(
+                tenant,
+                RecallRequest(query=text, limit=10, touch=False, namespace=f"ns{i % 10}", tags=[f"tag{i % 7}"]),
+                embedder,
+            )
+            filtered.append((time.perf_counter() - t) * 1000)
+    b50, b95 = p50_p95(bare)
+    h50, h95 = p50_p95(hybrid)
+    f50, f95 = p50_p95(full)
+    g50, g95 = p50_p95(filtered)
     print(
         f"{size:>7} memories (load {loaded:.0f}s)  bare top-10 p50 {b50:6.2f} ms p95 {b95:6.2f} ms | "
         f"recall p50 {f50:6.2f} ms p95 {f95:6.2f} ms (ratio {f50 / b50:.2f}x / {f95 / b95:.2f}x) | "
