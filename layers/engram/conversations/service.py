@@ -12,10 +12,6 @@ import hashlib
 import json
 from uuid import UUID
 
-import psycopg
-from psycopg import sql
-from psycopg.rows import DictRow
-
 from engram.adapters.queue import enqueue_embedding
 from engram.conversations.models import (
     AppendResult,
@@ -23,27 +19,30 @@ from engram.conversations.models import (
     ConversationCreate,
     ConversationPage,
     DeletedConversation,
-    Message,
     MessageCreate,
     MessagePage,
     MessagesAppend,
 )
 from engram.conversations.store import (
-    CONVERSATION_COLUMNS,
-    MESSAGE_COLUMNS,
+    KeyedAppend,
+    conversation_page,
+    delete_conversation_row,
     extend_windows,
     fetch_conversation,
+    insert_conversation,
+    insert_messages,
+    keyed_append,
     messages_between,
     messages_for_windows,
+    remember_append,
 )
 from engram.conversations.windows import one_turn_speaker
 from engram.core.activity import record_activity
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import Conn, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import PG_INTEGER_MAX
-from engram.core.pagination import newest_first
 
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
 # window_conversation too: an import writes conversations and messages, then builds their windows.
@@ -72,21 +71,14 @@ def create_conversation(
     with tenant_transaction(tenant_id) as conn:
         if (first := replay(conn, idempotency, Conversation)) is not None:
             return first
-        row = conn.execute(
-            sql.SQL(
-                "INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
-                " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}"
-            ).format(CONVERSATION_COLUMNS),
-            (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
-        ).fetchone()
-        created = Conversation.model_validate(row)
+        created = insert_conversation(conn, tenant_id, req)
         remember(conn, idempotency, created)
     return created
 
 
 def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:
     with tenant_transaction(tenant_id) as conn:
-        return Conversation.model_validate(fetch_conversation(conn, conversation_id))
+        return Conversation.model_validate(fetch_conversation(conn, conversation_id), from_attributes=True)
 
 
 def list_conversations(
@@ -99,14 +91,9 @@ def list_conversations(
     limit: int = 50,
 ) -> ConversationPage:
     with tenant_transaction(tenant_id) as conn:
-        rows, next_cursor = newest_first(
-            conn,
-            select=sql.SQL("SELECT {} FROM conversations").format(CONVERSATION_COLUMNS),
-            cursor=cursor,
-            limit=limit,
-            filters=[("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)],
+        items, next_cursor = conversation_page(
+            conn, namespace=namespace, tags=tags, agent_id=agent_id, cursor=cursor, limit=limit
         )
-    items = [Conversation.model_validate(r) for r in rows]
     return ConversationPage(items=items, next_cursor=next_cursor)
 
 
@@ -114,21 +101,14 @@ def delete_conversation(tenant_id: UUID, conversation_id: UUID) -> DeletedConver
     """Hard delete: the conversation, its messages, its chunks (and their vectors) are gone."""
     with tenant_transaction(tenant_id) as conn:
         fetch_conversation(conn, conversation_id, lock=True)
-        counts = conn.execute(
-            "SELECT (SELECT count(*) FROM messages WHERE conversation_id = %(id)s) AS messages,"
-            " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks",
-            {"id": conversation_id},
-        ).fetchone()
-        conn.execute("DELETE FROM conversations WHERE id = %s", (conversation_id,))
-    assert counts is not None
-    return DeletedConversation(id=conversation_id, messages=counts["messages"], chunks=counts["chunks"])
+        return delete_conversation_row(conn, conversation_id)
 
 
-def window_conversation(conn: psycopg.Connection[DictRow], tenant_id: UUID, conversation_id: UUID) -> list[UUID]:
+def window_conversation(conn: Conn, tenant_id: UUID, conversation_id: UUID) -> list[UUID]:
     """Windows over every message of a conversation written in the caller's transaction (an import);
     returns the new chunk ids, to enqueue after commit."""
     conv = fetch_conversation(conn, conversation_id, lock=True)
-    return extend_windows(conn, tenant_id, conv, conv["next_seq"] - 1)
+    return extend_windows(conn, tenant_id, conv, conv.next_seq - 1)
 
 
 # ----------------------------------------------------------------------------------------- messages
@@ -161,7 +141,13 @@ def _request_hash(messages: list[MessageCreate]) -> bytes:
 def append_messages(
     tenant_id: UUID, conversation_id: UUID, req: MessagesAppend, idempotency_key: str | None = None
 ) -> AppendResult:
-    """All messages or none, numbered in order after the last one; a keyed retry writes nothing."""
+    """All messages or none, numbered in order after the last one; a keyed retry writes nothing.
+
+    Its key is not engram.core.idempotency's, on purpose: it belongs to the conversation and lives
+    as long as it (a client that resends a day's turns a week later must not write them twice, and
+    one key may name an append in each of two conversations); a retry answers 200 with
+    `replayed: true` rather than the first answer as it was; and the answer is read back from the
+    messages, not stored a second time (an append holds up to 200 messages)."""
     _validate_messages(req.messages)
     if idempotency_key is not None and req.idempotency_key is not None and idempotency_key != req.idempotency_key:
         raise InvalidField("idempotency_key", "differs from the Idempotency-Key header")
@@ -169,67 +155,29 @@ def append_messages(
     if key is not None and not 1 <= len(key) <= 200:
         raise InvalidField("idempotency_key", "must be 1 to 200 characters", limit=200)
     digest = _request_hash(req.messages)
-    chunk_ids: list[UUID] = []
     with tenant_transaction(tenant_id) as conn:
         conv = fetch_conversation(conn, conversation_id, lock=True)  # serialises appends
-        if key is not None:
-            seen = conn.execute(
-                "SELECT request_hash, seq_from, seq_to FROM conversation_appends"
-                " WHERE conversation_id = %s AND idempotency_key = %s",
-                (conversation_id, key),
-            ).fetchone()
-            if seen is not None:
-                if bytes(seen["request_hash"]) != digest:
-                    raise Conflict(
-                        "this idempotency key was used for a different set of messages", {"idempotency_key": key}
-                    )
-                rows = messages_between(conn, conversation_id, seen["seq_from"], seen["seq_to"])
-                return AppendResult(
-                    conversation_id=conversation_id,
-                    seq_from=seen["seq_from"],
-                    seq_to=seen["seq_to"],
-                    count=len(rows),
-                    replayed=True,
-                    messages=[Message.model_validate(r) for r in rows],
+        if key is not None and (seen := keyed_append(conn, conversation_id, key)) is not None:
+            if seen.request_hash != digest:
+                raise Conflict(
+                    "this idempotency key was used for a different set of messages", {"idempotency_key": key}
                 )
-        first = conv["next_seq"]
-        n = len(req.messages)
-        rows = conn.execute(
-            sql.SQL(
-                "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
-                " metadata, created_at)"
-                " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
-                " COALESCE(u.created_at, now())"
-                " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
-                " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
-                " RETURNING {}"
-            ).format(MESSAGE_COLUMNS),
-            (
-                tenant_id,
-                conversation_id,
-                list(range(first, first + n)),
-                [m.role for m in req.messages],
-                [m.content for m in req.messages],
-                [m.tool_call_id for m in req.messages],
-                [m.tool_name for m in req.messages],
-                [json.dumps(m.metadata, ensure_ascii=False) for m in req.messages],
-                [m.created_at for m in req.messages],
-            ),
-        ).fetchall()
-        rows.sort(key=lambda r: r["seq"])
-        conn.execute(
-            "UPDATE conversations SET next_seq = %s, message_count = message_count + %s, updated_at = now(),"
-            " last_message_at = GREATEST(last_message_at, %s) WHERE id = %s",
-            (first + n, n, max(r["created_at"] for r in rows), conversation_id),
-        )
-        if key is not None:
-            conn.execute(
-                "INSERT INTO conversation_appends (tenant_id, conversation_id, idempotency_key, request_hash,"
-                " seq_from, seq_to) VALUES (%s, %s, %s, %s, %s, %s)",
-                (tenant_id, conversation_id, key, digest, first, first + n - 1),
+            earlier = messages_between(conn, conversation_id, seen.seq_from, seen.seq_to)
+            return AppendResult(
+                conversation_id=conversation_id,
+                seq_from=seen.seq_from,
+                seq_to=seen.seq_to,
+                count=len(earlier),
+                replayed=True,
+                messages=earlier,
             )
+        first = conv.next_seq
+        n = len(req.messages)
+        messages = insert_messages(conn, tenant_id, conversation_id, first, req.messages)
+        if key is not None:
+            remember_append(conn, tenant_id, conversation_id, key, KeyedAppend(digest, first, first + n - 1))
         chunk_ids = extend_windows(conn, tenant_id, conv, first + n - 1)
-        record_activity(conn, [conv["namespace"]])  # the next scheduled consolidation covers it
+        record_activity(conn, [conv.namespace])  # the next scheduled consolidation covers it
     enqueue_embedding(tenant_id, chunk_ids)
     return AppendResult(
         conversation_id=conversation_id,
@@ -237,7 +185,7 @@ def append_messages(
         seq_to=first + n - 1,
         count=n,
         replayed=False,
-        messages=[Message.model_validate(r) for r in rows],
+        messages=messages,
     )
 
 
@@ -252,6 +200,6 @@ def list_messages(
         raise InvalidField("to_seq", "must not be below from_seq")
     with tenant_transaction(tenant_id) as conn:
         fetch_conversation(conn, conversation_id)
-        rows = messages_between(conn, conversation_id, lo, hi, limit + 1)
-    items = [Message.model_validate(r) for r in rows[:limit]]
-    return MessagePage(items=items, next_from_seq=items[-1].seq + 1 if len(rows) > limit else None)
+        found = messages_between(conn, conversation_id, lo, hi, limit + 1)
+    items = found[:limit]
+    return MessagePage(items=items, next_from_seq=items[-1].seq + 1 if len(found) > limit else None)

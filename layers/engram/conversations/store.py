@@ -2,37 +2,44 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 
+from engram.conversations.models import (
+    Conversation,
+    ConversationCreate,
+    DeletedConversation,
+    Message,
+    MessageCreate,
+)
 from engram.conversations.windows import Window, format_window, neighbour_context, windows_to_rebuild
 from engram.core.config import settings
+from engram.core.db import Conn
 from engram.core.errors import NotFound
+from engram.core.pagination import newest_first
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
 CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
 
-CONVERSATION_COLUMNS = sql.SQL(", ").join(
-    map(
-        sql.Identifier,
-        (
-            "id",
-            "namespace",
-            "title",
-            "agent_id",
-            "tags",
-            "metadata",
-            "message_count",
-            "last_message_at",
-            "created_at",
-            "updated_at",
-        ),
-    )
+_CONVERSATION_COLUMN_NAMES = (
+    "id",
+    "namespace",
+    "title",
+    "agent_id",
+    "tags",
+    "metadata",
+    "message_count",
+    "last_message_at",
+    "created_at",
+    "updated_at",
 )
+CONVERSATION_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _CONVERSATION_COLUMN_NAMES))
 _MESSAGE_COLUMN_NAMES = (
     "id",
     "conversation_id",
@@ -47,54 +54,176 @@ _MESSAGE_COLUMN_NAMES = (
 MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
 
 
-def fetch_conversation(
-    conn: psycopg.Connection[DictRow], conversation_id: UUID, *, lock: bool = False
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ConversationRow:
+    """A conversations row as an append reads it: what callers see, and the next sequence number."""
+
+    id: UUID
+    namespace: str
+    title: str | None
+    agent_id: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    message_count: int
+    last_message_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    next_seq: int
+
+
+def insert_conversation(conn: Conn, tenant_id: UUID, req: ConversationCreate) -> Conversation:
+    row = conn.execute(
+        sql.SQL(
+            "INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
+            " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}"
+        ).format(CONVERSATION_COLUMNS),
+        (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
+    ).fetchone()
+    return Conversation.model_validate(row)
+
+
+def conversation_page(
+    conn: Conn,
+    *,
+    namespace: str | None,
+    tags: list[str] | None,
+    agent_id: str | None,
+    cursor: str | None,
+    limit: int,
+) -> tuple[list[Conversation], str | None]:
+    rows, next_cursor = newest_first(
+        conn,
+        select=sql.SQL("SELECT {} FROM conversations").format(CONVERSATION_COLUMNS),
+        cursor=cursor,
+        limit=limit,
+        filters=[("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)],
+    )
+    return [Conversation.model_validate(r) for r in rows], next_cursor
+
+
+def delete_conversation_row(conn: Conn, conversation_id: UUID) -> DeletedConversation:
+    """The conversation and, by cascade, its messages and chunks; with how many of each went."""
+    counts = conn.execute(
+        "SELECT (SELECT count(*) FROM messages WHERE conversation_id = %(id)s) AS messages,"
+        " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks",
+        {"id": conversation_id},
+    ).fetchone()
+    conn.execute("DELETE FROM conversations WHERE id = %s", (conversation_id,))
+    assert counts is not None
+    return DeletedConversation(id=conversation_id, messages=counts["messages"], chunks=counts["chunks"])
+
+
+@dataclass(frozen=True)
+class KeyedAppend:
+    """An earlier append under an idempotency key: its request's hash and the messages it wrote."""
+
+    request_hash: bytes
+    seq_from: int
+    seq_to: int
+
+
+def keyed_append(conn: Conn, conversation_id: UUID, key: str) -> KeyedAppend | None:
+    with conn.cursor(row_factory=class_row(KeyedAppend)) as cur:
+        return cur.execute(
+            "SELECT request_hash, seq_from, seq_to FROM conversation_appends"
+            " WHERE conversation_id = %s AND idempotency_key = %s",
+            (conversation_id, key),
+        ).fetchone()
+
+
+def remember_append(conn: Conn, tenant_id: UUID, conversation_id: UUID, key: str, seen: KeyedAppend) -> None:
+    conn.execute(
+        "INSERT INTO conversation_appends (tenant_id, conversation_id, idempotency_key, request_hash,"
+        " seq_from, seq_to) VALUES (%s, %s, %s, %s, %s, %s)",
+        (tenant_id, conversation_id, key, seen.request_hash, seen.seq_from, seen.seq_to),
+    )
+
+
+def insert_messages(
+    conn: Conn, tenant_id: UUID, conversation_id: UUID, first_seq: int, messages: list[MessageCreate]
+) -> list[Message]:
+    """The messages numbered from `first_seq`, in one statement; the conversation's counters move on.
+    Returns them in sequence order."""
+    n = len(messages)
+    rows = conn.execute(
+        sql.SQL(
+            "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
+            " metadata, created_at)"
+            " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
+            " COALESCE(u.created_at, now())"
+            " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+            " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
+            " RETURNING {}"
+        ).format(MESSAGE_COLUMNS),
+        (
+            tenant_id,
+            conversation_id,
+            list(range(first_seq, first_seq + n)),
+            [m.role for m in messages],
+            [m.content for m in messages],
+            [m.tool_call_id for m in messages],
+            [m.tool_name for m in messages],
+            [json.dumps(m.metadata, ensure_ascii=False) for m in messages],
+            [m.created_at for m in messages],
+        ),
+    ).fetchall()
+    written = sorted((Message.model_validate(r) for r in rows), key=lambda m: m.seq)
+    conn.execute(
+        "UPDATE conversations SET next_seq = %s, message_count = message_count + %s, updated_at = now(),"
+        " last_message_at = GREATEST(last_message_at, %s) WHERE id = %s",
+        (first_seq + n, n, max(m.created_at for m in written), conversation_id),
+    )
+    return written
+
+
+def fetch_conversation(conn: Conn, conversation_id: UUID, *, lock: bool = False) -> ConversationRow:
     query = sql.SQL("SELECT {}, next_seq FROM conversations WHERE id = %s {}").format(
         CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else "")
     )
-    row = conn.execute(query, (conversation_id,)).fetchone()
+    with conn.cursor(row_factory=class_row(ConversationRow)) as cur:
+        row = cur.execute(query, (conversation_id,)).fetchone()
     if row is None:  # another tenant's conversation is invisible (RLS): the same 404
         raise NotFound(f"conversation {conversation_id} not found")
     return row
 
 
 def messages_between(
-    conn: psycopg.Connection[DictRow], conversation_id: UUID, seq_from: int, seq_to: int, limit: int | None = None
+    conn: Conn, conversation_id: UUID, seq_from: int, seq_to: int, limit: int | None = None
+) -> list[Message]:
+    return [Message.model_validate(r) for r in _message_rows(conn, conversation_id, seq_from, seq_to, limit)]
+
+
+def _message_rows(
+    conn: Conn, conversation_id: UUID, seq_from: int, seq_to: int, limit: int | None = None
 ) -> list[dict[str, Any]]:
+    """Message rows as the window formatter reads them (it also formats messages that were never stored)."""
     query = sql.SQL(
         "SELECT {} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s ORDER BY seq LIMIT %s"
     ).format(MESSAGE_COLUMNS)
     return conn.execute(query, (conversation_id, seq_from, seq_to, limit)).fetchall()
 
 
-def extend_windows(conn: psycopg.Connection[DictRow], tenant_id: UUID, conv: dict[str, Any], count: int) -> list[UUID]:
+def extend_windows(conn: Conn, tenant_id: UUID, conv: ConversationRow, count: int) -> list[UUID]:
     """Bring the conversation's windows up to `count` messages: replace the partial tail, add new ones."""
     s = settings()
     size, stride = s.conversation_window_size, s.conversation_window_stride
-    existing = [
-        Window(r["seq_from"], r["seq_to"])
-        for r in conn.execute(
-            "SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv["id"],)
-        ).fetchall()
-    ]
+    with conn.cursor(row_factory=class_row(Window)) as cur:
+        existing = cur.execute("SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv.id,)).fetchall()
     delete, insert = windows_to_rebuild(existing, count, size, stride)
     if delete:
         conn.execute(
             "DELETE FROM chunks WHERE conversation_id = %s AND seq_from = ANY(%s)",
-            (conv["id"], [w.seq_from for w in delete]),
+            (conv.id, [w.seq_from for w in delete]),
         )
     if not insert:
         return []
     kept = [w for w in existing if w not in delete]
     if kept:
-        _add_next_turn_to_context(conn, conv["id"], max(w.seq_to for w in kept) + 1)
+        _add_next_turn_to_context(conn, conv.id, max(w.seq_to for w in kept) + 1)
     lo, hi = min(w.seq_from for w in insert), max(w.seq_to for w in insert)
     # One more message each side: the neighbours of the new windows' keyword context.
-    by_seq = {r["seq"]: r for r in messages_between(conn, conv["id"], max(lo - 1, 1), hi + 1)}
-    owner = ChunkOwner(
-        namespace=conv["namespace"], kind=CONVERSATION_KIND, tags=conv["tags"], conversation_id=conv["id"]
-    )
+    by_seq = {r["seq"]: r for r in _message_rows(conn, conv.id, max(lo - 1, 1), hi + 1)}
+    owner = ChunkOwner(namespace=conv.namespace, kind=CONVERSATION_KIND, tags=conv.tags, conversation_id=conv.id)
     chunks = []
     for w in insert:
         msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
@@ -114,13 +243,13 @@ def extend_windows(conn: psycopg.Connection[DictRow], tenant_id: UUID, conv: dic
     return insert_chunks(conn, tenant_id, owner, chunks)
 
 
-def _add_next_turn_to_context(conn: psycopg.Connection[DictRow], conversation_id: UUID, first_new: int) -> None:
+def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int) -> None:
     """The windows that end just before `first_new`, the first message appended now, had no next turn
     when they were written: their keyword context gets it (their text and vector stay as they are)."""
     for chunk in conn.execute(
         "SELECT id, seq_from FROM chunks WHERE conversation_id = %s AND seq_to = %s", (conversation_id, first_new - 1)
     ).fetchall():
-        by_seq = {r["seq"]: r for r in messages_between(conn, conversation_id, chunk["seq_from"] - 1, first_new)}
+        by_seq = {r["seq"]: r for r in _message_rows(conn, conversation_id, chunk["seq_from"] - 1, first_new)}
         context = neighbour_context(
             by_seq.get(chunk["seq_from"] - 1),
             by_seq.get(first_new),
@@ -130,9 +259,7 @@ def _add_next_turn_to_context(conn: psycopg.Connection[DictRow], conversation_id
         conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk["id"]))
 
 
-def messages_for_windows(
-    conn: psycopg.Connection[DictRow], spans: list[tuple[UUID, int, int]]
-) -> dict[tuple[UUID, int], dict[str, Any]]:
+def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
     """The original rows of several windows at once, keyed by (conversation_id, seq)."""
     if not spans:
         return {}

@@ -7,6 +7,10 @@ concurrent request with the same key waits for it to end: after a commit it find
 after a rollback (the request failed) it claims the key itself. A write and its remembered answer
 therefore commit together or not at all. Keys are per tenant (row-level security and the
 primary key), and live for `idempotency_retention_hours`.
+
+Appending messages keeps its own record (`conversation_appends`, engram.conversations): its keys
+belong to a conversation and live as long as it, a retry answers 200 with `replayed: true`, and
+the answer is read back from the messages instead of being stored twice.
 """
 
 from __future__ import annotations
