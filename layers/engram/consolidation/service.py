@@ -62,6 +62,7 @@ from engram.consolidation.models import (
     StepCounts,
 )
 from engram.consolidation.similarity import SimilarityThresholds, thresholds_for
+from engram.consolidation.steps.context import LlmBudget, StepContext
 from engram.core.config import Settings, settings
 from engram.core.db import open_connection, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound
@@ -171,11 +172,11 @@ def _similarity_defaults(s: Settings) -> SimilarityThresholds:
 
 def _context(
     conn: psycopg.Connection[Any], tenant_id: UUID, run: Row, epoch: int, since: datetime | None
-) -> cycle.StepContext:
+) -> StepContext:
     s = settings()
     space = store.space_thresholds(conn)
     day_calls, day_tokens = llm.usage_today(conn)
-    budget = cycle.LlmBudget(
+    budget = LlmBudget(
         unavailable=llm.llm_unavailable(),
         run_calls=run["llm_calls"],
         run_tokens=run["llm_input_tokens"] + run["llm_output_tokens"],
@@ -187,7 +188,7 @@ def _context(
         max_day_tokens=s.consolidation_llm_daily_tokens,
         capped=run["llm_capped"],
     )
-    return cycle.StepContext(
+    return StepContext(
         conn=conn,
         tenant_id=tenant_id,
         run_id=run["id"],
@@ -208,6 +209,7 @@ def _context(
         neighbours=s.consolidation_neighbours,
         max_chars=s.max_memory_chars,
         distill=DistillRules.from_settings(s),
+        llm_calls_per_batch=cycle.LLM_CALLS_PER_BATCH,
     )
 
 
