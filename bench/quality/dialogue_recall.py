@@ -14,9 +14,9 @@ A turn counts as found within N characters when the result that returns it (its 
 within the first N characters of result text, headers included (what the agent reads). Evidence
 recall is the mean over questions of found / evidence turns.
 
-    .venv/bin/python bench/dialogue_recall.py                        # both ways, every dialogue
-    .venv/bin/python bench/dialogue_recall.py --configs defaults,no-session,no-speaker --ways budget
-    .venv/bin/python bench/dialogue_recall.py --ways budget --budgets 4000 --json out.json  # CI's floor
+    .venv/bin/python -m bench.quality.dialogue_recall                        # both ways, every dialogue
+    .venv/bin/python -m bench.quality.dialogue_recall --configs defaults,no-session,no-speaker --ways budget
+    .venv/bin/python -m bench.quality.dialogue_recall --ways budget --budgets 4000 --json out.json  # CI's floor
 
 `--configs` picks rows of CONFIGS (settings, ranking constants or request fields changed for one row).
 """
@@ -27,53 +27,40 @@ import argparse
 import json
 import os
 import re
-import shutil
-import statistics
 import sys
-import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-from local_api import call, wait_for_vectors
+from bench.harness import RecallConfig, applied, call, local_stack, new_tenant, p50_p95, wait_for_vectors
 
-DATA = Path(os.environ.get("ENGRAM_DIALOGUE_DATA", Path(__file__).resolve().parents[2] / "shared/data/locomo-dev"))
+DATA = Path(os.environ.get("ENGRAM_DIALOGUE_DATA", Path(__file__).resolve().parents[3] / "shared/data/locomo-dev"))
 BUDGETS = (2000, 4000, 8000)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
-@dataclass
-class Config:
-    env: dict[str, str] = field(default_factory=dict)  # ENGRAM_* settings for this row
-    ranking: dict[str, Any] = field(default_factory=dict)  # engram.recall.ranking / store constants
-    request: dict[str, Any] = field(default_factory=dict)  # extra recall request fields
-
-
-CONFIGS: dict[str, Config] = {
-    "defaults": Config(),
-    "no-diversify": Config(request={"diversify": False}),
-    "diversify": Config(request={"diversify": True}),
-    "mmr-floor-0.9": Config(request={"diversify": True}, ranking={"MMR_FLOOR": 0.9}),
-    "mmr-floor-0.95": Config(request={"diversify": True}, ranking={"MMR_FLOOR": 0.95}),
-    "session-1.0": Config(ranking={"SESSION_WEIGHT": 1.0}),
-    "speaker-1.0": Config(ranking={"SPEAKER_BOOST": 1.0}),
-    "speaker-0.25": Config(ranking={"SPEAKER_BOOST": 0.25}),
-    "no-session": Config(ranking={"SESSION_WEIGHT": 0.0}),
-    "no-speaker": Config(ranking={"SPEAKER_BOOST": 0.0}),
-    "context-1.0": Config(ranking={"CONTEXT_WORD_WEIGHT": 1.0}),
-    "kw-0.15": Config(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "0.15"}),
-    "kw-0.5": Config(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "0.5"}),
-    "kw-2": Config(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "2"}),
-    "rrf-20": Config(ranking={"RRF_K": 20}),
-    "rrf-60": Config(ranking={"RRF_K": 60}),
-    "keyword": Config(request={"mode": "keyword"}),
-    "vector": Config(request={"mode": "vector"}),
+CONFIGS: dict[str, RecallConfig] = {
+    "defaults": RecallConfig(),
+    "no-diversify": RecallConfig(request={"diversify": False}),
+    "diversify": RecallConfig(request={"diversify": True}),
+    "mmr-floor-0.9": RecallConfig(request={"diversify": True}, ranking={"MMR_FLOOR": 0.9}),
+    "mmr-floor-0.95": RecallConfig(request={"diversify": True}, ranking={"MMR_FLOOR": 0.95}),
+    "session-1.0": RecallConfig(ranking={"SESSION_WEIGHT": 1.0}),
+    "speaker-1.0": RecallConfig(ranking={"SPEAKER_BOOST": 1.0}),
+    "speaker-0.25": RecallConfig(ranking={"SPEAKER_BOOST": 0.25}),
+    "no-session": RecallConfig(ranking={"SESSION_WEIGHT": 0.0}),
+    "no-speaker": RecallConfig(ranking={"SPEAKER_BOOST": 0.0}),
+    "context-1.0": RecallConfig(ranking={"CONTEXT_WORD_WEIGHT": 1.0}),
+    "kw-0.15": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "0.15"}),
+    "kw-0.5": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "0.5"}),
+    "kw-2": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "2"}),
+    "rrf-20": RecallConfig(ranking={"RRF_K": 20}),
+    "rrf-60": RecallConfig(ranking={"RRF_K": 60}),
+    "keyword": RecallConfig(request={"mode": "keyword"}),
+    "vector": RecallConfig(request={"mode": "vector"}),
 }
 
 
@@ -160,31 +147,6 @@ def found_within(results: list[dict[str, Any]], evidence: set[str], budgets: tup
     return {b: sum(1 for e in end_of.values() if e <= b) / len(evidence) for b in budgets}
 
 
-@contextmanager
-def applied(config: Config) -> Iterator[None]:
-    from engram.recall import ranking, store
-    from engram_local.stack import LocalStack
-
-    saved_env = {k: os.environ.get(k) for k in config.env}
-    modules = {name: ranking if hasattr(ranking, name) else store for name in config.ranking}
-    saved = {name: getattr(mod, name) for name, mod in modules.items()}
-    os.environ.update(config.env)
-    for name, value in config.ranking.items():
-        setattr(modules[name], name, value)
-    LocalStack.refresh_settings()
-    try:
-        yield
-    finally:
-        for k, old in saved_env.items():
-            if old is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = old
-        for name, value in saved.items():
-            setattr(modules[name], name, value)
-        LocalStack.refresh_settings()
-
-
 @dataclass
 class Measured:
     scores: dict[tuple[str, int | str], list[float]] = field(default_factory=lambda: defaultdict(list))
@@ -195,7 +157,7 @@ class Measured:
         return sum(values) / len(values) if values else float("nan")
 
 
-def ask(key: str, dialogues: list[Dialogue], config: Config, way: str, budgets: tuple[int, ...]) -> Measured:
+def ask(key: str, dialogues: list[Dialogue], config: RecallConfig, way: str, budgets: tuple[int, ...]) -> Measured:
     measured = Measured()
     with applied(config):
         for i, dialogue in enumerate(dialogues):
@@ -217,14 +179,10 @@ def ask(key: str, dialogues: list[Dialogue], config: Config, way: str, budgets: 
     return measured
 
 
-def percentile(samples: list[float], q: int) -> float:
-    return statistics.quantiles(samples, n=100)[q - 1] if len(samples) > 1 else samples[0]
-
-
 def table_row(label: str, way: str, m: Measured, budgets: tuple[int, ...]) -> str:
     cells = [f"{m.mean(b):.3f}" for b in budgets]
     cells += [f"{m.mean(max(budgets), c):.3f}" for c in CATEGORIES]
-    p50, p95 = percentile(m.latencies_ms, 50), percentile(m.latencies_ms, 95)
+    p50, p95 = p50_p95(m.latencies_ms)
     return f"| {label} | {way} | " + " | ".join(cells) + f" | {p50:.1f} / {p95:.1f} |"
 
 
@@ -244,15 +202,10 @@ def main() -> None:
     args = parser.parse_args()
     budgets = tuple(int(b) for b in args.budgets.split(","))
     dialogues = load()[: args.dialogues or None]
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
-
-    tmp = Path(tempfile.mkdtemp(prefix="engram-dialogue-"))
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False, durable=False).start()
     rows: list[str] = []
     figures: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
-    try:
-        key = create_tenant_with_key("bench-dialogue", ["read", "write"], dsn=stack.dsn)["api_key"]
+    with local_stack(durable=False, prefix="engram-dialogue-") as stack:
+        key = new_tenant(stack, "bench-dialogue", ["read", "write"]).key
         started = time.perf_counter()
         for i, dialogue in enumerate(dialogues):
             ingest(key, dialogue, f"d{i}", args.one_conversation)
@@ -269,9 +222,6 @@ def main() -> None:
                 rows.append(table_row(label, way, m, budgets))
                 figures[label][way] = {str(b): round(m.mean(b), 4) for b in budgets}
                 print(rows[-1], file=sys.stderr, flush=True)
-    finally:
-        stack.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
     print(table_header(budgets))
     print("\n".join(rows))
     if args.json:

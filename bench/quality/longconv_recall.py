@@ -5,8 +5,8 @@ real API (API Gateway stand-in, authorizer and route Lambdas, one conversation p
 POST /v1/conversations and /messages, the SQS embed pipeline, embedded Postgres), then every
 labelled question is asked with POST /v1/recall (limit 100, budget_chars 8000, no since/until).
 
-    .venv/bin/python bench/longconv_recall.py                       # defaults, before, keyword, vector
-    .venv/bin/python bench/longconv_recall.py --configs defaults,ts-rank,no-diversify,mmr-floor-0.0  # levers
+    .venv/bin/python -m bench.quality.longconv_recall                       # defaults, before, keyword, vector
+    .venv/bin/python -m bench.quality.longconv_recall --configs defaults,ts-rank,no-diversify,mmr-floor-0.0  # levers
 
 A turn counts as found within N characters when its whole line lies in the first N characters of
 the results (chunk texts concatenated in rank order), so longer chunks are not free. `--configs`
@@ -16,64 +16,49 @@ picks rows of CONFIGS (settings, ranking constants or request fields changed for
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
-import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-from local_api import call, wait_for_vectors
-from longconv_data import Conversation, conversations
+from bench.harness import RecallConfig, applied, call, local_stack, new_tenant, wait_for_vectors
+from bench.quality.longconv_data import Conversation, conversations
 
 BUDGETS = (2000, 4000, 8000)
 QTYPES = ("single", "multi", "temporal", "inference")
 
 
-@dataclass
-class Config:
-    """One row of the table: what differs from the defaults while its questions are asked."""
-
-    env: dict[str, str] = field(default_factory=dict)  # ENGRAM_* settings
-    ranking: dict[str, float] = field(default_factory=dict)  # engram.recall.ranking constants
-    request: dict[str, Any] = field(default_factory=dict)  # extra POST /v1/recall fields
-
-
 W = {"ENGRAM_RECALL_FUSION": "weighted"}
 RRF = {"ENGRAM_RECALL_FUSION": "rrf"}
-CONFIGS: dict[str, Config] = {
-    "defaults": Config(),
-    "keyword": Config(request={"mode": "keyword"}),
-    "vector": Config(request={"mode": "vector"}),
+CONFIGS: dict[str, RecallConfig] = {
+    "defaults": RecallConfig(),
+    "keyword": RecallConfig(request={"mode": "keyword"}),
+    "vector": RecallConfig(request={"mode": "vector"}),
     # fusion: reciprocal rank fusion (the default, k = 10) and weighted scores
-    "rrf-k10": Config(env=RRF, ranking={"RRF_K": 10}),
-    "rrf-k20": Config(env=RRF, ranking={"RRF_K": 20}),
-    "rrf-k40": Config(env=RRF, ranking={"RRF_K": 40}),
-    "rrf-k60": Config(env=RRF, ranking={"RRF_K": 60}),
+    "rrf-k10": RecallConfig(env=RRF, ranking={"RRF_K": 10}),
+    "rrf-k20": RecallConfig(env=RRF, ranking={"RRF_K": 20}),
+    "rrf-k40": RecallConfig(env=RRF, ranking={"RRF_K": 40}),
+    "rrf-k60": RecallConfig(env=RRF, ranking={"RRF_K": 60}),
     # the keyword list's weight in RRF (ENGRAM_RECALL_RRF_KEYWORD_WEIGHT), the vector list's being 1
-    **{f"kw-{v}": Config(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": str(v)}) for v in (1.0, 0.5, 0.3, 0.15, 0.0)},
+    **{f"kw-{v}": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": str(v)}) for v in (1.0, 0.5, 0.3, 0.15, 0.0)},
     # keyword rank: each matched word weighed by its rarity (the default) or ts_rank_cd alone
-    "ts-rank": Config(ranking={"KEYWORD_IDF": False}),
-    "ts-rank-keyword": Config(ranking={"KEYWORD_IDF": False}, request={"mode": "keyword"}),
+    "ts-rank": RecallConfig(ranking={"KEYWORD_IDF": False}),
+    "ts-rank-keyword": RecallConfig(ranking={"KEYWORD_IDF": False}, request={"mode": "keyword"}),
     # diversity: MMR is on by default (lambda 0.5, cosine counted above 0.7); off, and its two constants
-    "no-diversify": Config(request={"diversify": False}),
-    "before": Config(ranking={"KEYWORD_IDF": False}, request={"diversify": False}),  # the defaults before idf + MMR
-    **{f"mmr-lambda-{v}": Config(ranking={"MMR_LAMBDA": v}) for v in (0.3, 0.7, 0.9)},
-    **{f"mmr-floor-{v}": Config(ranking={"MMR_FLOOR": v}) for v in (0.0, 0.5, 0.8)},
-    "weighted": Config(env=W),
-    "weighted-no-recency": Config(env=W, ranking={"W_RECENCY": 0.0}),
-    "weighted-kw-0.5": Config(env=W, ranking={"W_KEYWORD": 0.5}),
-    "weighted-kw-0.2": Config(env=W, ranking={"W_KEYWORD": 0.2}),
-    "weighted-vec-0.7": Config(env=W, ranking={"W_VECTOR": 0.7, "W_KEYWORD": 0.3, "W_RECENCY": 0.0}),
+    "no-diversify": RecallConfig(request={"diversify": False}),
+    # the defaults before idf + MMR
+    "before": RecallConfig(ranking={"KEYWORD_IDF": False}, request={"diversify": False}),
+    **{f"mmr-lambda-{v}": RecallConfig(ranking={"MMR_LAMBDA": v}) for v in (0.3, 0.7, 0.9)},
+    **{f"mmr-floor-{v}": RecallConfig(ranking={"MMR_FLOOR": v}) for v in (0.0, 0.5, 0.8)},
+    "weighted": RecallConfig(env=W),
+    "weighted-no-recency": RecallConfig(env=W, ranking={"W_RECENCY": 0.0}),
+    "weighted-kw-0.5": RecallConfig(env=W, ranking={"W_KEYWORD": 0.5}),
+    "weighted-kw-0.2": RecallConfig(env=W, ranking={"W_KEYWORD": 0.2}),
+    "weighted-vec-0.7": RecallConfig(env=W, ranking={"W_VECTOR": 0.7, "W_KEYWORD": 0.3, "W_RECENCY": 0.0}),
     # the model-backed options: need a reranker (ENGRAM_RERANK_MODEL) or an LLM configured, else they stop the run
-    "rerank": Config(request={"rerank": True}),
-    "rewrite-query": Config(request={"rewrite_query": True}),
+    "rerank": RecallConfig(request={"rerank": True}),
+    "rewrite-query": RecallConfig(request={"rewrite_query": True}),
 }
 
 
@@ -115,35 +100,15 @@ def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -
     return {b: sum(1 for e in ends.values() if e <= b) / len(evidence) for b in BUDGETS}
 
 
-@contextmanager
-def applied(config: Config) -> Iterator[None]:
-    from engram.recall import ranking
-    from engram_local.stack import LocalStack
-
-    saved_env = {k: os.environ.get(k) for k in config.env}
-    saved_ranking = {k: getattr(ranking, k) for k in config.ranking}
-    os.environ.update(config.env)
-    for k, v in config.ranking.items():
-        setattr(ranking, k, v)
-    LocalStack.refresh_settings()
-    try:
-        yield
-    finally:
-        for k, old in saved_env.items():
-            if old is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = old
-        for k, v in saved_ranking.items():
-            setattr(ranking, k, v)
-        LocalStack.refresh_settings()
-
-
 Scores = dict[str, list[dict[int, float]]]  # question type (and "all") -> per-question scores
 
 
 def ask_all(
-    key: str, convs: list[Conversation], conv_ids: list[list[str]], config: Config, namespace: Callable[[int], str]
+    key: str,
+    convs: list[Conversation],
+    conv_ids: list[list[str]],
+    config: RecallConfig,
+    namespace: Callable[[int], str],
 ) -> tuple[Scores, float]:
     scores: Scores = defaultdict(list)
     started = time.perf_counter()
@@ -195,14 +160,9 @@ def main() -> None:
     parser.add_argument("--configs", default="defaults,before,keyword,vector")
     parser.add_argument("--conversations", type=int, default=3, help="per split")
     args = parser.parse_args()
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
-
-    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-"))
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False).start()
     rows: list[str] = []
-    try:
-        key = create_tenant_with_key("bench-longconv", ["read", "write"], dsn=stack.dsn)["api_key"]
+    with local_stack() as stack:
+        key = new_tenant(stack, "bench-longconv", ["read", "write"]).key
         for split in args.splits.split(","):
             convs = conversations(split, args.conversations)
             started = time.perf_counter()
@@ -219,9 +179,6 @@ def main() -> None:
                 scores, per_query = ask_all(key, convs, conv_ids, CONFIGS[label], lambda i, split=split: f"{split}{i}")
                 rows.append(row(split, label, scores, per_query))
                 print(rows[-1], file=sys.stderr)
-    finally:
-        stack.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
     print(HEADER)
     print("\n".join(rows))
 

@@ -1,8 +1,8 @@
 """The quality floor: recall on real dialogue may not fall below the figure committed with the code.
 
-Runs bench/dialogue_recall.py as a user would (its own local stack; the five development dialogues of
+Runs bench/quality/dialogue_recall.py as a user would (its own local stack; the five development dialogues of
 ../shared/data/locomo-dev ingested through the API, every question asked with budget_chars 4,000) and
-compares evidence recall with bench/dialogue_recall_floor.json. A ranking change that loses there fails
+compares evidence recall with bench/quality/dialogue_recall_floor.json. A ranking change that loses there fails
 the gate; one that wins should raise the committed figure.
 """
 
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-FLOOR = PROJECT_ROOT / "bench" / "dialogue_recall_floor.json"
+FLOOR = PROJECT_ROOT / "bench" / "quality" / "dialogue_recall_floor.json"
 
 
 def test_evidence_recall_at_4000_characters_holds_the_committed_figure(tmp_path: Path) -> None:
@@ -24,7 +24,8 @@ def test_evidence_recall_at_4000_characters_holds_the_committed_figure(tmp_path:
     run = subprocess.run(
         [
             sys.executable,
-            str(PROJECT_ROOT / "bench" / "dialogue_recall.py"),
+            "-m",
+            "bench.quality.dialogue_recall",
             "--ways",
             "budget",
             "--budgets",
@@ -43,5 +44,5 @@ def test_evidence_recall_at_4000_characters_holds_the_committed_figure(tmp_path:
     least = floor["evidence_recall"] - floor["margin"]
     assert measured >= least, (
         f"evidence recall at {floor['budget_chars']} characters fell to {measured:.4f}, below the committed "
-        f"{floor['evidence_recall']:.4f} - {floor['margin']} (bench/dialogue_recall_floor.json): {run.stdout}"
+        f"{floor['evidence_recall']:.4f} - {floor['margin']} (bench/quality/dialogue_recall_floor.json): {run.stdout}"
     )

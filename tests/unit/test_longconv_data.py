@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
-from longconv_data import Conversation, conversations, generate
+from bench.quality.longconv_data import Conversation, conversations, generate
 
 # Words that carry no content (and the question's own frame words).
 STOP = frozenset(
