@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SINGLE_CHUNK_BELOW = 8 * 1024  # characters; seed 000's lazy-chunk threshold
+SINGLE_CHUNK_BELOW = 8 * 1024  # characters: a shorter text is one chunk
 DOCUMENT_TARGET = 2000
 
 _BOUNDARIES = (
@@ -59,7 +59,7 @@ def chunk_text(
     return chunks
 
 
-# Focused mode (seed 000's ChunkText): ~512-token windows overlapping by 50 tokens. Tokens are
+# Focused mode: ~512-token windows overlapping by 50 tokens. Tokens are
 # approximated as words and punctuation marks (`\w+|[^\w\s]`), close to a BPE count for prose;
 # windows start and end on token edges, so a multibyte character is never split.
 FOCUSED_TOKENS = 512

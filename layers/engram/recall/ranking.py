@@ -11,7 +11,7 @@ from typing import Any
 from uuid import UUID
 
 RECENCY_HALF_LIFE_DAYS = 30.0
-# engram-go's composite weights (seed 000); see README "Recall quality" for what was measured.
+# engram-go's composite weights; see README "Recall quality" for what was measured.
 W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
 # Reciprocal rank fusion's k: 10 beat 20 at every budget on real dialogue (bench/dialogue_recall.py), as it
 # beat 20, 40 and 60 on bench/longconv_recall.py: a small k lets each list's first hits lead, which is what

@@ -484,7 +484,7 @@ def _neighbour(memory: Any, link: Any, path: list[UUID], depth: int) -> GraphNei
 
 
 def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
-    """Conversation results carry their window's original messages, word for word (seed 004).
+    """Conversation results carry their window's original messages, word for word.
 
     When budget_chars cut a window's text, only the messages whose line made it into the text
     are attached, so the budget still bounds what the caller reads.
