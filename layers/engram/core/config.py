@@ -137,7 +137,7 @@ class Settings(BaseSettings):
         description="Receives before SQS moves a message to the DLQ (the queue's maxReceiveCount; set by the CDK "
         "app): on the last one, a worker whose run raised marks the run failed",
     )
-    # The cycle (seed 001's numbers). Decay is per active epoch (one applied run), by kind.
+    # The cycle. Decay is per active epoch (one applied run), by kind.
     consolidation_decay_episodic: float = Field(
         default=0.98, gt=0, le=1, description="Importance factor per active epoch, episodic memories"
     )
@@ -208,9 +208,9 @@ class Settings(BaseSettings):
     )
     consolidation_neighbours: int = Field(default=5, ge=1, le=50, description="pgvector neighbours per memory")
     consolidation_batch_size: int = Field(default=500, ge=1, le=100_000, description="Memories per committed batch")
-    # Topic distillation (seed 001 section 5): the LLM condenses a topic leaf whose texts overlap.
+    # Topic distillation: the LLM condenses a topic leaf whose texts overlap.
     consolidation_distill_min_members: int = Field(
-        default=10, ge=2, le=1000, description="Overlapping members a topic leaf needs to be distilled (seed 001: 10)"
+        default=10, ge=2, le=1000, description="Overlapping members a topic leaf needs to be distilled"
     )
     consolidation_distill_overlap_jaccard: Fraction = Field(
         default=0.4,
@@ -219,7 +219,7 @@ class Settings(BaseSettings):
         "7 of 8 restated services and 0 of 8 distinct ones qualified (bench/distillation.py)",
     )
     consolidation_distill_max_leaves: int = Field(
-        default=2, ge=0, le=50, description="Topic leaves distilled per run, one LLM call each (seed 001: 2)"
+        default=2, ge=0, le=50, description="Topic leaves distilled per run, one LLM call each"
     )
     consolidation_distill_prompt_chars: int = Field(
         default=40_000,
@@ -316,7 +316,7 @@ class Settings(BaseSettings):
         description="Bedrock agent runtime endpoint override, where rerank calls go (a VPC endpoint, a test stand-in)",
     )
 
-    # Documents (seed 000 tiers, by UTF-8 bytes of the body). The 50 MiB hard limit is
+    # Documents: three tiers by UTF-8 bytes of the body. The 50 MiB hard limit is
     # engram.documents.prepare.HARD_MAX_BYTES and is not a setting.
     document_tier0_max_bytes: int = Field(
         default=500 * 1024, ge=1024, description="Largest Tier 0 body (stored and chunked in full), bytes"
@@ -389,9 +389,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0, le=6, description="Retries of a failed LLM call")
     llm_backoff_s: float = Field(default=0.5, ge=0, le=30, description="First backoff between LLM retries, seconds")
 
-    # Conversations (seed 004). Window shape chosen with bench/conversation_recall.py (see
+    # Conversations. Window shape chosen with bench/conversation_recall.py (see
     # bench/RESULTS-conversations.md): single turns beat 5/3 at every context budget, on the
-    # training and the held-out set. 5/3 (seed 004) stays one setting away.
+    # training and the held-out set. 5/3 stays one setting away.
     conversation_window_size: int = Field(default=1, ge=1, le=50, description="Messages per conversation chunk")
     conversation_window_stride: int = Field(
         default=1, ge=1, le=50, description="Messages between the starts of two conversation chunks"
