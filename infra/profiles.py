@@ -105,7 +105,7 @@ PROFILES: dict[str, FunctionProfile] = {
         bedrock_llm=True,
         # erase_memory deletes the export files (and upload leftovers) that may hold the erased memory.
         object_access=(("s3:DeleteObject", "uploads/"), ("s3:DeleteObject", EXPORTS_PREFIX)),
-        # Its cold start is ~3x a route function's, most of it importing the mcp SDK (README, Speed).
+        # Its cold start is ~3x a route function's, most of it importing the mcp SDK (docs/performance.md, Speed).
         snap_start=True,
         description="remote MCP endpoint: the memory tools over streamable HTTP",
     ),
