@@ -71,16 +71,28 @@ def connection(probe: bool = False) -> Conn:
     conn: Conn | None = getattr(_local, "conn", None)
     if conn is None or conn.closed or conn.broken:
         s = settings()
-        conn = open_connection(wait_s=0, connect_timeout_s=s.db_probe_timeout_s) if probe else open_connection()
-        role = s.db_app_role
-        if role:
-            conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
-        conn.execute("SET jit = off")  # short OLTP queries: JIT compile time dwarfs their run time
-        conn.commit()
-        # Vectors travel as text literals ('[0.1, ...]'::vector): no numpy/pgvector import on the
-        # request path, which keeps cold starts short.
+        conn = app_connection(wait_s=0, connect_timeout_s=s.db_probe_timeout_s) if probe else app_connection()
         _local.conn = conn
     return conn
+
+
+def app_connection(dsn: str | None = None, **open_kwargs: Any) -> Conn:
+    """A new connection as the app role (row-level security applies), set up as the request
+    connection is; the caller closes it (the consolidation worker holds session locks on its own)."""
+    conn = open_connection(dsn, **open_kwargs)
+    role = settings().db_app_role
+    if role:
+        conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
+    conn.execute("SET jit = off")  # short OLTP queries: JIT compile time dwarfs their run time
+    conn.commit()
+    # Vectors travel as text literals ('[0.1, ...]'::vector): no numpy/pgvector import on the
+    # request path, which keeps cold starts short.
+    return conn
+
+
+def set_tenant(conn: Conn, tenant: UUID | str) -> None:
+    """Confine the open transaction to one tenant (row-level security reads it)."""
+    conn.execute("SELECT set_config('engram.tenant_id', %s, true)", (str(tenant),))
 
 
 def reset_connections() -> None:
@@ -135,7 +147,7 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
         try:
             if snapshot:  # must come before any other statement of the transaction
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            conn.execute("SELECT set_config('engram.tenant_id', %s, true)", (tenant,))
+            set_tenant(conn, tenant)
             return conn
         except psycopg.OperationalError as exc:
             if not is_connection_lost(exc):
