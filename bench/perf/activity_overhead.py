@@ -2,7 +2,7 @@
 measured A/B in one run: the same requests with tracking on and with it replaced by a no-op,
 in alternating blocks so machine noise falls on both arms alike.
 
-    .venv/bin/python bench/activity_overhead.py [--memories 1000] [--rounds 10] [--block 40]
+    .venv/bin/python -m bench.perf.activity_overhead [--memories 1000] [--rounds 10] [--block 40]
 
 - write: one POST /v1/memories through the gateway stand-in (authorizer + memories handler +
   Postgres + SQS send), into one namespace (the row is fresh: the statement finds it and skips);
@@ -16,22 +16,17 @@ import argparse
 import itertools
 import json
 import random
-import statistics
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from uuid import UUID
+
+from bench.harness import local_stack, new_tenant, p50_p95
 
 WORDS = (  # noqa: SIM905 -- one sentence of words reads better than forty quoted ones
     "deploy database invoice customer rollback latency budget meeting holiday cluster migration runbook "
     "allergy recipe tutor insurance dentist renovation revenue sleep coffee hike rain"
 ).split()
-
-
-def pct(samples: list[float], q: float) -> float:
-    return statistics.quantiles(samples, n=100)[int(q) - 1] if len(samples) > 1 else samples[0]
 
 
 def load(headers: dict[str, str], n: int, rng: random.Random) -> None:
@@ -97,33 +92,26 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=40)
     args = parser.parse_args()
 
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
-
     rng = random.Random(5)
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            made = create_tenant_with_key("bench", dsn=stack.dsn)
-            headers = {"authorization": f"Bearer {made['api_key']}", "content-type": "application/json"}
-            load(headers, args.memories, rng)
-            stack.embed_poller.drain()
-            work = workloads(made["tenant_id"], headers, rng)
-            samples: dict[str, dict[bool, list[float]]] = {name: {True: [], False: []} for name in work}
-            for r in range(args.rounds):
-                for on in (True, False) if r % 2 == 0 else (False, True):
-                    set_tracking(on)
-                    for name, fn in work.items():
-                        for _ in range(args.block):
-                            t0 = time.perf_counter()
-                            fn(on)
-                            samples[name][on].append((time.perf_counter() - t0) * 1000)
-            set_tracking(True)
-        finally:
-            stack.stop()
+    with local_stack() as stack:
+        tenant = new_tenant(stack)
+        headers = tenant.headers
+        load(headers, args.memories, rng)
+        stack.embed_poller.drain()
+        work = workloads(str(tenant.tenant_id), headers, rng)
+        samples: dict[str, dict[bool, list[float]]] = {name: {True: [], False: []} for name in work}
+        for r in range(args.rounds):
+            for on in (True, False) if r % 2 == 0 else (False, True):
+                set_tracking(on)
+                for name, fn in work.items():
+                    for _ in range(args.block):
+                        t0 = time.perf_counter()
+                        fn(on)
+                        samples[name][on].append((time.perf_counter() - t0) * 1000)
+        set_tracking(True)
     print(f"{args.memories} memories, {args.rounds} alternating rounds of {args.block} per arm")
     for name, arms in samples.items():
-        on50, off50, on95, off95 = pct(arms[True], 50), pct(arms[False], 50), pct(arms[True], 95), pct(arms[False], 95)
+        (on50, on95), (off50, off95) = p50_p95(arms[True]), p50_p95(arms[False])
         print(
             f"{name:32s} tracking on p50 {on50:6.2f} ms p95 {on95:6.2f} | off p50 {off50:6.2f} ms p95 {off95:6.2f}"
             f" | p50 {on50 - off50:+5.2f} ms ({on50 / off50:.3f}x)"

@@ -1,6 +1,6 @@
 """The memory console in headless Chromium against the local server: what a page load costs.
 
-    .venv/bin/python bench/console_load.py [--loads 10] [--memories 500]
+    .venv/bin/python -m bench.perf.console_load [--loads 10] [--memories 500]
 
 Starts the local stack and the dev server, stores `--memories` memories in three namespaces, then
 loads the console `--loads` times per view in a fresh tab with the key already in the tab's
@@ -16,9 +16,10 @@ import argparse
 import json
 import statistics
 import tempfile
-import threading
 import urllib.request
 from pathlib import Path
+
+from bench.harness import dev_server, local_stack
 
 VIEWS = ("overview", "recall", "topics", "runs", "documents")
 
@@ -32,16 +33,13 @@ def main() -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     from engram_local.browser import headless_chromium
-    from engram_local.postgres import free_port
-    from engram_local.serve import dev_key, make_server
-    from engram_local.stack import LocalStack
 
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", durable=False).start()
-        port = free_port()
-        server = make_server("127.0.0.1", port)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base, key = f"http://127.0.0.1:{port}", dev_key(stack.dsn)
+    with (
+        local_stack(start_poller=True, durable=False) as stack,
+        dev_server(stack) as server,
+        tempfile.TemporaryDirectory(prefix="engram-bench-chromium-") as tmp,
+    ):
+        base, key = server.url, server.key
         for start in range(0, args.memories, 100):
             items = [
                 {
@@ -87,8 +85,6 @@ def main() -> None:
                 )
         finally:
             driver.quit()
-            server.shutdown()
-            stack.stop()
 
 
 if __name__ == "__main__":

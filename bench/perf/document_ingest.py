@@ -1,6 +1,6 @@
 """Document ingest throughput (5 MiB -> Tier 1, 40 MiB -> Tier 2) and span extraction on a 40 MiB body.
 
-    .venv/bin/python bench/document_ingest.py [--runs 3]
+    .venv/bin/python -m bench.perf.document_ingest [--runs 3]
 
 Runs the local stack (embedded PostgreSQL 16 + pgvector, moto S3/SQS) and the real handlers:
   - ingest: POST /v1/documents/uploads -> PUT to the presigned URL -> S3 ObjectCreated -> SQS ->
@@ -18,11 +18,11 @@ import hashlib
 import json
 import os
 import statistics
-import tempfile
 import time
 import urllib.request
 import uuid
-from pathlib import Path
+
+from bench.harness import local_stack, new_tenant
 
 MIB = 1024 * 1024
 WORDS = [
@@ -70,69 +70,65 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     os.environ.setdefault("ENGRAM_LLM_LEVEL", "off")
-    from engram.ops.operations import create_tenant_with_key
     from engram_local import gateway
-    from engram_local.stack import LocalStack
 
-    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-docs-"))
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False).start()
-    key = create_tenant_with_key("bench", dsn=stack.dsn)["api_key"]
-    headers = {"content-type": "application/json", "authorization": f"Bearer {key}"}
+    with local_stack(prefix="engram-bench-docs-") as stack:
+        key = new_tenant(stack).key
+        headers = {"content-type": "application/json", "authorization": f"Bearer {key}"}
 
-    def call(method: str, path: str, body: object = None) -> dict:
-        resp = gateway.handle(method, path, headers, json.dumps(body).encode() if body is not None else b"")
-        assert resp.status < 300, resp.body[:300]
-        return json.loads(resp.body)
+        def call(method: str, path: str, body: object = None) -> dict:
+            resp = gateway.handle(method, path, headers, json.dumps(body).encode() if body is not None else b"")
+            assert resp.status < 300, resp.body[:300]
+            return json.loads(resp.body)
 
-    rows = []
-    doc_40 = None
-    for size in (5 * MIB, 40 * MIB):
-        body = body_of(size, "Deep fact: the harbour pilot's call sign is KESTREL-NINE.")
-        ticket = call(
-            "POST", "/v1/documents/uploads", {"size_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
-        )
-        t = time.perf_counter()
-        req = urllib.request.Request(ticket["url"], data=body, method="PUT", headers=ticket["headers"])
-        urllib.request.urlopen(req, timeout=300).read()
-        put_s = time.perf_counter() - t
-        t = time.perf_counter()
-        stack.upload_poller.drain()
-        ingest_s = time.perf_counter() - t
-        status = call("GET", f"/v1/documents/uploads/{ticket['upload_id']}")
-        assert status["status"] == "ready", status
-        with __import__("psycopg").connect(stack.dsn) as conn:
-            chunks = conn.execute(
-                "SELECT count(*) FROM chunks WHERE memory_id = %s", (status["memory_id"],)
-            ).fetchone()[0]
-        rows.append((size, status["document_tier"], chunks, put_s, ingest_s))
-        if size == 40 * MIB:
-            doc_40 = status["memory_id"]
-
-    print("| body | tier | chunks | PUT to S3 (moto) | ingest (event -> ready) | MB/s | chunks/s |")
-    print("|---|---|---|---|---|---|---|")
-    for size, tier, chunks, put_s, ingest_s in rows:
-        print(
-            f"| {size // MIB} MiB | {tier} | {chunks} | {put_s:.2f} s | {ingest_s:.2f} s |"
-            f" {size / 1e6 / ingest_s:.1f} | {chunks / ingest_s:.0f} |"
-        )
-
-    queries = {
-        "question only": {"question": "What is the harbour pilot's call sign?"},
-        "substring filter": {"question": "call sign", "filter": {"substrings": ["call sign"]}},
-        "regex filter": {"question": "call sign", "filter": {"regex": r"KESTREL-\w+"}},
-    }
-    print()
-    print("| 40 MiB Tier-2 query | median | min | top span has the answer |")
-    print("|---|---|---|---|")
-    for name, q in queries.items():
-        times, found = [], False
-        for _ in range(args.runs):
+        rows = []
+        doc_40 = None
+        for size in (5 * MIB, 40 * MIB):
+            body = body_of(size, "Deep fact: the harbour pilot's call sign is KESTREL-NINE.")
+            ticket = call(
+                "POST", "/v1/documents/uploads", {"size_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+            )
             t = time.perf_counter()
-            out = call("POST", f"/v1/memories/{doc_40}/query", {**q, "token_budget": 256})
-            times.append(time.perf_counter() - t)
-            found = "KESTREL-NINE" in out["spans"][0]["text"]
-        print(f"| {name} | {statistics.median(times) * 1000:.0f} ms | {min(times) * 1000:.0f} ms | {found} |")
-    stack.stop()
+            req = urllib.request.Request(ticket["url"], data=body, method="PUT", headers=ticket["headers"])
+            urllib.request.urlopen(req, timeout=300).read()
+            put_s = time.perf_counter() - t
+            t = time.perf_counter()
+            stack.upload_poller.drain()
+            ingest_s = time.perf_counter() - t
+            status = call("GET", f"/v1/documents/uploads/{ticket['upload_id']}")
+            assert status["status"] == "ready", status
+            with __import__("psycopg").connect(stack.dsn) as conn:
+                chunks = conn.execute(
+                    "SELECT count(*) FROM chunks WHERE memory_id = %s", (status["memory_id"],)
+                ).fetchone()[0]
+            rows.append((size, status["document_tier"], chunks, put_s, ingest_s))
+            if size == 40 * MIB:
+                doc_40 = status["memory_id"]
+
+        print("| body | tier | chunks | PUT to S3 (moto) | ingest (event -> ready) | MB/s | chunks/s |")
+        print("|---|---|---|---|---|---|---|")
+        for size, tier, chunks, put_s, ingest_s in rows:
+            print(
+                f"| {size // MIB} MiB | {tier} | {chunks} | {put_s:.2f} s | {ingest_s:.2f} s |"
+                f" {size / 1e6 / ingest_s:.1f} | {chunks / ingest_s:.0f} |"
+            )
+
+        queries = {
+            "question only": {"question": "What is the harbour pilot's call sign?"},
+            "substring filter": {"question": "call sign", "filter": {"substrings": ["call sign"]}},
+            "regex filter": {"question": "call sign", "filter": {"regex": r"KESTREL-\w+"}},
+        }
+        print()
+        print("| 40 MiB Tier-2 query | median | min | top span has the answer |")
+        print("|---|---|---|---|")
+        for name, q in queries.items():
+            times, found = [], False
+            for _ in range(args.runs):
+                t = time.perf_counter()
+                out = call("POST", f"/v1/memories/{doc_40}/query", {**q, "token_budget": 256})
+                times.append(time.perf_counter() - t)
+                found = "KESTREL-NINE" in out["spans"][0]["text"]
+            print(f"| {name} | {statistics.median(times) * 1000:.0f} ms | {min(times) * 1000:.0f} ms | {found} |")
 
 
 if __name__ == "__main__":

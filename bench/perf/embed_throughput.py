@@ -1,6 +1,6 @@
 """Local embedder speed: texts/s on ~90-token texts in batches of 32, and one short text's latency.
 
-    .venv/bin/python bench/embed_throughput.py [--texts 320] [--batch 32] [--threads N] [--rebuild] [--check]
+    .venv/bin/python -m bench.perf.embed_throughput [--texts 320] [--batch 32] [--threads N] [--rebuild] [--check]
 
 Also prints the import time of engram.adapters.embeddings.local, the session load time from the cached
 model, and with --rebuild the cold build (ONNX graph + calibration + int8 quantization) into a

@@ -1,7 +1,7 @@
 """Erasure cost: erasing one memory (p50/p95) in a tenant of 100k memories, and one subject of 10k
 memories (selected by a metadata key/value) in one job.
 
-    .venv/bin/python bench/erasure.py [--memories 100000] [--subject 10000] [--singles 200]
+    .venv/bin/python -m bench.perf.erasure [--memories 100000] [--subject 10000] [--singles 200]
 
 Rows are loaded set-based (COPY), not through the API: memories (a tenth of them with an earlier
 version), one chunk each (no vectors), one random relates_to link each (triggers off while loading).
@@ -20,11 +20,10 @@ import argparse
 import json
 import os
 import random
-import statistics
-import tempfile
 import time
-from pathlib import Path
 from uuid import UUID, uuid4
+
+from bench.harness import local_stack, new_tenant, p50_p95
 
 SUBJECT = {"user_id": "u-42"}
 
@@ -74,42 +73,35 @@ def main() -> None:
 
     from engram.erasure import service as erasure
     from engram.erasure.models import ErasureCreate
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
     rng = random.Random(23)
-    with tempfile.TemporaryDirectory() as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            tenant = UUID(create_tenant_with_key("bench", dsn=stack.dsn)["tenant_id"])
+    with local_stack() as stack:
+        tenant = new_tenant(stack).tenant_id
+        t = time.perf_counter()
+        subject_ids, others = load(stack.dsn, tenant, args.memories, args.subject, rng)
+        print(f"loaded {args.memories} memories ({args.subject} of the subject) in {time.perf_counter() - t:.1f} s")
+
+        times = []
+        for memory_id in rng.sample(others, args.singles):
             t = time.perf_counter()
-            subject_ids, others = load(stack.dsn, tenant, args.memories, args.subject, rng)
-            print(f"loaded {args.memories} memories ({args.subject} of the subject) in {time.perf_counter() - t:.1f} s")
+            erasure.erase_memory(tenant, memory_id)
+            times.append((time.perf_counter() - t) * 1000)
+        p50, p95 = p50_p95(times)
+        print(
+            f"erase one memory (at {args.memories} memories, {args.singles} runs): p50 {p50:.1f} ms, p95 {p95:.1f} ms"
+        )
 
-            times = []
-            for memory_id in rng.sample(others, args.singles):
-                t = time.perf_counter()
-                erasure.erase_memory(tenant, memory_id)
-                times.append((time.perf_counter() - t) * 1000)
-            times.sort()
+        for dry_run in (True, False):
+            req = ErasureCreate.model_validate({"selector": {"metadata": SUBJECT}, "dry_run": dry_run})
+            t = time.perf_counter()
+            job = erasure.create_erasure(tenant, req)
+            seconds = time.perf_counter() - t
+            c = job.counts
             print(
-                f"erase one memory (at {args.memories} memories, {args.singles} runs):"
-                f" p50 {statistics.median(times):.1f} ms, p95 {times[int(len(times) * 0.95) - 1]:.1f} ms"
+                f"subject erasure{' (dry run)' if dry_run else ''}: {c.memories} memories, {c.versions} versions,"
+                f" {c.chunks} chunks, {c.links} links in {seconds:.2f} s"
             )
-
-            for dry_run in (True, False):
-                req = ErasureCreate.model_validate({"selector": {"metadata": SUBJECT}, "dry_run": dry_run})
-                t = time.perf_counter()
-                job = erasure.create_erasure(tenant, req)
-                seconds = time.perf_counter() - t
-                c = job.counts
-                print(
-                    f"subject erasure{' (dry run)' if dry_run else ''}: {c.memories} memories, {c.versions} versions,"
-                    f" {c.chunks} chunks, {c.links} links in {seconds:.2f} s"
-                )
-            assert job.counts.memories == len(subject_ids)
-        finally:
-            stack.stop()
+        assert job.counts.memories == len(subject_ids)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The temporal graph at 100k memories / 500k links: traversal latency by depth, link creation
 throughput, and what graph context costs recall.
 
-    .venv/bin/python bench/graph.py [--memories 100000] [--links 500000] [--walks 200]
+    .venv/bin/python -m bench.perf.graph [--memories 100000] [--links 500000] [--walks 200]
 
 Rows are loaded set-based (COPY), not through the API, so loading takes seconds. Links are random
 (each memory links to five others on average, any of the eight relations, random strengths), so
@@ -22,13 +22,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from uuid import UUID, uuid4
 
+from bench.harness import local_stack, new_tenant, p50_p95
 from engram.core.db import tenant_transaction
 from engram.graph import service as graph
 from engram.recall.models import RecallExpand, RecallRequest
@@ -37,11 +36,6 @@ from engram.recall.service import recall
 RELATIONS = list(graph.RELATIONS)
 SYLLABLES = ["ka", "lo", "mi", "ran", "tes", "vo", "qui", "del", "ar", "zen", "po", "lu", "shi", "ber", "nax"]
 WORDS = sorted({a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES})[::3]  # 1,125 words
-
-
-def percentiles(xs: list[float]) -> tuple[float, float]:
-    xs = sorted(xs)
-    return statistics.median(xs), xs[int(len(xs) * 0.95) - 1]
 
 
 def timed(fn: Callable[[], object], runs: int) -> list[float]:
@@ -91,88 +85,82 @@ def load(dsn: str, tenant: UUID, n_memories: int, n_links: int, rng: random.Rand
 
 
 def run(n_memories: int, n_links: int, walks: int, seed: int) -> None:
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory(prefix="engram-bench-graph-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            tenant = UUID(create_tenant_with_key("bench", dsn=stack.dsn)["tenant_id"])
-            t0 = time.perf_counter()
-            ids = load(stack.dsn, tenant, n_memories, n_links, rng)
-            print(f"loaded {n_memories:,} memories and {n_links:,} links in {time.perf_counter() - t0:.0f} s")
+    with local_stack(prefix="engram-bench-graph-") as stack:
+        tenant = new_tenant(stack).tenant_id
+        t0 = time.perf_counter()
+        ids = load(stack.dsn, tenant, n_memories, n_links, rng)
+        print(f"loaded {n_memories:,} memories and {n_links:,} links in {time.perf_counter() - t0:.0f} s")
 
-            for depth in (1, 3, 5):
-                sizes: list[int] = []
-                times: list[float] = []
-                for start in [rng.choice(ids) for _ in range(walks)]:
-                    t = time.perf_counter()
-                    sizes.append(len(graph.traverse(tenant, start, depth=depth, limit=100).nodes))
-                    times.append((time.perf_counter() - t) * 1000)
-                p50, p95 = percentiles(times)
-                print(
-                    f"traverse depth {depth} (both ways, limit 100): p50 {p50:6.2f} ms  p95 {p95:6.2f} ms"
-                    f"  ({statistics.mean(sizes):.0f} memories per walk)"
-                )
-
-            singles = timed(
-                lambda: graph.create_link(
-                    tenant,
-                    graph.LinkCreate(
-                        from_id=rng.choice(ids),
-                        to_id=rng.choice(ids),
-                        relation="relates_to",
-                        valid_from=datetime.now(UTC),
-                    ),
-                ),
-                200,
-            )
-            p50, p95 = percentiles(singles)
-            print(
-                f"create one link per request: p50 {p50:.2f} ms  p95 {p95:.2f} ms"
-                f"  ({1000 / statistics.mean(singles):.0f} links/s)"
-            )
-            batches = []
-            for _ in range(20):
-                items = [
-                    {"from_id": str(rng.choice(ids)), "to_id": str(rng.choice(ids)), "relation": "part_of"}
-                    for _ in range(100)
-                ]
+        for depth in (1, 3, 5):
+            sizes: list[int] = []
+            times: list[float] = []
+            for start in [rng.choice(ids) for _ in range(walks)]:
                 t = time.perf_counter()
-                result = graph.create_link_batch(tenant, items)
-                batches.append(time.perf_counter() - t)
-                assert result.failed <= 2, result  # a random pair may repeat, or be a self-link
+                sizes.append(len(graph.traverse(tenant, start, depth=depth, limit=100).nodes))
+                times.append((time.perf_counter() - t) * 1000)
+            p50, p95 = p50_p95(times)
             print(
-                f"create links in batches of 100: {2000 / sum(batches):,.0f} links/s"
-                f" ({statistics.median(batches) * 1000:.0f} ms per batch)"
+                f"traverse depth {depth} (both ways, limit 100): p50 {p50:6.2f} ms  p95 {p95:6.2f} ms"
+                f"  ({statistics.mean(sizes):.0f} memories per walk)"
             )
 
-            queries = [" ".join(rng.sample(WORDS, 3)) for _ in range(walks)]
-            plain: list[float] = []
-            one: list[float] = []
-            two: list[float] = []
-            for q in queries:  # interleaved, so load on the machine hits all three alike
-                for out, expand in ((plain, None), (one, RecallExpand(depth=1)), (two, RecallExpand(depth=2))):
-                    t = time.perf_counter()
-                    recall(tenant, RecallRequest(query=q, mode="keyword", limit=10, touch=False, expand=expand), None)
-                    out.append((time.perf_counter() - t) * 1000)
-            for name, xs in (("plain", plain), ("expand depth 1", one), ("expand depth 2", two)):
-                p50, p95 = percentiles(xs)
-                print(f"recall (keyword, 10 results) {name}: p50 {p50:6.2f} ms  p95 {p95:6.2f} ms")
+        singles = timed(
+            lambda: graph.create_link(
+                tenant,
+                graph.LinkCreate(
+                    from_id=rng.choice(ids),
+                    to_id=rng.choice(ids),
+                    relation="relates_to",
+                    valid_from=datetime.now(UTC),
+                ),
+            ),
+            200,
+        )
+        p50, p95 = p50_p95(singles)
+        print(
+            f"create one link per request: p50 {p50:.2f} ms  p95 {p95:.2f} ms"
+            f"  ({1000 / statistics.mean(singles):.0f} links/s)"
+        )
+        batches = []
+        for _ in range(20):
+            items = [
+                {"from_id": str(rng.choice(ids)), "to_id": str(rng.choice(ids)), "relation": "part_of"}
+                for _ in range(100)
+            ]
+            t = time.perf_counter()
+            result = graph.create_link_batch(tenant, items)
+            batches.append(time.perf_counter() - t)
+            assert result.failed <= 2, result  # a random pair may repeat, or be a self-link
+        print(
+            f"create links in batches of 100: {2000 / sum(batches):,.0f} links/s"
+            f" ({statistics.median(batches) * 1000:.0f} ms per batch)"
+        )
 
-            at = datetime.now(UTC)
-            sample = [rng.sample(ids, 10) for _ in range(walks)]
-            lookups: list[float] = []
-            with tenant_transaction(tenant) as conn:
-                for ten in sample:
-                    t = time.perf_counter()
-                    graph.conflicting_memories(conn, tenant, ten, at)
-                    lookups.append((time.perf_counter() - t) * 1000)
-            p50, p95 = percentiles(lookups)
-            print(f"contradiction lookup for 10 results (in every recall): p50 {p50:.2f} ms  p95 {p95:.2f} ms")
-        finally:
-            stack.stop()
+        queries = [" ".join(rng.sample(WORDS, 3)) for _ in range(walks)]
+        plain: list[float] = []
+        one: list[float] = []
+        two: list[float] = []
+        for q in queries:  # interleaved, so load on the machine hits all three alike
+            for out, expand in ((plain, None), (one, RecallExpand(depth=1)), (two, RecallExpand(depth=2))):
+                t = time.perf_counter()
+                recall(tenant, RecallRequest(query=q, mode="keyword", limit=10, touch=False, expand=expand), None)
+                out.append((time.perf_counter() - t) * 1000)
+        for name, xs in (("plain", plain), ("expand depth 1", one), ("expand depth 2", two)):
+            p50, p95 = p50_p95(xs)
+            print(f"recall (keyword, 10 results) {name}: p50 {p50:6.2f} ms  p95 {p95:6.2f} ms")
+
+        at = datetime.now(UTC)
+        sample = [rng.sample(ids, 10) for _ in range(walks)]
+        lookups: list[float] = []
+        with tenant_transaction(tenant) as conn:
+            for ten in sample:
+                t = time.perf_counter()
+                graph.conflicting_memories(conn, tenant, ten, at)
+                lookups.append((time.perf_counter() - t) * 1000)
+        p50, p95 = p50_p95(lookups)
+        print(f"contradiction lookup for 10 results (in every recall): p50 {p50:.2f} ms  p95 {p95:.2f} ms")
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Load on the local server: many concurrent clients mixing writes, recalls and conversation appends.
 
-    .venv/bin/python bench/load.py [--clients 50] [--seconds 120] [--max-requests 200000]
-    .venv/bin/python bench/load.py --url http://127.0.0.1:8080 --key egk_...   # a running `make dev`
+    .venv/bin/python -m bench.perf.load [--clients 50] [--seconds 120] [--max-requests 200000]
+    .venv/bin/python -m bench.perf.load --url http://127.0.0.1:8080 --key egk_...   # a running `make dev`
 
 Without --url it starts `make dev`'s server (python -m engram_local.serve) on free ports with a
 fresh, durable database in a temporary folder, and stops it afterwards. Loopback only. Each client
@@ -29,7 +29,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.harness import percentile
+
+ROOT = Path(__file__).resolve().parents[2]
 ROUTES = ("POST /v1/memories", "POST /v1/recall", "POST /v1/conversations/{id}/messages")
 WEIGHTS = (4, 4, 2)
 WORDS = (
@@ -162,11 +164,6 @@ def start_dev_server() -> tuple[subprocess.Popen[str], str, str, Path]:
     return proc, f"http://127.0.0.1:{port}", key, base
 
 
-def pct(xs: list[float], q: float) -> float:
-    ordered = sorted(xs)
-    return ordered[min(len(ordered) - 1, max(0, int(len(ordered) * q + 0.5) - 1))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -180,7 +177,7 @@ def main() -> int:
     if args.url:
         url, key = args.url, args.key or ""
         if urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1"):
-            raise SystemExit("bench/load.py only targets a server on this machine")
+            raise SystemExit("bench/perf/load.py only targets a server on this machine")
     else:
         proc, url, key, base_dir = start_dev_server()
     host, port = urlsplit(url).hostname or "127.0.0.1", urlsplit(url).port or 80
@@ -215,7 +212,7 @@ def main() -> int:
         xs = tally.latency_ms[route]
         print(
             f"{route:<42} {len(xs):>8} {tally.errors[route]:>7} {tally.resets[route]:>7}"
-            f" {pct(xs, 0.5):>8.1f} {pct(xs, 0.95):>8.1f}"
+            f" {percentile(xs, 50):>8.1f} {percentile(xs, 95):>8.1f}"
         )
     for sample in tally.samples:
         print("  e.g.", sample)

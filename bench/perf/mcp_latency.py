@@ -1,6 +1,6 @@
 """What the MCP layer costs: the same operation as an MCP tool call and as the HTTP API call.
 
-    .venv/bin/python bench/mcp_latency.py [--requests 200]
+    .venv/bin/python -m bench.perf.mcp_latency [--requests 200]
 
 Starts the local stack and the dev server on a free port, stores memories, lets the embed worker
 catch up, then times three operations both ways, interleaved (one HTTP call, then the same MCP
@@ -21,26 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
-import tempfile
-import threading
 import time
 import urllib.request
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-
-def pct(xs: list[float], q: float) -> float:
-    return sorted(xs)[max(0, int(len(xs) * q) - 1)]
+from bench.harness import dev_server, local_stack, p50_p95
 
 
 def line(label: str, http: list[float], mcp: list[float]) -> str:
-    h, m = statistics.median(http), statistics.median(mcp)
+    (h, h95), (m, m95) = p50_p95(http), p50_p95(mcp)
     return (
-        f"{label:<34} HTTP p50 {h:6.1f} p95 {pct(http, 0.95):6.1f} | MCP p50 {m:6.1f} p95 {pct(mcp, 0.95):6.1f} "
-        f"| MCP - HTTP {m - h:+5.1f} ms"
+        f"{label:<34} HTTP p50 {h:6.1f} p95 {h95:6.1f} | MCP p50 {m:6.1f} p95 {m95:6.1f} | MCP - HTTP {m - h:+5.1f} ms"
     )
 
 
@@ -59,17 +52,9 @@ def main() -> None:
     from engram_http.route_table import Route
     from engram_local.gateway import build_event
     from engram_local.lambda_runtime import invoke
-    from engram_local.postgres import free_port
-    from engram_local.serve import dev_key, make_server
-    from engram_local.stack import LocalStack
 
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg").start()
-        port = free_port()
-        server = make_server("127.0.0.1", port)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        key = dev_key(stack.dsn)
-        base = f"http://127.0.0.1:{port}"
+    with local_stack(start_poller=True) as stack, dev_server(stack) as server:
+        key, base = server.key, server.url
         headers = {"authorization": f"Bearer {key}", "content-type": "application/json"}
         mcp_headers = {**headers, "accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25"}
 
@@ -91,83 +76,78 @@ def main() -> None:
                 raise RuntimeError(answer[:300])
             return answer
 
-        try:
-            ids = [
-                json.loads(post("/v1/memories", {"content": f"mcp latency probe {i}: the build cache lives in s3"}))[
-                    "memory"
-                ]["id"]
-                for i in range(n)
-            ]
-            time.sleep(3)  # let the embed worker catch up, so recall runs with vectors
-            for _ in range(5):  # warm both functions (imports, connections, the embedder)
-                tool("recall", {"query": "warm up"})
-                post("/v1/recall", {"query": "warm up"})
+        ids = [
+            json.loads(post("/v1/memories", {"content": f"mcp latency probe {i}: the build cache lives in s3"}))[
+                "memory"
+            ]["id"]
+            for i in range(n)
+        ]
+        time.sleep(3)  # let the embed worker catch up, so recall runs with vectors
+        for _ in range(5):  # warm both functions (imports, connections, the embedder)
+            tool("recall", {"query": "warm up"})
+            post("/v1/recall", {"query": "warm up"})
 
-            ops: dict[str, tuple[Callable[[int], Any], Callable[[int], Any]]] = {
-                "get_memory": (
-                    lambda i: get(f"/v1/memories/{ids[i]}"),
-                    lambda i: tool("get_memory", {"memory_id": ids[i]}),
-                ),
-                "recall": (
-                    lambda i: post("/v1/recall", {"query": f"where is the build cache {i % 10}"}),
-                    lambda i: tool("recall", {"query": f"where is the build cache {i % 10}"}),
-                ),
-                "store_memory": (
-                    lambda i: post("/v1/memories", {"content": f"http store {i} {uuid.uuid4()}"}),
-                    lambda i: tool("store_memory", {"content": f"mcp store {i} {uuid.uuid4()}"}),
-                ),
+        ops: dict[str, tuple[Callable[[int], Any], Callable[[int], Any]]] = {
+            "get_memory": (
+                lambda i: get(f"/v1/memories/{ids[i]}"),
+                lambda i: tool("get_memory", {"memory_id": ids[i]}),
+            ),
+            "recall": (
+                lambda i: post("/v1/recall", {"query": f"where is the build cache {i % 10}"}),
+                lambda i: tool("recall", {"query": f"where is the build cache {i % 10}"}),
+            ),
+            "store_memory": (
+                lambda i: post("/v1/memories", {"content": f"http store {i} {uuid.uuid4()}"}),
+                lambda i: tool("store_memory", {"content": f"mcp store {i} {uuid.uuid4()}"}),
+            ),
+        }
+        over_http = interleaved(ops, n)
+
+        # The Lambda handlers alone, fed the events the gateway stand-in builds, with the
+        # authorizer's answer for the key filled in as API Gateway does.
+        verdict = invoke(
+            "authorizer", build_event("GET", "/v1/stats", mcp_headers, b"", Route("GET", "/v1/stats", "admin"), {})
+        )
+
+        def event(method: str, path: str, route: str, body: Any, params: dict[str, str] | None = None) -> dict:
+            raw = json.dumps(body).encode() if body is not None else b""
+            built = build_event(method, path, mcp_headers, raw, Route(method, route, "-"), params or {})
+            built["requestContext"]["authorizer"] = {"lambda": verdict["context"]}
+            return built
+
+        def rpc(name: str, arguments: dict[str, Any]) -> dict:
+            call = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": arguments},
             }
-            over_http = interleaved(ops, n)
+            return event("POST", "/mcp", "/mcp", call)
 
-            # The Lambda handlers alone, fed the events the gateway stand-in builds, with the
-            # authorizer's answer for the key filled in as API Gateway does.
-            verdict = invoke(
-                "authorizer", build_event("GET", "/v1/stats", mcp_headers, b"", Route("GET", "/v1/stats", "admin"), {})
-            )
-
-            def event(method: str, path: str, route: str, body: Any, params: dict[str, str] | None = None) -> dict:
-                raw = json.dumps(body).encode() if body is not None else b""
-                built = build_event(method, path, mcp_headers, raw, Route(method, route, "-"), params or {})
-                built["requestContext"]["authorizer"] = {"lambda": verdict["context"]}
-                return built
-
-            def rpc(name: str, arguments: dict[str, Any]) -> dict:
-                call = {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "tools/call",
-                    "params": {"name": name, "arguments": arguments},
-                }
-                return event("POST", "/mcp", "/mcp", call)
-
-            refused = {"content": "x", "tags": ["y" * 70]}  # 422 / a tool error: tags.0 is too long
-            handler_ops: dict[str, tuple[Callable[[int], Any], Callable[[int], Any]]] = {
-                # The protocol's own cost: a request refused by validation touches no database.
-                "refused store (no database)": (
-                    lambda i: invoke("memories", event("POST", "/v1/memories", "/v1/memories", refused)),
-                    lambda i: invoke("mcp", rpc("store_memory", refused)),
+        refused = {"content": "x", "tags": ["y" * 70]}  # 422 / a tool error: tags.0 is too long
+        handler_ops: dict[str, tuple[Callable[[int], Any], Callable[[int], Any]]] = {
+            # The protocol's own cost: a request refused by validation touches no database.
+            "refused store (no database)": (
+                lambda i: invoke("memories", event("POST", "/v1/memories", "/v1/memories", refused)),
+                lambda i: invoke("mcp", rpc("store_memory", refused)),
+            ),
+            "get_memory": (
+                lambda i: invoke(
+                    "memories",
+                    event("GET", f"/v1/memories/{ids[i]}", "/v1/memories/{memory_id}", None, {"memory_id": ids[i]}),
                 ),
-                "get_memory": (
-                    lambda i: invoke(
-                        "memories",
-                        event("GET", f"/v1/memories/{ids[i]}", "/v1/memories/{memory_id}", None, {"memory_id": ids[i]}),
-                    ),
-                    lambda i: invoke("mcp", rpc("get_memory", {"memory_id": ids[i]})),
+                lambda i: invoke("mcp", rpc("get_memory", {"memory_id": ids[i]})),
+            ),
+            "recall": (
+                lambda i: invoke(
+                    "recall", event("POST", "/v1/recall", "/v1/recall", {"query": f"build cache {i % 10}"})
                 ),
-                "recall": (
-                    lambda i: invoke(
-                        "recall", event("POST", "/v1/recall", "/v1/recall", {"query": f"build cache {i % 10}"})
-                    ),
-                    lambda i: invoke("mcp", rpc("recall", {"query": f"build cache {i % 10}"})),
-                ),
-            }
-            in_process = interleaved(handler_ops, n, check)
+                lambda i: invoke("mcp", rpc("recall", {"query": f"build cache {i % 10}"})),
+            ),
+        }
+        in_process = interleaved(handler_ops, n, check)
 
-            sdk = asyncio.run(sdk_session(base, key, ids, n, post))
-        finally:
-            server.shutdown()
-            server.server_close()
-            stack.stop()
+        sdk = asyncio.run(sdk_session(base, key, ids, n, post))
 
     print(f"{n} calls each, interleaved; milliseconds")
     print("over HTTP through the local server (v1 route vs raw JSON-RPC POST /mcp):")

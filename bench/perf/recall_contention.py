@@ -6,20 +6,18 @@ with touch off. Prints errors and recall p50 / p95 for both, and their ratio (ai
 p95 within 1.5x of touch-off). In process through the service (tenant transactions, row-level
 security, the real SQL), on the local stack's PostgreSQL; query vectors from the local embedder.
 
-    .venv/bin/python bench/recall_contention.py [--clients 32] [--seconds 60]
+    .venv/bin/python -m bench.perf.recall_contention [--clients 32] [--seconds 60]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import shutil
-import statistics
-import tempfile
 import threading
 import time
-from pathlib import Path
 from uuid import UUID
+
+from bench.harness import local_stack, new_tenant, p50_p95
 
 WORDS = ["harbour", "lantern", "orchard", "granite", "meadow", "compass", "falcon", "willow", "cobalt", "ember"]
 
@@ -80,13 +78,9 @@ def main() -> None:
     from engram.adapters.embeddings.factory import embedder_from_env
     from engram.memories.models import MemoryCreate
     from engram.memories.service import create_memory
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
-    tmp = Path(tempfile.mkdtemp(prefix="engram-contention-"))
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False, durable=False).start()
-    try:
-        tenant = UUID(create_tenant_with_key("bench-contention", dsn=stack.dsn)["tenant_id"])
+    with local_stack(durable=False, prefix="engram-contention-") as stack:
+        tenant = new_tenant(stack, "bench-contention").tenant_id
         rng = random.Random(7)
         for n in range(200):
             create_memory(
@@ -99,8 +93,7 @@ def main() -> None:
         rows = {}
         for touch in (True, False):
             latencies, errors, stores = load(args.clients, args.seconds, touch, tenant, embedder)
-            p50 = statistics.median(latencies)
-            p95 = statistics.quantiles(latencies, n=100)[94]
+            p50, p95 = p50_p95(latencies)
             rows[touch] = p95
             print(
                 f"touch {'on ' if touch else 'off'}: {len(latencies)} recalls, {stores} stores, {errors} errors;"
@@ -108,9 +101,6 @@ def main() -> None:
                 flush=True,
             )
         print(f"p95 touch on / touch off: {rows[True] / rows[False]:.2f}x")
-    finally:
-        stack.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

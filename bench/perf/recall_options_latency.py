@@ -1,9 +1,9 @@
 """What recall's model-backed options add to a recall's latency on our side: `rerank` (Bedrock's Rerank API)
 and `rewrite_query` (one LLM call, its rewrites embedded and searched), beside the same recall without them.
 
-    .venv/bin/python bench/recall_options_latency.py [--conversations 1] [--rounds 3] [--limit 10]
+    .venv/bin/python -m bench.perf.recall_options_latency [--conversations 1] [--rounds 3] [--limit 10]
 
-A long conversation (bench/longconv_data.py, ~500 turns) is ingested through the real API (API Gateway
+A long conversation (bench/quality/longconv_data.py, ~500 turns) is ingested through the real API (API Gateway
 stand-in, route Lambdas, SQS embed pipeline, local MiniLM, embedded Postgres) and its labelled questions
 are asked with POST /v1/recall. Bedrock and the Messages API are local stand-ins that answer at once,
 so the figures are our side only: the real client building, signing and sending the request and parsing
@@ -16,17 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-from longconv_data import conversations
-from longconv_recall import call, ingest, wait_for_vectors
-
+from bench.harness import call, local_stack, new_tenant, p50_p95, wait_for_vectors
+from bench.quality.longconv_data import conversations
+from bench.quality.longconv_recall import ingest
 from engram_local.json_stand_in import JsonStandIn, Request, message
 
 
@@ -73,12 +70,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--limit", type=int, default=10)
     args = parser.parse_args()
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
     rerank, messages = JsonStandIn(rerank_answer), JsonStandIn(messages_answer)
     rerank_url, messages_url = rerank.url, messages.url
-    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-"))
+    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-aws-"))  # no AWS config or credentials file
     os.environ.update(
         ENGRAM_RERANK_MODEL="amazon.rerank-v1:0",
         ENGRAM_BEDROCK_AGENT_ENDPOINT_URL=rerank_url,
@@ -94,38 +89,33 @@ def main() -> None:
         ENGRAM_CONSOLIDATION_LLM_DAILY_CALLS="1000000",
     )
     os.environ.pop("AWS_PROFILE", None)
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False).start()
-    LocalStack.refresh_settings()
     try:
-        key = create_tenant_with_key("bench-options", ["read", "write"], dsn=stack.dsn)["api_key"]
-        convs = conversations("train", args.conversations)
-        for i, conv in enumerate(convs):
-            ingest(key, conv, f"c{i}")
-        wait_for_vectors(stack)
-        ask = [(f"c{i}", [q.text for q in conv.questions]) for i, conv in enumerate(convs)]
-        turns, n = sum(c.turns for c in convs), sum(len(qs) for _, qs in ask)
-        # The first call of each option imports its client (boto3, anthropic): a cold start's cost.
-        first = {label: timed(key, ask[0][1][0], ask[0][0], args.limit, **OPTIONS[label]) for label in OPTIONS}
-        rows: dict[str, list[float]] = {label: [] for label in OPTIONS}
-        for _ in range(args.rounds):
-            for ns, questions in ask:
-                for q in questions:  # the options in turn on each question: a load change hits them alike
-                    for label, options in OPTIONS.items():
-                        rows[label].append(timed(key, q, ns, args.limit, **options))
+        with local_stack() as stack:
+            key = new_tenant(stack, "bench-options", ["read", "write"]).key
+            convs = conversations("train", args.conversations)
+            for i, conv in enumerate(convs):
+                ingest(key, conv, f"c{i}")
+            wait_for_vectors(stack)
+            ask = [(f"c{i}", [q.text for q in conv.questions]) for i, conv in enumerate(convs)]
+            turns, n = sum(c.turns for c in convs), sum(len(qs) for _, qs in ask)
+            # The first call of each option imports its client (boto3, anthropic): a cold start's cost.
+            first = {label: timed(key, ask[0][1][0], ask[0][0], args.limit, **OPTIONS[label]) for label in OPTIONS}
+            rows: dict[str, list[float]] = {label: [] for label in OPTIONS}
+            for _ in range(args.rounds):
+                for ns, questions in ask:
+                    for q in questions:  # the options in turn on each question: a load change hits them alike
+                        for label, options in OPTIONS.items():
+                            rows[label].append(timed(key, q, ns, args.limit, **options))
     finally:
-        stack.stop()
         shutil.rmtree(tmp, ignore_errors=True)
         rerank.close()
         messages.close()
 
-    def p(values: list[float], q: int) -> float:
-        return statistics.quantiles(values, n=100)[q - 1]
-
-    base50, base95 = p(rows["defaults"], 50), p(rows["defaults"], 95)
+    base50, base95 = p50_p95(rows["defaults"])
     print(f"# {turns} turns, {n} questions x {args.rounds} rounds, limit {args.limit}; stand-ins answer at once")
     print("| recall | p50 ms | p95 ms | added p50 | added p95 |\n|---|---|---|---|---|")
     for label, values in rows.items():
-        p50, p95 = p(values, 50), p(values, 95)
+        p50, p95 = p50_p95(values)
         print(f"| {label} | {p50:.1f} | {p95:.1f} | {p50 - base50:+.1f} | {p95 - base95:+.1f} |")
     print(
         f"\nfirst call (imports its client): rerank {first['rerank']:.0f} ms, "

@@ -1,9 +1,9 @@
 """Bytes per recall result, format full vs compact, on the conversation bench's chats.
 
-    .venv/bin/python bench/recall_response_size.py [--variant train] [--limit 10]
+    .venv/bin/python -m bench.perf.recall_response_size [--variant train] [--limit 10]
 
-Ingests bench/conversation_data.py's multi-session chats through the real API (as
-bench/conversation_recall.py does), asks every labelled question with each format and reports
+Ingests bench/quality/conversation_data.py's multi-session chats through the real API (as
+bench/quality/conversation_recall.py does), asks every labelled question with each format and reports
 the JSON bytes of a response per result, the characters of evidence text per result, and the
 share of the bytes that are that text: what a caller's context pays for the envelope.
 """
@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import sys
-import tempfile
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from conversation_data import datasets
-from conversation_recall import call, ingest
+from bench.harness import call, local_stack, new_tenant
+from bench.quality.conversation_data import datasets
+from bench.quality.conversation_recall import ingest
 
 
 def main() -> None:
@@ -27,13 +23,9 @@ def main() -> None:
     parser.add_argument("--variant", default="train")
     parser.add_argument("--limit", type=int, default=10)
     args = parser.parse_args()
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
-    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-"))
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False, durable=False).start()
-    try:
-        key = create_tenant_with_key("bench-size", ["read", "write"], dsn=stack.dsn)["api_key"]
+    with local_stack(durable=False) as stack:
+        key = new_tenant(stack, "bench-size", ["read", "write"]).key
         sets = datasets(args.variant)
         for i, ds in enumerate(sets):
             ingest(key, ds, f"user{i}")
@@ -60,9 +52,6 @@ def main() -> None:
                 f"text {text / size:.0%} of the response ({n} results)"
             )
         print(f"compact / full bytes: {totals['compact'][0] / totals['full'][0]:.2f}")
-    finally:
-        stack.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

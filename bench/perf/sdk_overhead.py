@@ -1,6 +1,6 @@
 """What the Python SDK (clients/python) costs on top of plain HTTP.
 
-    .venv/bin/python bench/sdk_overhead.py [--requests 500] [--upload-mib 20]
+    .venv/bin/python -m bench.perf.sdk_overhead [--requests 500] [--upload-mib 20]
 
 Starts the local stack and the dev server on a free port, then measures:
 - `import engram_client` in a fresh interpreter (median of 5);
@@ -18,9 +18,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from bench.harness import dev_server, local_stack
 
 
 def import_seconds() -> float:
@@ -68,62 +69,50 @@ def main() -> None:
     import httpx
 
     from engram_client import Engram
-    from engram_local.postgres import free_port
-    from engram_local.serve import dev_key, make_server
-    from engram_local.stack import LocalStack
 
     print(f"import engram_client: {import_seconds() * 1000:.0f} ms (fresh interpreter, median of 5)")
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg").start()
-        port = free_port()
-        server = make_server("127.0.0.1", port)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url, key = f"http://127.0.0.1:{port}", dev_key(stack.dsn)
-        try:
-            with httpx.Client(timeout=30) as http, Engram(url, key, http_client=http) as engram:
-                batch = [{"content": f"sdk probe {i}: the build cache lives in bucket {i % 7}"} for i in range(100)]
-                engram.store_memories(batch)  # type: ignore[arg-type]  # dicts of NewMemory's shape
-                auth = {"authorization": f"Bearer {key}"}
-                memory = http.get(f"{url}/v1/memories?limit=1", headers=auth).content
-                memory_id = json.loads(memory)["items"][0]["id"]
-                answers = {
-                    "get_memory": http.get(f"{url}/v1/memories/{memory_id}", headers=auth).content,
-                    "recall, 100 results": http.post(
-                        f"{url}/v1/recall", headers=auth, json={"query": "where is the build cache", "limit": 100}
-                    ).content,
-                }
-            for name, answer in answers.items():
-                sdk, bare = client_cost(name, answer, args.requests)
-                print(
-                    f"{name} ({len(answer) / 1024:.1f} KiB answer), client side only: SDK {sdk * 1e3:.3f} ms,"
-                    f" bare httpx + json.loads {bare * 1e3:.3f} ms (p50 of {args.requests})"
-                )
-            with httpx.Client(timeout=30) as http, Engram(url, key, http_client=http) as engram:
-                doc = Path(tmp) / "big.md"
-                line = "Rule {}: every change is reviewed, tested and written down before it ships.\n"
-                with doc.open("w") as f:
-                    i = 0
-                    while f.tell() < args.upload_mib << 20:
-                        f.write(line.format(i))
-                        i += 1
-                marks: dict[str, float] = {}
+    with local_stack(start_poller=True) as stack, dev_server(stack) as server, tempfile.TemporaryDirectory() as tmp:
+        url, key = server.url, server.key
+        with httpx.Client(timeout=30) as http, Engram(url, key, http_client=http) as engram:
+            batch = [{"content": f"sdk probe {i}: the build cache lives in bucket {i % 7}"} for i in range(100)]
+            engram.store_memories(batch)  # type: ignore[arg-type]  # dicts of NewMemory's shape
+            auth = {"authorization": f"Bearer {key}"}
+            memory = http.get(f"{url}/v1/memories?limit=1", headers=auth).content
+            memory_id = json.loads(memory)["items"][0]["id"]
+            answers = {
+                "get_memory": http.get(f"{url}/v1/memories/{memory_id}", headers=auth).content,
+                "recall, 100 results": http.post(
+                    f"{url}/v1/recall", headers=auth, json={"query": "where is the build cache", "limit": 100}
+                ).content,
+            }
+        for name, answer in answers.items():
+            sdk, bare = client_cost(name, answer, args.requests)
+            print(
+                f"{name} ({len(answer) / 1024:.1f} KiB answer), client side only: SDK {sdk * 1e3:.3f} ms,"
+                f" bare httpx + json.loads {bare * 1e3:.3f} ms (p50 of {args.requests})"
+            )
+        with httpx.Client(timeout=30) as http, Engram(url, key, http_client=http) as engram:
+            doc = Path(tmp) / "big.md"
+            line = "Rule {}: every change is reviewed, tested and written down before it ships.\n"
+            with doc.open("w") as f:
+                i = 0
+                while f.tell() < args.upload_mib << 20:
+                    f.write(line.format(i))
+                    i += 1
+            marks: dict[str, float] = {}
 
-                def progress(p: object) -> None:
-                    marks.setdefault(getattr(p, "stage", ""), time.perf_counter())
+            def progress(p: object) -> None:
+                marks.setdefault(getattr(p, "stage", ""), time.perf_counter())
 
-                t = time.perf_counter()
-                status = engram.upload_document(doc, progress=progress, poll_interval=0.05)
-                total = time.perf_counter() - t
-                size = doc.stat().st_size / (1 << 20)
-                put_done = marks.get("processing", marks.get("ready", t)) - t
-                print(
-                    f"upload_document {size:.0f} MiB (tier {status.document_tier}): {total:.2f} s to ready,"
-                    f" of which hash + PUT {put_done:.2f} s ({size / put_done:.0f} MiB/s to the local S3)"
-                )
-        finally:
-            server.shutdown()
-            server.server_close()
-            stack.stop()
+            t = time.perf_counter()
+            status = engram.upload_document(doc, progress=progress, poll_interval=0.05)
+            total = time.perf_counter() - t
+            size = doc.stat().st_size / (1 << 20)
+            put_done = marks.get("processing", marks.get("ready", t)) - t
+            print(
+                f"upload_document {size:.0f} MiB (tier {status.document_tier}): {total:.2f} s to ready,"
+                f" of which hash + PUT {put_done:.2f} s ({size / put_done:.0f} MiB/s to the local S3)"
+            )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Small tenants beside a big one in the shared chunks table: recall latency and vector candidate recall.
 
-    .venv/bin/python bench/tenant_scale.py [--total 100000] [--queries 40] [--strategies adaptive hnsw]
+    .venv/bin/python -m bench.perf.tenant_scale [--total 100000] [--queries 40] [--strategies adaptive hnsw]
 
 One big tenant (80% of the chunks) and many small ones share one table and one HNSW graph:
 5 tenants at 2%, 8 at 1% and 40 of 50 chunks. Every tenant draws its vectors from the same 200
@@ -26,16 +26,15 @@ import io
 import os
 import random
 import statistics
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
 import numpy as np
 
+from bench.harness import local_stack, new_tenant, p50_p95
 from engram.indexing.vectors import vector_literal
 
 DIM = 384
@@ -150,11 +149,6 @@ def candidates(tenant: UUID, vec: str, filt: dict[str, str], k: int = 40) -> set
         return set(vector_candidate_ids(conn, req, vec, MODEL, DIM, k))
 
 
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[max(0, int(len(ordered) * 0.95) - 1)]
-
-
 FILTERS = {
     "none": lambda i: {},
     "namespace 1/10": lambda i: {"namespace": f"ns{i % 10}"},
@@ -198,7 +192,7 @@ def measure(
                 t = time.perf_counter()
                 recall(tenant, req, embedder)
                 lat.append((time.perf_counter() - t) * 1000)
-            p50, p95 = percentiles(lat)
+            p50, p95 = p50_p95(lat)
             results[(strategy, cname, fname)] = (statistics.mean(found), p50, p95)
             print(
                 f"{strategy:>8} | {cname:>8} | {fname:>15} | candidate recall@40 {statistics.mean(found):.3f}"
@@ -225,57 +219,50 @@ def summarise(
 def run(total: int, queries: int, seed: int, strategies: list[str]) -> None:
     import psycopg
 
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
-
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False, durable=False).start()
-        try:
-            plan: list[tuple[TenantClass, UUID, int]] = []
-            for tc in classes(total):
-                for j in range(tc.count):
-                    tenant = UUID(create_tenant_with_key(f"{tc.name}-{j}", dsn=stack.dsn)["tenant_id"])
-                    plan.append((tc, tenant, tc.fixed_rows or int(total * tc.share)))
-            centers = np.random.default_rng(seed).normal(size=(200, DIM))
-            words = list({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(10000)})
-            t0 = time.perf_counter()
-            load(stack.dsn, plan, rng, centers, words)
-            print(
-                f"loaded {sum(n for _, _, n in plan)} chunks of {len(plan)} tenants in "
-                f"{time.perf_counter() - t0:.0f}s (COPY + HNSW build + VACUUM ANALYZE)",
-                flush=True,
-            )
-            # Queries: per class, spread over its tenants; a vector near a random cluster, three words.
-            work: dict[str, list[tuple[UUID, str, str]]] = {}
-            for tc in classes(total):
-                tenants = [t for c, t, _ in plan if c.name == tc.name]
-                qs = []
-                for i in range(queries):
-                    v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(
-                        0, 0.35, DIM
+    with local_stack(durable=False) as stack:
+        plan: list[tuple[TenantClass, UUID, int]] = []
+        for tc in classes(total):
+            for j in range(tc.count):
+                tenant = new_tenant(stack, f"{tc.name}-{j}").tenant_id
+                plan.append((tc, tenant, tc.fixed_rows or int(total * tc.share)))
+        centers = np.random.default_rng(seed).normal(size=(200, DIM))
+        words = list({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(10000)})
+        t0 = time.perf_counter()
+        load(stack.dsn, plan, rng, centers, words)
+        print(
+            f"loaded {sum(n for _, _, n in plan)} chunks of {len(plan)} tenants in "
+            f"{time.perf_counter() - t0:.0f}s (COPY + HNSW build + VACUUM ANALYZE)",
+            flush=True,
+        )
+        # Queries: per class, spread over its tenants; a vector near a random cluster, three words.
+        work: dict[str, list[tuple[UUID, str, str]]] = {}
+        for tc in classes(total):
+            tenants = [t for c, t, _ in plan if c.name == tc.name]
+            qs = []
+            for i in range(queries):
+                v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(
+                    0, 0.35, DIM
+                )
+                qs.append(
+                    (
+                        tenants[i % len(tenants)],
+                        vector_literal(v / np.linalg.norm(v)),
+                        " ".join(rng.sample(words, 3)),
                     )
-                    qs.append(
-                        (
-                            tenants[i % len(tenants)],
-                            vector_literal(v / np.linalg.norm(v)),
-                            " ".join(rng.sample(words, 3)),
-                        )
-                    )
-                work[tc.name] = qs
-            truth: dict[tuple[str, str, int], set[UUID]] = {}
-            with psycopg.connect(stack.dsn) as conn:
-                for cname, qs in work.items():
-                    for fname, filt in FILTERS.items():
-                        for i, (tenant, vec, _) in enumerate(qs):
-                            truth[(cname, fname, i)] = exact_top(conn, tenant, vec, filt(i))
-            results: dict[tuple[str, str, str], tuple[float, float, float]] = {}
-            for strategy in strategies:
-                measure(strategy, work, truth, results)
-            for strategy in strategies:
-                summarise(strategy, work, results)
-        finally:
-            stack.stop()
+                )
+            work[tc.name] = qs
+        truth: dict[tuple[str, str, int], set[UUID]] = {}
+        with psycopg.connect(stack.dsn) as conn:
+            for cname, qs in work.items():
+                for fname, filt in FILTERS.items():
+                    for i, (tenant, vec, _) in enumerate(qs):
+                        truth[(cname, fname, i)] = exact_top(conn, tenant, vec, filt(i))
+        results: dict[tuple[str, str, str], tuple[float, float, float]] = {}
+        for strategy in strategies:
+            measure(strategy, work, truth, results)
+        for strategy in strategies:
+            summarise(strategy, work, results)
 
 
 def main() -> None:

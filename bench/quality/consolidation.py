@@ -1,7 +1,7 @@
 """Consolidation at scale: time per step, memories/s, LLM calls per 1k memories, precision and recall
 of merges and supersessions, and the continuations a Lambda worker needs within its time budget.
 
-    .venv/bin/python bench/consolidation.py [--sizes 10000 100000] [--llm off,fake] [--budget 600]
+    .venv/bin/python -m bench.quality.consolidation [--sizes 10000 100000] [--llm off,fake] [--budget 600]
                                             [--vectors real|synthetic] [--recall-quality]
 
 One namespace per size and LLM mode, loaded with COPY (not through the API), most of it in the
@@ -28,11 +28,11 @@ worker would need them with --budget seconds per invocation. With `--llm fake`, 
 API answers from the ground truth (merge a real duplicate, "update" a real update, keep_both
 otherwise), so precision and recall measure the pipeline, not a model.
 
---recall-quality: the conversation bench's user turns (bench/conversation_data.py) and every turn
-of the long conversations (bench/longconv_data.py) stored as memories, one namespace per
+--recall-quality: the conversation bench's user turns (bench/quality/conversation_data.py) and every turn
+of the long conversations (bench/quality/longconv_data.py) stored as memories, one namespace per
 conversation; evidence recall at 2k/4k/8k characters before and after an applied run (LLM off).
 Conversation turns themselves (POST /v1/conversations/...) are never touched by consolidation, so
-bench/conversation_recall.py's own figures cannot change with a run.
+bench/quality/conversation_recall.py's own figures cannot change with a run.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -54,10 +53,10 @@ from uuid import UUID, uuid4
 
 import numpy as np
 
+from bench.harness import local_stack, new_tenant
 from engram_local.json_stand_in import JsonStandIn, Request, message
 
-sys.path.insert(0, str(Path(__file__).parent))
-VECTOR_CACHE = Path(__file__).resolve().parents[1] / ".local" / "bench"  # MiniLM vectors per size and seed
+VECTOR_CACHE = Path(__file__).resolve().parents[2] / ".local" / "bench"  # MiniLM vectors per size and seed
 
 SERVICES = [
     "billing",
@@ -688,9 +687,9 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
     near-duplicates that consolidation may merge). A merged evidence memory counts as found when
     its survivor is (the survivor holds its text)."""
     import psycopg
-    from conversation_data import datasets
-    from longconv_data import conversations
 
+    from bench.quality.conversation_data import datasets
+    from bench.quality.longconv_data import conversations
     from engram.adapters.embeddings.factory import embedder_from_env
     from engram.recall.models import RecallRequest
     from engram.recall.service import recall
@@ -773,76 +772,69 @@ def main() -> None:
     os.environ["ENGRAM_CONSOLIDATION_LLM_DAILY_CALLS"] = "1000000"
     os.environ["ENGRAM_CONSOLIDATION_LLM_DAILY_TOKENS"] = "1000000000"
     from engram.adapters.embeddings.factory import embedder_from_env
-    from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            model_id = embedder_from_env().model_id
+    with local_stack() as stack:
+        model_id = embedder_from_env().model_id
 
-            def make_tenant(name: str) -> str:
-                return str(create_tenant_with_key(name, dsn=stack.dsn)["tenant_id"])
+        def make_tenant(name: str) -> str:
+            return str(new_tenant(stack, name).tenant_id)
 
-            for n in args.sizes:
-                corpus = build_corpus(n, args.seed)
-                kind = args.vectors
-                t0 = time.perf_counter()
-                cache = VECTOR_CACHE / f"consolidation-{n}-{args.seed}-{model_id}.npy"
-                if kind == "real" and cache.exists():  # the texts are deterministic: embed them once
-                    vecs = np.load(cache)
-                elif kind == "real":
-                    vecs = real_vectors([m.content for m in corpus.memories])
-                    cache.parent.mkdir(parents=True, exist_ok=True)
-                    np.save(cache, vecs)
-                else:
+        for n in args.sizes:
+            corpus = build_corpus(n, args.seed)
+            kind = args.vectors
+            t0 = time.perf_counter()
+            cache = VECTOR_CACHE / f"consolidation-{n}-{args.seed}-{model_id}.npy"
+            if kind == "real" and cache.exists():  # the texts are deterministic: embed them once
+                vecs = np.load(cache)
+            elif kind == "real":
+                vecs = real_vectors([m.content for m in corpus.memories])
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                np.save(cache, vecs)
+            else:
+                vecs = synthetic_vectors(corpus, 384, args.seed)
+            print(
+                f"\n{n:,} memories: {len(corpus.duplicates)} duplicate pairs, {len(corpus.updates)} updates,"
+                f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s"
+            )
+            texts = [m.content for m in corpus.memories]
+            for i, mode in enumerate(args.llm.split(",")):
+                corpus = build_corpus(n, args.seed)  # the same texts, fresh ids for this tenant's copy
+                assert [m.content for m in corpus.memories] == texts
+                if kind == "synthetic":
                     vecs = synthetic_vectors(corpus, 384, args.seed)
-                print(
-                    f"\n{n:,} memories: {len(corpus.duplicates)} duplicate pairs, {len(corpus.updates)} updates,"
-                    f" {len(corpus.near_misses)} near-miss pairs; {kind} vectors in {time.perf_counter() - t0:.0f} s"
-                )
-                texts = [m.content for m in corpus.memories]
-                for i, mode in enumerate(args.llm.split(",")):
-                    corpus = build_corpus(n, args.seed)  # the same texts, fresh ids for this tenant's copy
-                    assert [m.content for m in corpus.memories] == texts
-                    if kind == "synthetic":
-                        vecs = synthetic_vectors(corpus, 384, args.seed)
-                    fake = None
-                    if mode == "fake":
-                        fake = TruthfulClaude(corpus)
-                        os.environ.update(
-                            ENGRAM_LLM_LEVEL="auto",
-                            ANTHROPIC_API_KEY="sk-bench",
-                            ENGRAM_ANTHROPIC_BASE_URL=fake.url,
-                            ENGRAM_LLM_BACKOFF_S="0.01",
-                        )
-                    else:
-                        os.environ["ENGRAM_LLM_LEVEL"] = "off"
-                    LocalStack.refresh_settings()
-                    tenant = make_tenant(f"bench-{n}-{mode}")
-                    t0 = time.perf_counter()
-                    load(stack.dsn, tenant, "bench", corpus, vecs, model_id)
-                    print(
-                        f"loaded for LLM {mode} in {time.perf_counter() - t0:.0f} s (COPY, HNSW build, VACUUM ANALYZE)"
+                fake = None
+                if mode == "fake":
+                    fake = TruthfulClaude(corpus)
+                    os.environ.update(
+                        ENGRAM_LLM_LEVEL="auto",
+                        ANTHROPIC_API_KEY="sk-bench",
+                        ENGRAM_ANTHROPIC_BASE_URL=fake.url,
+                        ENGRAM_LLM_BACKOFF_S="0.01",
                     )
-                    if i == 0:
-                        for rare_rule in (False, True) if n <= 20_000 else (True,):
-                            pairs, took = reconcile_plan(stack.dsn, tenant, "bench", rare_rule)
-                            print(
-                                f"reconcile plan, rare-token rule {'on' if rare_rule else 'off'}: {pairs} pairs to ask"
-                                f" ({pairs / n * 1000:.0f} per 1k memories), planned in {took:.0f} s"
-                            )
-                    figures = drive(stack.dsn, tenant, "bench", args.budget, args.sample, n)
-                    report(n, mode, kind, corpus, figures, args.budget)
-                    if fake is not None:
-                        print(f"fake LLM answered: {dict(fake.calls)}")
-                        fake.stop()
-            if args.recall_quality:
-                os.environ["ENGRAM_LLM_LEVEL"] = "off"
+                else:
+                    os.environ["ENGRAM_LLM_LEVEL"] = "off"
                 LocalStack.refresh_settings()
-                recall_quality(stack.dsn, make_tenant, args.budget)
-        finally:
-            stack.stop()
+                tenant = make_tenant(f"bench-{n}-{mode}")
+                t0 = time.perf_counter()
+                load(stack.dsn, tenant, "bench", corpus, vecs, model_id)
+                print(f"loaded for LLM {mode} in {time.perf_counter() - t0:.0f} s (COPY, HNSW build, VACUUM ANALYZE)")
+                if i == 0:
+                    for rare_rule in (False, True) if n <= 20_000 else (True,):
+                        pairs, took = reconcile_plan(stack.dsn, tenant, "bench", rare_rule)
+                        print(
+                            f"reconcile plan, rare-token rule {'on' if rare_rule else 'off'}: {pairs} pairs to ask"
+                            f" ({pairs / n * 1000:.0f} per 1k memories), planned in {took:.0f} s"
+                        )
+                figures = drive(stack.dsn, tenant, "bench", args.budget, args.sample, n)
+                report(n, mode, kind, corpus, figures, args.budget)
+                if fake is not None:
+                    print(f"fake LLM answered: {dict(fake.calls)}")
+                    fake.stop()
+        if args.recall_quality:
+            os.environ["ENGRAM_LLM_LEVEL"] = "off"
+            LocalStack.refresh_settings()
+            recall_quality(stack.dsn, make_tenant, args.budget)
 
 
 if __name__ == "__main__":

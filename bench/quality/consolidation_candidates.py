@@ -1,11 +1,11 @@
 """Which pairs should reconcile ask the LLM about? Candidate rules compared on the corpus of
-bench/consolidation.py (planted updates among templated facts), without a database: exact
+bench/quality/consolidation.py (planted updates among templated facts), without a database: exact
 nearest neighbours in numpy over the cached MiniLM vectors, then each rule's pairs and how many
 planted updates they keep.
 
-    .venv/bin/python bench/consolidation_candidates.py [--size 10000] [--k 5 10]
+    .venv/bin/python -m bench.quality.consolidation_candidates [--size 10000] [--k 5 10]
 
-Run bench/consolidation.py once for the size first (it embeds the texts and caches the vectors
+Run bench/quality/consolidation.py once for the size first (it embeds the texts and caches the vectors
 under .local/bench/). The pair classes come from engram.consolidation.similarity, as in a run:
 the similarity window (cosine >= the calibrated reconcile_min_cosine, the newer side >= 1 h
 newer), then the rules:
@@ -19,17 +19,12 @@ newer), then the rules:
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from consolidation import VECTOR_CACHE, build_corpus
-
+from bench.quality.consolidation import VECTOR_CACHE, build_corpus
 from engram.consolidation.similarity import (
     SimilarityThresholds,
     classify_pair,

@@ -10,9 +10,9 @@ cosine threshold through the whole rule (engram.consolidation.similarity.classif
 duplicates merge (recall) and how many updates / related pairs would wrongly merge, and which
 updates and related pairs land in the reconcile window (they go to the LLM, which decides).
 
-    .venv/bin/python bench/consolidation_thresholds.py            # the local MiniLM model
-    .venv/bin/python bench/consolidation_thresholds.py --json     # only the chosen values
-    .venv/bin/python bench/consolidation_thresholds.py --store    # write them to the space's row
+    .venv/bin/python -m bench.quality.consolidation_thresholds            # the local MiniLM model
+    .venv/bin/python -m bench.quality.consolidation_thresholds --json     # only the chosen values
+    .venv/bin/python -m bench.quality.consolidation_thresholds --store    # write them to the space's row
 """
 
 from __future__ import annotations
@@ -20,11 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "layers"))
 
 from engram.consolidation.similarity import (
     SimilarityThresholds,

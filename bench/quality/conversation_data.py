@@ -1,4 +1,4 @@
-"""Deterministic multi-session chat data with labelled questions for bench/conversation_recall.py.
+"""Deterministic multi-session chat data with labelled questions for bench/quality/conversation_recall.py.
 
 One user talks to an assistant over many sessions (one conversation per session, weeks apart).
 Facts are planted in specific user turns among topical small talk that shares their vocabulary;

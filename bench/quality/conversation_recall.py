@@ -1,12 +1,12 @@
 """Conversation recall quality: evidence recall at a context budget, recall@k and MRR, per question type.
 
-Ingests generated multi-session chats (bench/conversation_data.py) through the real API (the
+Ingests generated multi-session chats (bench/quality/conversation_data.py) through the real API (the
 API Gateway stand-in, authorizer and route Lambdas, SQS embed pipeline, embedded Postgres) and
 asks the labelled questions. Compares keyword-only, vector-only and fused ranking (weighted and
 RRF) for several window shapes, on the training variant and on a held-out variant whose
 phrasings, values and filler the defaults were never chosen on.
 
-    .venv/bin/python bench/conversation_recall.py [--shapes 5/3,3/2,1/1] [--variants train,heldout]
+    .venv/bin/python -m bench.quality.conversation_recall [--shapes 5/3,3/2,1/1] [--variants train,heldout]
 
 A turn counts as found within N characters when its whole line lies in the first N characters of
 the results (chunk texts concatenated in rank order), so longer windows are not free.
@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-from conversation_data import Dataset, datasets
-from local_api import call
+from bench.harness import call, local_stack, new_tenant
+from bench.quality.conversation_data import Dataset, datasets
 
 BUDGETS = (2000, 4000, 8000)
 METHODS = {  # label -> (recall mode, fusion)
@@ -75,13 +71,12 @@ def score(results: list[dict[str, Any]], evidence: set[tuple[str, int]]) -> dict
 
 
 def run_shape(stack: Any, shape: str, variant: str) -> dict[str, dict[str, list[dict[str, float]]]]:
-    from engram.ops.operations import create_tenant_with_key
     from engram_local.stack import LocalStack
 
     size, stride = shape.split("/")
     os.environ["ENGRAM_CONVERSATION_WINDOW_SIZE"], os.environ["ENGRAM_CONVERSATION_WINDOW_STRIDE"] = size, stride
     LocalStack.refresh_settings()
-    key = create_tenant_with_key(f"bench-{variant}-{shape}", ["read", "write"], dsn=stack.dsn)["api_key"]
+    key = new_tenant(stack, f"bench-{variant}-{shape}", ["read", "write"]).key
     sets = datasets(variant)
     conv_ids = [ingest(key, ds, f"user{i}") for i, ds in enumerate(sets)]
     stack.embed_poller.drain()
@@ -129,12 +124,9 @@ def main() -> None:
     parser.add_argument("--shapes", default="5/3,3/2,1/1")
     parser.add_argument("--variants", default="train,heldout")
     args = parser.parse_args()
-    from engram_local.stack import LocalStack
 
-    tmp = Path(tempfile.mkdtemp(prefix="engram-bench-"))
-    stack = LocalStack(data_dir=tmp / "pgdata", start_poller=False).start()
     rows = []
-    try:
+    with local_stack() as stack:
         for variant in args.variants.split(","):
             n = sum(len(d.questions) for d in datasets(variant))
             turns = sum(d.turns for d in datasets(variant))
@@ -143,9 +135,6 @@ def main() -> None:
                 scores = run_shape(stack, shape, variant)
                 rows += [(variant, shape, label, scores[label]) for label in METHODS]
                 print(table(rows[-len(METHODS) :]), file=sys.stderr)
-    finally:
-        stack.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
     print(table(rows))
 
 

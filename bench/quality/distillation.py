@@ -1,7 +1,7 @@
 """Topic distillation on a labelled set: which leaves the overlap test picks, what the LLM step makes
 of them, whether the details survive, and whether recall still finds every fact.
 
-    .venv/bin/python bench/distillation.py [--services 8] [--lossy 0.05] [--seed 5]
+    .venv/bin/python -m bench.quality.distillation [--services 8] [--lossy 0.05] [--seed 5]
 
 The set: services described by twelve kinds of fact (deploy branch and time, database host, on-call
 owner, port and load balancer, rollback cluster, retries, alert channel, log retention, cache TTL,
@@ -33,13 +33,12 @@ import json
 import os
 import random
 import re
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from bench.harness import local_stack, new_tenant
 from engram_local.json_stand_in import JsonStandIn, Request, message
 
 SERVICES = [
@@ -413,8 +412,6 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     os.environ["ENGRAM_LLM_LEVEL"] = "off"
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
     labelled = Labelled(args.services, args.seed)
     print(
@@ -423,57 +420,53 @@ def main() -> None:
     )
     overlap_report(labelled)
 
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False, durable=False).start()
-        try:
-            made = create_tenant_with_key("distillation", ["read", "write", "admin"], dsn=stack.dsn)
-            api, tenant_id = Api(made["api_key"]), str(made["tenant_id"])
-            namespaces = ("one-fact", "two-facts", "lossy")
-            t0 = time.perf_counter()
-            for namespace in namespaces:
-                write(api, namespace, labelled.texts)
-            stack.embed_poller.drain()
-            for namespace in namespaces:
-                run(api, stack.dsn, tenant_id, namespace, ["topics"])
-            print(f"\nwritten, embedded and clustered {len(namespaces)} times in {time.perf_counter() - t0:.0f} s")
-            tree = leaves(api, "one-fact")
-            sizes = sorted((len(texts) for _id, texts in tree), reverse=True)
-            one_service = sum(1 for _id, texts in tree if len({labelled.label[t][0] for t in texts}) == 1)
-            one_kind = sum(1 for _id, texts in tree if len({labelled.label[t][1] for t in texts}) == 1)
-            print(
-                f"topic tree: {len(tree)} leaves of {sizes} members; {one_service} hold one service only,"
-                f" {one_kind} one kind of fact only"
-            )
+    with local_stack(durable=False) as stack:
+        made = new_tenant(stack, "distillation", ["read", "write", "admin"])
+        api, tenant_id = Api(made.key), str(made.tenant_id)
+        namespaces = ("one-fact", "two-facts", "lossy")
+        t0 = time.perf_counter()
+        for namespace in namespaces:
+            write(api, namespace, labelled.texts)
+        stack.embed_poller.drain()
+        for namespace in namespaces:
+            run(api, stack.dsn, tenant_id, namespace, ["topics"])
+        print(f"\nwritten, embedded and clustered {len(namespaces)} times in {time.perf_counter() - t0:.0f} s")
+        tree = leaves(api, "one-fact")
+        sizes = sorted((len(texts) for _id, texts in tree), reverse=True)
+        one_service = sum(1 for _id, texts in tree if len({labelled.label[t][0] for t in texts}) == 1)
+        one_kind = sum(1 for _id, texts in tree if len({labelled.label[t][1] for t in texts}) == 1)
+        print(
+            f"topic tree: {len(tree)} leaves of {sizes} members; {one_service} hold one service only,"
+            f" {one_kind} one kind of fact only"
+        )
 
-            print("\ntruthful model, each fact's wordings condensed into one memory:")
-            truthful(api, stack, tenant_id, labelled, "one-fact", LabelledClaude(labelled, 0.0, args.seed, 1))
-            print("truthful model, two facts to a distilled memory:")
-            truthful(api, stack, tenant_id, labelled, "two-facts", LabelledClaude(labelled, 0.0, args.seed, 2))
+        print("\ntruthful model, each fact's wordings condensed into one memory:")
+        truthful(api, stack, tenant_id, labelled, "one-fact", LabelledClaude(labelled, 0.0, args.seed, 1))
+        print("truthful model, two facts to a distilled memory:")
+        truthful(api, stack, tenant_id, labelled, "two-facts", LabelledClaude(labelled, 0.0, args.seed, 2))
 
-            lossy = LabelledClaude(labelled, args.lossy, args.seed, 2)
-            use_model(lossy)
-            actions = distil_until_done(api, stack.dsn, tenant_id, "lossy")
-            counts = Counter(a["action"] for a in actions)
-            import psycopg
+        lossy = LabelledClaude(labelled, args.lossy, args.seed, 2)
+        use_model(lossy)
+        actions = distil_until_done(api, stack.dsn, tenant_id, "lossy")
+        counts = Counter(a["action"] for a in actions)
+        import psycopg
 
-            with psycopg.connect(stack.dsn) as conn:  # every text distillation wrote, as the owner
-                rows = conn.execute(
-                    "SELECT content FROM memories WHERE tenant_id = %s AND namespace = 'lossy' AND source = 'distill'",
-                    (tenant_id,),
-                ).fetchall()
-            stored = {r[0] for r in rows}
-            slipped = [t for t in lossy.lossy_texts if t in stored]
-            print(
-                f"\nlossy model ({args.lossy:.0%} of its texts lose a number): {lossy.calls} calls,"
-                f" {len(lossy.lossy_texts)} lossy texts; distillations refused {counts['distill_refused']},"
-                f" applied {counts['distill']}, declined {counts['distill_declined']};"
-                f" distilled memories written: {len(stored)}, lossy ones among them: {len(slipped)} {slipped[:3]}"
-            )
-            lossy.stop()
-            if args.scale:
-                scale(api, stack, tenant_id, args.scale, args.seed)
-        finally:
-            stack.stop()
+        with psycopg.connect(stack.dsn) as conn:  # every text distillation wrote, as the owner
+            rows = conn.execute(
+                "SELECT content FROM memories WHERE tenant_id = %s AND namespace = 'lossy' AND source = 'distill'",
+                (tenant_id,),
+            ).fetchall()
+        stored = {r[0] for r in rows}
+        slipped = [t for t in lossy.lossy_texts if t in stored]
+        print(
+            f"\nlossy model ({args.lossy:.0%} of its texts lose a number): {lossy.calls} calls,"
+            f" {len(lossy.lossy_texts)} lossy texts; distillations refused {counts['distill_refused']},"
+            f" applied {counts['distill']}, declined {counts['distill_declined']};"
+            f" distilled memories written: {len(stored)}, lossy ones among them: {len(slipped)} {slipped[:3]}"
+        )
+        lossy.stop()
+        if args.scale:
+            scale(api, stack, tenant_id, args.scale, args.seed)
 
 
 if __name__ == "__main__":

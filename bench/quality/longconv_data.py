@@ -1,4 +1,4 @@
-"""Long two-person chats over months, with labelled questions: the data of bench/longconv_recall.py.
+"""Long two-person chats over months, with labelled questions: the data of bench/quality/longconv_recall.py.
 
 Each conversation is two friends talking over 24-40 dated sessions (one API conversation per
 session, 300-700 turns in all). Most turns are chit-chat that shares the vocabulary of the facts

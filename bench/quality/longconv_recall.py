@@ -1,6 +1,6 @@
 """Long-conversation recall: evidence found within 2,000 / 4,000 / 8,000 returned characters, per question type.
 
-Two-person chats of 300-700 turns over months (bench/longconv_data.py) are ingested through the
+Two-person chats of 300-700 turns over months (bench/quality/longconv_data.py) are ingested through the
 real API (API Gateway stand-in, authorizer and route Lambdas, one conversation per session with
 POST /v1/conversations and /messages, the SQS embed pipeline, embedded Postgres), then every
 labelled question is asked with POST /v1/recall (limit 100, budget_chars 8000, no since/until).

@@ -1,7 +1,7 @@
 """Topics: clustering quality on a labelled set, id stability, rebuild time at 10k and 100k memories
 per namespace, and how much of a task's evidence prime covers against plain recall at one budget.
 
-    .venv/bin/python bench/topics.py [--per-subject 50] [--sizes 10000,100000] [--skip-scale]
+    .venv/bin/python -m bench.quality.topics [--per-subject 50] [--sizes 10000,100000] [--skip-scale]
 
 1. Quality: 12 subjects in 6 pairs of near-topics that are easy to confuse (PostgreSQL indexes /
    replication, Python packaging / testing, sourdough / pastry, garden birds / insects, running /
@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import tempfile
 import time
-from pathlib import Path
 from uuid import UUID, uuid4
 
 import numpy as np
 
+from bench.harness import local_stack, new_tenant
 from engram.topics.clustering import TreeParams, build_leaves, build_tree, match_ids, normalise, walk
 
 TEMPLATES = [
@@ -394,26 +393,18 @@ def main() -> None:
 
     from engram.adapters.embeddings.factory import embedder_from_env
     from engram.indexing.vectors import ensure_embedding_space
-    from engram.ops.operations import create_tenant_with_key
-    from engram_local.stack import LocalStack
 
     embedder = embedder_from_env()
-    with tempfile.TemporaryDirectory(prefix="engram-bench-topics-") as tmp:
-        stack = LocalStack(data_dir=Path(tmp) / "pg", start_poller=False).start()
-        try:
-            import psycopg
-            from psycopg.rows import dict_row
+    with local_stack(prefix="engram-bench-topics-") as stack:
+        import psycopg
+        from psycopg.rows import dict_row
 
-            with psycopg.connect(stack.dsn, row_factory=dict_row) as owner:
-                ensure_embedding_space(owner, embedder.model_id, x.shape[1])
-            tenant = UUID(create_tenant_with_key("bench", dsn=stack.dsn)["tenant_id"])
-            coverage(stack.dsn, tenant, texts, labels, x, embedder.model_id, args.budget, args.seed)
-            if not args.skip_scale:
-                scale(
-                    stack.dsn, tenant, embedder.model_id, x.shape[1], [int(s) for s in args.sizes.split(",")], args.seed
-                )
-        finally:
-            stack.stop()
+        with psycopg.connect(stack.dsn, row_factory=dict_row) as owner:
+            ensure_embedding_space(owner, embedder.model_id, x.shape[1])
+        tenant = new_tenant(stack).tenant_id
+        coverage(stack.dsn, tenant, texts, labels, x, embedder.model_id, args.budget, args.seed)
+        if not args.skip_scale:
+            scale(stack.dsn, tenant, embedder.model_id, x.shape[1], [int(s) for s in args.sizes.split(",")], args.seed)
 
 
 if __name__ == "__main__":
