@@ -6,17 +6,12 @@ import pytest
 
 from engram.core.errors import InvalidField, TooLarge
 from engram.core.text import utf8_prefix
+from engram.documents.guard import _nested_quantifier, compile_guarded
 from engram.documents.models import QueryFilter, Span
 from engram.documents.prepare import HARD_MAX_BYTES, build_synopsis, classify, normalise_content_type
-from engram.documents.query import (
-    _citations,
-    _nested_quantifier,
-    _stitch,
-    apply_budget,
-    compile_guarded,
-    question_terms,
-    rank_windows,
-)
+from engram.documents.query import _citations
+from engram.documents.ranking import apply_budget, question_terms, rank_windows
+from engram.documents.ranking import stitch as _stitch
 from engram.indexing.chunking import _TOKEN, chunk, chunk_focused, chunk_text
 
 
@@ -159,7 +154,7 @@ def test_citations_map_only_to_given_spans():
 
 
 def test_a_term_in_every_window_is_left_out_of_scoring_but_the_rare_one_wins():
-    from engram.documents.query import rank_windows, term_hits
+    from engram.documents.ranking import rank_windows, term_hits
 
     filler = "sign here and signal there. " * 4000
     text = filler + "The ferry leaves from pier 14. " + filler

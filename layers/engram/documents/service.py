@@ -1,4 +1,4 @@
-"""Documents: classify by size once (seed 000 tiers), store, chunk, enqueue embeddings.
+"""Documents: classify by size once into tiers, store, chunk, enqueue embeddings.
 
 | tier | UTF-8 size (defaults)  | memories.content | chunks from | documents row |
 |------|------------------------|------------------|-------------|---------------|
@@ -13,10 +13,7 @@ memory. Dedupe is by the SHA-256 of the body per namespace, like memories.
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
-
-import psycopg
 
 from engram.adapters.queue import enqueue_embedding
 from engram.core.config import settings
@@ -25,7 +22,11 @@ from engram.core.errors import TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.documents.models import DocumentCreate, DocumentOptions, DocumentWritten
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, UPLOADS_ALTERNATIVE, prepare
-from engram.documents.store import insert_document, insert_pages
+from engram.documents.store import insert_body, insert_document
+
+# Besides the inline ingest, what other capabilities use: an import restores a document's memory and
+# chunks as exported, then its Tier 2 body with insert_body; its records check HARD_MAX_BYTES.
+__all__ = ["HARD_MAX_BYTES", "create_document", "insert_body"]
 
 
 def create_document(tenant_id: UUID, req: DocumentCreate, idempotency: IdempotencyKey | None = None) -> DocumentWritten:
@@ -51,23 +52,3 @@ def create_document(tenant_id: UUID, req: DocumentCreate, idempotency: Idempoten
         remember(conn, idempotency, written)
     enqueue_embedding(tenant_id, chunk_ids)
     return written
-
-
-def store_body(
-    conn: psycopg.Connection[Any],
-    tenant_id: UUID,
-    memory_id: UUID,
-    body: str,
-    *,
-    byte_size: int,
-    sha256: bytes,
-    content_type: str,
-) -> None:
-    """A Tier 2 body and its pages for a memory written in the caller's transaction (an import
-    restores a document's memory and chunks as exported, then its body here)."""
-    conn.execute(
-        "INSERT INTO documents (tenant_id, memory_id, body, byte_size, sha256, content_type)"
-        " VALUES (%s, %s, %s, %s, %s, %s)",
-        (tenant_id, memory_id, body, byte_size, sha256, content_type),
-    )
-    insert_pages(conn, tenant_id, memory_id, body)

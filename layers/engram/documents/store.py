@@ -1,17 +1,23 @@
-"""The SQL of documents: the memory row (+ the documents row for Tier 2) and its chunks, in the caller's
-transaction."""
+"""The SQL of documents, in the caller's transaction: the memory row (+ the documents row and pages for
+Tier 2) and its chunks, what a question reads back (the memory's source, its chunks, the pages that can
+match), and the upload rows. Rows come back typed."""
 
 from __future__ import annotations
 
+import json
 import re
-from datetime import timedelta
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-import psycopg
+from psycopg import sql
+from psycopg.rows import class_row, scalar_row
 
+from engram.core.db import Conn
 from engram.core.models import NewMemory
-from engram.documents.models import DocumentInfo, DocumentWritten
+from engram.documents.models import DocumentInfo, DocumentWritten, UploadStatus
 from engram.documents.prepare import Prepared
 from engram.memories.service import read_memory, write_memory
 
@@ -27,7 +33,7 @@ def page_words(text: str) -> list[str]:
     return sorted(set(_WORD.findall(text.lower())))
 
 
-def insert_pages(conn: psycopg.Connection[Any], tenant_id: UUID, memory_id: UUID, body: str) -> int:
+def insert_pages(conn: Conn, tenant_id: UUID, memory_id: UUID, body: str) -> int:
     """The body's pages in one statement. Sliced here: Postgres' substr on a long UTF-8 text walks
     from the first character on every call, which is quadratic over 800 pages."""
     starts = list(range(0, max(1, len(body)), PAGE_CHARS))
@@ -41,9 +47,7 @@ def insert_pages(conn: psycopg.Connection[Any], tenant_id: UUID, memory_id: UUID
     return len(starts)
 
 
-def insert_document(
-    conn: psycopg.Connection[Any], tenant_id: UUID, doc: Prepared
-) -> tuple[DocumentWritten, list[UUID]]:
+def insert_document(conn: Conn, tenant_id: UUID, doc: Prepared) -> tuple[DocumentWritten, list[UUID]]:
     """Write the memory (+ documents row for Tier 2) and its chunks in the caller's transaction."""
     o = doc.options
     written = write_memory(
@@ -66,15 +70,17 @@ def insert_document(
     if written.inserted:
         chunk_count = len(written.chunk_ids)
         if doc.tier == 2:
-            conn.execute(
-                "INSERT INTO documents (tenant_id, memory_id, body, byte_size, sha256, content_type)"
-                " VALUES (%s, %s, %s, %s, %s, %s)",
-                (tenant_id, written.id, doc.body, doc.size, doc.sha256, doc.content_type),
+            insert_body(
+                conn,
+                tenant_id,
+                written.id,
+                doc.body,
+                byte_size=doc.size,
+                sha256=doc.sha256,
+                content_type=doc.content_type,
             )
-            insert_pages(conn, tenant_id, written.id, doc.body)
     else:
-        found = conn.execute("SELECT count(*) AS n FROM chunks WHERE memory_id = %s", (written.id,)).fetchone()
-        chunk_count = found["n"] if found else 0
+        chunk_count = count_chunks(conn, written.id)
     memory = read_memory(conn, written.id)
     info = DocumentInfo(
         tier=memory.document_tier if memory.document_tier is not None else doc.tier,
@@ -88,10 +94,222 @@ def insert_document(
     return DocumentWritten(memory=memory, document=info, deduplicated=not written.inserted), written.chunk_ids
 
 
+def insert_body(
+    conn: Conn,
+    tenant_id: UUID,
+    memory_id: UUID,
+    body: str,
+    *,
+    byte_size: int,
+    sha256: bytes,
+    content_type: str,
+) -> None:
+    """A Tier 2 body (the documents row) and its pages, for a memory written in the caller's transaction."""
+    conn.execute(
+        "INSERT INTO documents (tenant_id, memory_id, body, byte_size, sha256, content_type)"
+        " VALUES (%s, %s, %s, %s, %s, %s)",
+        (tenant_id, memory_id, body, byte_size, sha256, content_type),
+    )
+    insert_pages(conn, tenant_id, memory_id, body)
+
+
+def count_chunks(conn: Conn, memory_id: UUID) -> int:
+    with conn.cursor(row_factory=scalar_row) as cur:
+        n: int | None = cur.execute("SELECT count(*) FROM chunks WHERE memory_id = %s", (memory_id,)).fetchone()
+    return n or 0
+
+
+# ---- what a question reads ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemorySource:
+    """An active memory's content (a document's synopsis, or its body for Tier 0) and its tier."""
+
+    content: str
+    document_tier: int | None
+
+
+@dataclass(frozen=True)
+class BodyPiece:
+    """A run of a document's body at its character offset: a chunk, or a Tier-2 page (page_no set)."""
+
+    char_start: int
+    text: str
+    page_no: int | None = None
+
+
+@dataclass(frozen=True)
+class PageTotals:
+    pages: int
+    chars: int  # the body's length: where the last page ends
+
+
+@dataclass(frozen=True)
+class TermPages:
+    term: str
+    pages: int  # how many of the body's pages hold the term (as a word prefix)
+
+
+def memory_source(conn: Conn, memory_id: UUID) -> MemorySource | None:
+    with conn.cursor(row_factory=class_row(MemorySource)) as cur:
+        return cur.execute(
+            "SELECT content, document_tier FROM memories WHERE id = %s AND status = 'active'", (memory_id,)
+        ).fetchone()
+
+
+def document_body(conn: Conn, memory_id: UUID) -> str | None:
+    with conn.cursor(row_factory=scalar_row) as cur:
+        body: str | None = cur.execute("SELECT body FROM documents WHERE memory_id = %s", (memory_id,)).fetchone()
+    return body
+
+
+def memory_chunks(conn: Conn, memory_id: UUID) -> list[BodyPiece]:
+    """The memory's chunks in body order (overlapping ones, from focused chunking, included)."""
+    with conn.cursor(row_factory=class_row(BodyPiece)) as cur:
+        return cur.execute(
+            "SELECT char_start, text FROM chunks WHERE memory_id = %s ORDER BY char_start, position", (memory_id,)
+        ).fetchall()
+
+
+def page_totals(conn: Conn, memory_id: UUID) -> PageTotals:
+    """How many pages the body has (0: stored without pages) and its length in characters."""
+    with conn.cursor(row_factory=class_row(PageTotals)) as cur:
+        found = cur.execute(
+            "SELECT count(*) AS pages, coalesce(max(char_start + char_length(text)) FILTER"
+            " (WHERE page_no = (SELECT max(page_no) FROM document_pages WHERE memory_id = %s)), 0) AS chars"
+            " FROM document_pages WHERE memory_id = %s",
+            (memory_id, memory_id),
+        ).fetchone()
+    return found or PageTotals(pages=0, chars=0)
+
+
+def term_pages(conn: Conn, memory_id: UUID, terms: Sequence[str]) -> list[TermPages]:
+    """For each term, in order, the number of pages whose words start with it."""
+    with conn.cursor(row_factory=class_row(TermPages)) as cur:
+        return cur.execute(
+            "SELECT t.term, (SELECT count(*) FROM document_pages p WHERE p.memory_id = %s"
+            "  AND p.words @@ (quote_literal(t.term) || ':*')::tsquery) AS pages"
+            " FROM unnest(%s::text[]) AS t(term)",
+            (memory_id, list(terms)),
+        ).fetchall()
+
+
+def matching_pages(
+    conn: Conn, memory_id: UUID, terms: Sequence[str], needles: Sequence[str], *, case_sensitive: bool
+) -> list[BodyPiece]:
+    """The pages holding a term (as a word prefix) or a needle, with their neighbours (so a window
+    around a hit is whole), in order; the first page when none holds any."""
+    conds: list[sql.Composable] = []
+    params: list[Any] = []
+    if terms:
+        conds.append(
+            sql.SQL(
+                "words @@ (SELECT string_agg(quote_literal(t) || ':*', ' | ') FROM unnest(%s::text[]) AS t)::tsquery"
+            )
+        )
+        params.append(list(terms))
+    for needle in needles:
+        if case_sensitive:
+            conds.append(sql.SQL("strpos(text, %s) > 0"))
+            params.append(needle)
+        else:
+            conds.append(sql.SQL("strpos(lower(text), %s) > 0"))
+            params.append(needle.lower())
+    matched = sql.SQL("false") if not conds else sql.SQL(" OR ").join(conds)
+    with conn.cursor(row_factory=class_row(BodyPiece)) as cur:
+        return cur.execute(
+            sql.SQL(
+                "WITH hit AS (SELECT page_no FROM document_pages WHERE memory_id = %s AND ({matched}))"
+                " SELECT page_no, char_start, text FROM document_pages"
+                " WHERE memory_id = %s AND (page_no IN (SELECT page_no + d FROM hit, (VALUES (-1), (0), (1)) AS v(d))"
+                "  OR (page_no = 0 AND NOT EXISTS (SELECT 1 FROM hit)))"
+                " ORDER BY page_no"
+            ).format(matched=matched),
+            [memory_id, *params, memory_id],
+        ).fetchall()
+
+
 # ---- uploads ------------------------------------------------------------------------------------
 
+_UPLOAD_STATUS = sql.SQL(
+    "id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
+    " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at"
+)
 
-def expire_upload(conn: psycopg.Connection[Any], upload_id: UUID, reason: str) -> bool:
+
+@dataclass(frozen=True)
+class PendingUpload:
+    """What an ingest reads of an upload it holds locked."""
+
+    status: str
+    namespace: str
+    params: dict[str, Any]
+    content_type: str
+    declared_bytes: int
+    sha256: bytes
+
+
+def insert_upload(
+    conn: Conn,
+    tenant_id: UUID,
+    *,
+    namespace: str,
+    size: int,
+    sha256: bytes,
+    content_type: str,
+    params: dict[str, Any],
+    expires_at: datetime,
+    key_of: Callable[[UUID], str],
+) -> UploadStatus:
+    """A pending upload, its object key named by `key_of(upload_id)`."""
+    with conn.cursor(row_factory=class_row(UploadStatus)) as cur:
+        row = cur.execute(
+            sql.SQL(
+                "INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
+                " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
+                " RETURNING {}"
+            ).format(_UPLOAD_STATUS),
+            (tenant_id, namespace, size, sha256, content_type, json.dumps(params), expires_at),
+        ).fetchone()
+    assert row is not None
+    conn.execute("UPDATE document_uploads SET s3_key = %s WHERE id = %s", (key_of(row.upload_id), row.upload_id))
+    return row
+
+
+def upload_status(conn: Conn, upload_id: UUID) -> UploadStatus | None:
+    with conn.cursor(row_factory=class_row(UploadStatus)) as cur:
+        return cur.execute(
+            sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_UPLOAD_STATUS), (upload_id,)
+        ).fetchone()
+
+
+def lock_upload(conn: Conn, upload_id: UUID) -> PendingUpload | None:
+    """The upload under a row lock: duplicate deliveries of its event wait here, then find it settled."""
+    with conn.cursor(row_factory=class_row(PendingUpload)) as cur:
+        return cur.execute(
+            "SELECT status, namespace, params, content_type, declared_bytes, sha256"
+            " FROM document_uploads WHERE id = %s FOR UPDATE",
+            (upload_id,),
+        ).fetchone()
+
+
+def fail_upload(conn: Conn, upload_id: UUID, reason: str) -> None:
+    conn.execute(
+        "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now() WHERE id = %s",
+        (reason, upload_id),
+    )
+
+
+def mark_upload_ready(conn: Conn, upload_id: UUID, memory_id: UUID, document_tier: int, deduplicated: bool) -> None:
+    conn.execute(
+        "UPDATE document_uploads SET status = 'ready', reason = NULL, memory_id = %s,"
+        " document_tier = %s, deduplicated = %s, updated_at = now() WHERE id = %s",
+        (memory_id, document_tier, deduplicated, upload_id),
+    )
+
+
+def expire_upload(conn: Conn, upload_id: UUID, reason: str) -> bool:
     """A pending upload -> failed with `reason`. Skips (False) an upload an ingest holds: it settles it."""
     return (
         conn.execute(
@@ -104,7 +322,7 @@ def expire_upload(conn: psycopg.Connection[Any], upload_id: UUID, reason: str) -
     )
 
 
-def claim_resend(conn: psycopg.Connection[Any], upload_id: UUID, every: timedelta) -> bool:
+def claim_resend(conn: Conn, upload_id: UUID, every: timedelta) -> bool:
     """True for the one caller that may send a pending upload's notification again now: none was sent
     in the last `every` (updated_at records the last), and no ingest holds the upload."""
     return (

@@ -20,33 +20,37 @@ from __future__ import annotations
 
 import base64
 from datetime import UTC, datetime, timedelta
-from typing import Any
 from urllib.parse import unquote_plus
 from uuid import UUID
 
 import psycopg
 from aws_lambda_powertools import Logger
-from psycopg import sql
 from pydantic import ValidationError
 
 from engram.adapters import s3
 from engram.adapters.queue import enqueue_embedding, resend_object_created
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import Conn, tenant_transaction
 from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.text import content_hash
 from engram.documents.models import DocumentOptions, UploadCreate, UploadStatus, UploadTicket
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_content_type, prepare
-from engram.documents.store import claim_resend, expire_upload, insert_document
+from engram.documents.store import (
+    PendingUpload,
+    claim_resend,
+    expire_upload,
+    fail_upload,
+    insert_document,
+    insert_upload,
+    lock_upload,
+    mark_upload_ready,
+    upload_status,
+)
 
 logger = Logger()
 
 KEY_PREFIX = "uploads/"
-_STATUS_COLUMNS = sql.SQL(
-    "id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
-    " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at"
-)
 EXPIRY_GRACE = timedelta(minutes=15)  # an event may lag the PUT; only then is a pending upload expired
 
 
@@ -77,25 +81,18 @@ def create_upload(tenant_id: UUID, req: UploadCreate, idempotency: IdempotencyKe
     with tenant_transaction(tenant_id) as conn:
         if (first := replay(conn, idempotency, UploadTicket)) is not None:
             return first
-        row = conn.execute(
-            sql.SQL(
-                "INSERT INTO document_uploads (id, tenant_id, namespace, declared_bytes, sha256, content_type,"
-                " params, s3_key, expires_at) VALUES (gen_random_uuid(), %s, %s, %s, %s, %s, %s, '', %s)"
-                " RETURNING {}"
-            ).format(_STATUS_COLUMNS),
-            (
-                tenant_id,
-                req.namespace,
-                req.size_bytes,
-                sha,
-                ctype,
-                _json(params),
-                datetime.now(UTC) + timedelta(seconds=expiry),
-            ),
-        ).fetchone()
-        assert row is not None
-        key = s3_key(tenant_id, row["upload_id"])
-        conn.execute("UPDATE document_uploads SET s3_key = %s WHERE id = %s", (key, row["upload_id"]))
+        status = insert_upload(
+            conn,
+            tenant_id,
+            namespace=req.namespace,
+            size=req.size_bytes,
+            sha256=sha,
+            content_type=ctype,
+            params=params,
+            expires_at=datetime.now(UTC) + timedelta(seconds=expiry),
+            key_of=lambda upload_id: s3_key(tenant_id, upload_id),
+        )
+        key = s3_key(tenant_id, status.upload_id)
         checksum = base64.b64encode(sha).decode()
         headers = {"Content-Type": ctype, "Content-Length": str(req.size_bytes), "x-amz-checksum-sha256": checksum}
         url = s3.client().generate_presigned_url(  # signed locally: no call to S3
@@ -109,15 +106,9 @@ def create_upload(tenant_id: UUID, req: UploadCreate, idempotency: IdempotencyKe
                 "ChecksumSHA256": checksum,
             },
         )
-        ticket = UploadTicket(**row, url=url, headers=headers)
+        ticket = UploadTicket(**status.model_dump(), url=url, headers=headers)
         remember(conn, idempotency, ticket)
     return ticket
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
@@ -126,15 +117,15 @@ def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
     (its notification lost) gets its ObjectCreated notification sent again, at most once per grace
     period, and the upload stays pending. When S3 cannot be asked, it stays pending too."""
     with tenant_transaction(tenant_id) as conn:
-        row = _status_row(conn, upload_id)
-    if row["status"] != "pending" or row["expires_at"] + EXPIRY_GRACE >= datetime.now(UTC):
-        return UploadStatus(**row)
+        status = _status(conn, upload_id)
+    if status.status != "pending" or status.expires_at + EXPIRY_GRACE >= datetime.now(UTC):
+        return status
     bucket, key = _bucket(), s3_key(tenant_id, upload_id)
     try:
         head = s3.head_object(bucket, key)
     except Exception:
         logger.exception("could not tell whether the upload's object arrived", extra={"upload_id": str(upload_id)})
-        return UploadStatus(**row)
+        return status
     with tenant_transaction(tenant_id) as conn:
         # Neither waits for an ingest at work on the upload (it settles the row itself), and a missing
         # object never fails an upload that was ingested: the ingest deletes it after its commit.
@@ -143,23 +134,21 @@ def get_upload(tenant_id: UUID, upload_id: UUID) -> UploadStatus:
             resend = False
         else:
             resend = claim_resend(conn, upload_id, EXPIRY_GRACE)
-        row = _status_row(conn, upload_id)
+        status = _status(conn, upload_id)
     if resend and head is not None:
         logger.warning(
             "an upload's object arrived but was not ingested: its notification is sent again",
             extra={"upload_id": str(upload_id)},
         )
         resend_object_created(bucket, key, int(head["ContentLength"]), str(head.get("ETag", "")).strip('"'))
-    return UploadStatus(**row)
+    return status
 
 
-def _status_row(conn: Any, upload_id: UUID) -> dict[str, Any]:
-    row = conn.execute(
-        sql.SQL("SELECT {} FROM document_uploads WHERE id = %s").format(_STATUS_COLUMNS), (upload_id,)
-    ).fetchone()
-    if row is None:
+def _status(conn: Conn, upload_id: UUID) -> UploadStatus:
+    status = upload_status(conn, upload_id)
+    if status is None:
         raise NotFound(f"upload {upload_id} not found")
-    return dict(row)
+    return status
 
 
 # ---- the S3 event side ------------------------------------------------------------------------
@@ -179,13 +168,6 @@ def parse_key(key: str) -> tuple[UUID, UUID] | None:
         return None
 
 
-def _fail(conn: Any, upload_id: UUID, reason: str) -> None:
-    conn.execute(
-        "UPDATE document_uploads SET status = 'failed', reason = %s, updated_at = now() WHERE id = %s",
-        (reason, upload_id),
-    )
-
-
 def ingest_object(bucket: str, key: str) -> str:
     """Handle one ObjectCreated record; returns what happened (for logs and tests)."""
     parsed = parse_key(key)
@@ -195,51 +177,52 @@ def ingest_object(bucket: str, key: str) -> str:
     tenant_id, upload_id = parsed
     key = s3_key(tenant_id, upload_id)
     chunk_ids: list[UUID] = []
-    outcome = "ready"
     with tenant_transaction(tenant_id) as conn:
         # The row lock serialises duplicate deliveries of the same event: the second one waits, then
         # finds the upload settled.
-        up = conn.execute("SELECT * FROM document_uploads WHERE id = %s FOR UPDATE", (upload_id,)).fetchone()
+        up = lock_upload(conn, upload_id)
         if up is None:
             outcome = "unknown"  # not an upload of this tenant: never ingest it
-        elif up["status"] != "pending":
+        elif up.status != "pending":
             outcome = "duplicate"  # settled already: a repeated event, or a PUT after failure; never ingest
         else:
-            try:
-                body = _fetch_checked(bucket, key, up)
-                options = DocumentOptions.model_validate({**up["params"], "namespace": up["namespace"]})
-                doc = prepare(body, up["content_type"], options, size=up["declared_bytes"], sha256=bytes(up["sha256"]))
-                del body
-                with conn.transaction():  # savepoint: a failed store still lets us record the failure
-                    written, chunk_ids = insert_document(conn, tenant_id, doc)
-                conn.execute(
-                    "UPDATE document_uploads SET status = 'ready', reason = NULL, memory_id = %s,"
-                    " document_tier = %s, deduplicated = %s, updated_at = now() WHERE id = %s",
-                    (written.memory.id, written.document.tier, written.deduplicated, upload_id),
-                )
-            except UploadRejected as exc:
-                _fail(conn, upload_id, exc.message)
-                outcome = "failed"
-            except EngramError as exc:  # 413/415/422 from classification or validation
-                _fail(conn, upload_id, exc.message)
-                outcome = "failed"
-            except ValidationError as exc:  # options stored by an earlier, laxer version
-                first = exc.errors()[0]
-                field = ".".join(str(p) for p in first["loc"]) or "options"
-                _fail(conn, upload_id, f"the upload's options are no longer valid: {field}: {first['msg']}")
-                outcome = "failed"
-            except (psycopg.errors.DataError, psycopg.errors.IntegrityError) as exc:
-                # Data the database refuses would be refused on every retry: settle the upload instead.
-                logger.exception("upload could not be stored", extra={"upload_id": str(upload_id)})
-                _fail(conn, upload_id, f"the document could not be stored: {exc.diag.message_primary}")
-                outcome = "failed"
+            outcome, chunk_ids = _ingest(conn, tenant_id, upload_id, up, bucket, key)
     s3.delete_object(bucket, key)
     enqueue_embedding(tenant_id, chunk_ids)
     logger.info("upload settled", extra={"upload_id": str(upload_id), "outcome": outcome})
     return outcome
 
 
-def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
+def _ingest(
+    conn: Conn, tenant_id: UUID, upload_id: UUID, up: PendingUpload, bucket: str, key: str
+) -> tuple[str, list[UUID]]:
+    """Store the locked pending upload's object as a document and settle the upload: ready, or failed
+    with the reason; returns the outcome and the chunks to embed."""
+    try:
+        body = _fetch_checked(bucket, key, up)
+        options = DocumentOptions.model_validate({**up.params, "namespace": up.namespace})
+        doc = prepare(body, up.content_type, options, size=up.declared_bytes, sha256=up.sha256)
+        del body
+        with conn.transaction():  # savepoint: a failed store still lets us record the failure
+            written, chunk_ids = insert_document(conn, tenant_id, doc)
+        mark_upload_ready(conn, upload_id, written.memory.id, written.document.tier, written.deduplicated)
+        return "ready", chunk_ids
+    except UploadRejected as exc:
+        fail_upload(conn, upload_id, exc.message)
+    except EngramError as exc:  # 413/415/422 from classification or validation
+        fail_upload(conn, upload_id, exc.message)
+    except ValidationError as exc:  # options stored by an earlier, laxer version
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "options"
+        fail_upload(conn, upload_id, f"the upload's options are no longer valid: {field}: {first['msg']}")
+    except (psycopg.errors.DataError, psycopg.errors.IntegrityError) as exc:
+        # Data the database refuses would be refused on every retry: settle the upload instead.
+        logger.exception("upload could not be stored", extra={"upload_id": str(upload_id)})
+        fail_upload(conn, upload_id, f"the document could not be stored: {exc.diag.message_primary}")
+    return "failed", []
+
+
+def _fetch_checked(bucket: str, key: str, up: PendingUpload) -> str:
     client = s3.client()
     head = client.head_object(Bucket=bucket, Key=key)
     size = int(head["ContentLength"])
@@ -248,14 +231,14 @@ def _fetch_checked(bucket: str, key: str, up: dict[str, Any]) -> str:
             f"object is {size} bytes; documents are limited to {HARD_MAX_BYTES} bytes"
             " (the object was deleted, nothing was ingested)"
         )
-    if size != up["declared_bytes"]:
-        raise UploadRejected(f"object is {size} bytes but {up['declared_bytes']} were declared")
-    raw = client.get_object(Bucket=bucket, Key=key)["Body"].read()
+    if size != up.declared_bytes:
+        raise UploadRejected(f"object is {size} bytes but {up.declared_bytes} were declared")
+    raw: bytes = client.get_object(Bucket=bucket, Key=key)["Body"].read()
     if len(raw) != size:
         raise UploadRejected(f"read {len(raw)} bytes of a {size}-byte object")
     digest = content_hash(raw)
-    if digest != bytes(up["sha256"]):
-        raise UploadRejected(f"sha256 mismatch: object is {digest.hex()}, declared {bytes(up['sha256']).hex()}")
+    if digest != up.sha256:
+        raise UploadRejected(f"sha256 mismatch: object is {digest.hex()}, declared {up.sha256.hex()}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

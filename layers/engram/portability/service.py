@@ -41,7 +41,7 @@ from engram.core.db import tenant_snapshot, tenant_transaction
 from engram.core.errors import Conflict, DependencyDown, EngramError, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import NewMemory
-from engram.documents.service import store_body
+from engram.documents.service import insert_body
 from engram.graph.service import apply_supersedes
 from engram.memories.service import check_content_size, write_memories
 from engram.portability import store
@@ -518,7 +518,7 @@ class Importer:
                     self.imported.documents += 1
                     if r.document.body is not None:
                         assert r.document.content_type is not None
-                        store_body(
+                        insert_body(
                             self.conn,
                             self.tenant_id,
                             w.id,
