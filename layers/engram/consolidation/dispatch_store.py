@@ -10,8 +10,9 @@ from datetime import datetime
 from typing import NamedTuple
 from uuid import UUID
 
-import psycopg
-from psycopg.rows import DictRow
+from psycopg.rows import class_row, scalar_row, tuple_row
+
+from engram.core.db import Conn
 
 
 class OpenRun(NamedTuple):
@@ -26,45 +27,44 @@ class StaleRun(NamedTuple):
     abandoned: bool  # open for longer than the abandon limit: to be marked failed, not resent
 
 
-def open_run(conn: psycopg.Connection[DictRow], namespace: str) -> OpenRun | None:
+def open_run(conn: Conn, namespace: str) -> OpenRun | None:
     """The tenant's applying (not dry) run of this namespace that is queued or running, if any."""
-    row = conn.execute(
-        "SELECT id, status, created_at FROM consolidation_runs"
-        " WHERE tenant_id = engram_current_tenant() AND namespace = %s AND status IN ('queued', 'running')"
-        " AND NOT dry_run ORDER BY created_at LIMIT 1",
-        (namespace,),
-    ).fetchone()
-    return None if row is None else OpenRun(row["id"], row["status"], row["created_at"])
+    with conn.cursor(row_factory=class_row(OpenRun)) as cur:
+        return cur.execute(
+            "SELECT id, status, created_at FROM consolidation_runs"
+            " WHERE tenant_id = engram_current_tenant() AND namespace = %s AND status IN ('queued', 'running')"
+            " AND NOT dry_run ORDER BY created_at LIMIT 1",
+            (namespace,),
+        ).fetchone()
 
 
-def stale_runs(
-    conn: psycopg.Connection[DictRow], *, requeue_after_s: float, abandon_after_s: float, limit: int
-) -> list[StaleRun]:
+def stale_runs(conn: Conn, *, requeue_after_s: float, abandon_after_s: float, limit: int) -> list[StaleRun]:
     """Across tenants (a definer function): runs queued for longer than `requeue_after_s`, and runs
     open without progress for longer than `abandon_after_s`."""
-    rows = conn.execute(
-        "SELECT tenant_id, run_id, abandoned FROM engram_stale_consolidation_runs("
-        "make_interval(secs => %s), make_interval(secs => %s), %s)",
-        (requeue_after_s, abandon_after_s, limit),
-    ).fetchall()
-    return [StaleRun(r["tenant_id"], r["run_id"], r["abandoned"]) for r in rows]
+    with conn.cursor(row_factory=class_row(StaleRun)) as cur:
+        return cur.execute(
+            "SELECT tenant_id, run_id, abandoned FROM engram_stale_consolidation_runs("
+            "make_interval(secs => %s), make_interval(secs => %s), %s)",
+            (requeue_after_s, abandon_after_s, limit),
+        ).fetchall()
 
 
-def every_open_run(owner: psycopg.Connection[DictRow]) -> list[tuple[UUID, UUID]]:
+def every_open_run(owner: Conn) -> list[tuple[UUID, UUID]]:
     """(tenant, run) of every queued or running run of every tenant, oldest first (an owner
     connection: `make dev`'s start, whose queue of the last process is gone)."""
-    rows = owner.execute(
-        "SELECT tenant_id, id FROM consolidation_runs WHERE status IN ('queued', 'running') ORDER BY created_at"
-    ).fetchall()
-    return [(r["tenant_id"], r["id"]) for r in rows]
+    with owner.cursor(row_factory=tuple_row) as cur:
+        return cur.execute(
+            "SELECT tenant_id, id FROM consolidation_runs WHERE status IN ('queued', 'running') ORDER BY created_at"
+        ).fetchall()
 
 
-def fail_run(conn: psycopg.Connection[DictRow], run_id: UUID, error: str) -> bool:
+def fail_run(conn: Conn, run_id: UUID, error: str) -> bool:
     """Mark a queued or running run failed (it frees its namespace for the next run); False when
     it had already finished."""
-    row = conn.execute(
-        "UPDATE consolidation_runs SET status = 'failed', error = %s, finished_at = now(), updated_at = now()"
-        " WHERE id = %s AND status IN ('queued', 'running') RETURNING id",
-        (error[:2000], run_id),
-    ).fetchone()
-    return row is not None
+    with conn.cursor(row_factory=scalar_row) as cur:
+        failed = cur.execute(
+            "UPDATE consolidation_runs SET status = 'failed', error = %s, finished_at = now(), updated_at = now()"
+            " WHERE id = %s AND status IN ('queued', 'running') RETURNING id",
+            (error[:2000], run_id),
+        ).fetchone()
+    return failed is not None

@@ -17,10 +17,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from engram.consolidation.lifecycle import MemoryFields
 from engram.consolidation.merging import UnusableAnswer, json_object
 from engram.consolidation.similarity import TOKEN, normalized, specifics, tokens
 from engram.core.config import Settings
@@ -151,7 +151,7 @@ DISTILL_SYSTEM = (
 DISTILL_MAX_TOKENS = 8192
 
 
-def distill_prompt(members: Sequence[dict[str, Any]]) -> str:
+def distill_prompt(members: Sequence[MemoryFields]) -> str:
     """The leaf's memories, numbered from 1, each with its layer, kind and importance."""
     lines = [
         f"[{i + 1}] ({m['layer']}, {m['kind']}, importance {float(m['importance']):.2f}) {m['content']}"

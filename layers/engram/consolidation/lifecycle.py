@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from engram.core.config import Settings
 
@@ -26,6 +26,10 @@ CATEGORY_CUES = re.compile(
     r"because|rule|policy|constraint)\b",
     re.IGNORECASE,
 )
+
+# The rules read a memory's fields by name: a store row, or a plain dict of them.
+MemoryFields = Mapping[str, Any]
+Memory = TypeVar("Memory", bound=MemoryFields)
 
 KIND_BIAS = {"procedural": 0.15, "semantic": 0.0, "episodic": -0.1}
 LAYER_BIAS = {"core": 0.1, "working": 0.0, "buffer": -0.1}
@@ -81,7 +85,7 @@ def epochs_in_layer(layer_epoch: int | None, epoch: int) -> int:
     return 0 if layer_epoch is None else max(0, epoch - layer_epoch)
 
 
-def promotion_reason(m: dict[str, Any], epoch: int, rules: LifecycleRules) -> str | None:
+def promotion_reason(m: MemoryFields, epoch: int, rules: LifecycleRules) -> str | None:
     """Why a buffer memory moves to working now, or None (seed 001 section 2.2)."""
     score = reinforcement_score(m["access_count"], m["repetition_count"], rules)
     if score >= rules.promote_score:
@@ -98,11 +102,11 @@ def promotion_reason(m: dict[str, Any], epoch: int, rules: LifecycleRules) -> st
     return None
 
 
-def is_never_core(m: dict[str, Any]) -> bool:
+def is_never_core(m: MemoryFields) -> bool:
     return m.get("source") == "session" or bool(set(m["tags"]) & NEVER_CORE_TAGS)
 
 
-def gate_candidacy(m: dict[str, Any], epoch: int, now: datetime, rules: LifecycleRules) -> str | None:
+def gate_candidacy(m: MemoryFields, epoch: int, now: datetime, rules: LifecycleRules) -> str | None:
     """Why a working memory may be reviewed for core now, or None (seed 001 section 2.5)."""
     if is_never_core(m) or m["importance"] < rules.gate_min_importance:
         return None
@@ -119,7 +123,7 @@ def gate_candidacy(m: dict[str, Any], epoch: int, now: datetime, rules: Lifecycl
     return None
 
 
-def gate_heuristic(m: dict[str, Any], rules: LifecycleRules) -> tuple[bool, str]:
+def gate_heuristic(m: MemoryFields, rules: LifecycleRules) -> tuple[bool, str]:
     """The gate without an LLM. Approve only what states a whitelist category and nothing temporary:
     a category tag (lesson, identity, constraint, decision, preference, rule) or procedural kind, or
     a category cue in the text ("always", "never", "must", "we decided", "because", ...) backed by
@@ -148,7 +152,7 @@ def gate_rejection(rejections: int, epoch: int, rules: LifecycleRules) -> tuple[
     return count, None, f"rejection {count}: final"
 
 
-def demotion_reason(m: dict[str, Any]) -> str | None:
+def demotion_reason(m: MemoryFields) -> str | None:
     """Core memories that do not belong there go back to working (seed 001 section 2.6)."""
     if m.get("source") == "session" or "session" in m["tags"]:
         return "session note in core"
@@ -157,14 +161,14 @@ def demotion_reason(m: dict[str, Any]) -> str | None:
     return None
 
 
-def memory_weight(m: dict[str, Any]) -> float:
+def memory_weight(m: MemoryFields) -> float:
     """Seed 001's memory_weight: what eviction keeps (importance, repetition, access, kind and layer)."""
     rep = min(0.7, 0.17 * math.log1p(m["repetition_count"]))
     acc = min(0.55, 0.12 * math.log1p(m["access_count"]))
     return float(m["importance"]) + rep + acc + KIND_BIAS.get(m["kind"], 0.0) + LAYER_BIAS.get(m["layer"], 0.0)
 
 
-def eviction_order(buffer: Sequence[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
+def eviction_order(buffer: Sequence[Memory], cap: int) -> list[Memory]:
     """The buffer memories over the cap, lowest weight first (oldest first among equals)."""
     excess = len(buffer) - cap
     if excess <= 0:

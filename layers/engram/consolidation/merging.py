@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from engram.consolidation.lifecycle import Memory, MemoryFields
 from engram.consolidation.similarity import specifics
 from engram.core.models import MAX_TAGS, PG_INTEGER_MAX
 
 LAYER_RANK = {"buffer": 0, "working": 1, "core": 2}
 
 
-def choose_survivor(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def choose_survivor(rows: Sequence[Memory]) -> Memory:
     """The memory that absorbs the others: highest layer, then importance, then reinforcement,
     then the oldest (the original statement)."""
     return max(
@@ -31,7 +32,7 @@ def choose_survivor(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     )
 
 
-def merged_fields(survivor: dict[str, Any], others: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def merged_fields(survivor: MemoryFields, others: Sequence[MemoryFields]) -> dict[str, Any]:
     """Max importance, summed counts, union of tags (survivor's first, capped), highest layer,
     latest access: nothing the duplicates earned is lost."""
     rows = [survivor, *others]
@@ -95,7 +96,7 @@ def reconcile_prompt(older: str, newer: str) -> str:
     return f"A (older):\n{older}\n\nB (newer):\n{newer}"
 
 
-def gate_prompt(m: dict[str, Any]) -> str:
+def gate_prompt(m: MemoryFields) -> str:
     notes = []
     if m["access_count"] >= 30:
         notes.append(f"recalled {m['access_count']} times")

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from uuid import UUID
 
 import psycopg
 from aws_lambda_powertools import Logger
 
-from engram.consolidation import store
+from engram.consolidation import memory_store
+from engram.consolidation.memory_store import MemoryRow
 from engram.consolidation.merging import merged_fields
-from engram.consolidation.steps.context import StepContext
+from engram.consolidation.steps.context import Details, StepContext
 from engram.core.errors import EngramError
 from engram.core.text import content_hash
 from engram.graph.service import LinkCreate, Relation, write_links
 from engram.memories.service import rechunk_memory
 
 logger = Logger()
-
-Row = dict[str, Any]
 
 
 def lineage(
@@ -45,10 +43,10 @@ def absorb(
     ctx: StepContext,
     step: str,
     action: str,
-    survivor: Row,
-    other: Row,
+    survivor: MemoryRow,
+    other: MemoryRow,
     reason: str,
-    details: Row,
+    details: Details,
     *,
     content: str | None,
     relations: Sequence[Relation],
@@ -57,29 +55,29 @@ def absorb(
     superseded through the graph (its valid_to set), never deleted."""
     fields = merged_fields(survivor, [other])
     changes = {k: v for k, v in fields.items() if v != survivor[k]}
-    if content is not None and content != survivor["content"]:
+    if content is not None and content != survivor.content:
         changes.update(content=content, content_hash=content_hash(content))
-    ids = [survivor["id"], other["id"]]
-    before: Row = {"memories": [survivor["image"], other["image"]]}
+    ids = [survivor.id, other.id]
+    before: Details = {"memories": [survivor.image, other.image]}
     links: list[UUID] = []
     if ctx.apply:
         try:
             with ctx.conn.transaction():  # a savepoint: a clash undoes only this merge
                 new_chunks: list[UUID] = []
                 if "content" in changes:
-                    before["chunks"] = {str(survivor["id"]): store.chunk_images(ctx.conn, survivor["id"])}
-                    store.update_memory(ctx.conn, survivor["id"], {**changes, "version": survivor["version"] + 1})
+                    before["chunks"] = {str(survivor.id): memory_store.chunk_images(ctx.conn, survivor.id)}
+                    memory_store.update_memory(ctx.conn, survivor.id, {**changes, "version": survivor.version + 1})
                     new_chunks = rechunk_memory(ctx.conn, ctx.tenant_id, {**survivor, **changes}, content or "")
                 elif changes:
-                    store.update_memory(ctx.conn, survivor["id"], changes)
-                links = lineage(ctx, survivor["id"], [other["id"]], relations, reason)
+                    memory_store.update_memory(ctx.conn, survivor.id, changes)
+                links = lineage(ctx, survivor.id, [other.id], relations, reason)
         except (psycopg.errors.UniqueViolation, EngramError) as exc:
             # Another active memory already has the merged text, or a link of this pair exists.
             logger.info("merge skipped", extra={"memories": [str(i) for i in ids], "error": str(exc)[:200]})
             return
         ctx.chunk_ids += new_chunks
-        ctx.consumed.add(other["id"])
-        ctx.changed.add(survivor["id"])
+        ctx.consumed.add(other.id)
+        ctx.changed.add(survivor.id)
     ctx.act(
         step,
         action,
@@ -87,8 +85,8 @@ def absorb(
         reason,
         details={
             **details,
-            "survivor": str(survivor["id"]),
-            "superseded": str(other["id"]),
+            "survivor": str(survivor.id),
+            "superseded": str(other.id),
             "changes": sorted(k for k in changes if k != "content_hash"),
             "links": list(relations),
         },

@@ -9,18 +9,23 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from aws_lambda_powertools import Logger
 
 from engram.adapters import llm
-from engram.consolidation import store
+from engram.consolidation import memory_store
 from engram.consolidation.distilling import DistillRules
 from engram.consolidation.lifecycle import LifecycleRules
+from engram.consolidation.memory_store import ActiveSpace, MemoryRow
 from engram.consolidation.similarity import SimilarityThresholds
+from engram.consolidation.store import NewAction
+from engram.core.db import Conn
 
 logger = Logger()
 
-Row = dict[str, Any]
+# A step's place in its work (JSON, kept in the run's checkpoint between batches): None at its start.
+Cursor = dict[str, Any]
+# An action's details and before-image (JSON, kept with the action).
+Details = dict[str, Any]
 
 
 @dataclass
@@ -68,7 +73,7 @@ class LlmBudget:
 
 @dataclass
 class StepContext:
-    conn: psycopg.Connection[Any]
+    conn: Conn
     tenant_id: UUID
     run_id: UUID
     namespace: str
@@ -78,14 +83,14 @@ class StepContext:
     now: datetime
     rules: LifecycleRules
     thresholds: SimilarityThresholds
-    space: Row | None  # the active embedding space (model_id, dimension), None before any vector
+    space: ActiveSpace | None  # the active embedding space (model_id, dimension), None before any vector
     llm: LlmBudget
     batch_size: int
     neighbours: int
     max_chars: int
     distill: DistillRules
     llm_calls_per_batch: int  # a batch ends at the next memory boundary once it made this many calls
-    actions: list[Row] = field(default_factory=list)
+    actions: list[NewAction] = field(default_factory=list)
     candidates: int = 0
     skipped: str | None = None
     chunk_ids: list[UUID] = field(default_factory=list)  # new chunks to embed after commit
@@ -100,25 +105,26 @@ class StepContext:
         memory_ids: Sequence[UUID],
         reason: str,
         *,
-        details: Row | None = None,
-        before: Row | None = None,
+        details: Details | None = None,
+        before: Details | None = None,
         links: Sequence[UUID] = (),
         applied: bool | None = None,
     ) -> None:
+        done = self.apply if applied is None else applied
         self.actions.append(
-            {
-                "step": step,
-                "action": action,
-                "memory_ids": list(memory_ids),
-                "reason": reason,
-                "details": details or {},
-                "applied": self.apply if applied is None else applied,
-                "before_image": before if (applied if applied is not None else self.apply) else None,
-                "links_created": list(links),
-            }
+            NewAction(
+                step=step,
+                action=action,
+                memory_ids=list(memory_ids),
+                reason=reason,
+                details=details or {},
+                applied=done,
+                before_image=before if done else None,
+                links_created=list(links),
+            )
         )
 
-    def candidate(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, details: Row) -> None:
+    def candidate(self, step: str, action: str, memory_ids: Sequence[UUID], reason: str, details: Details) -> None:
         """An LLM-dependent action not decided (dry run, LLM off, cap reached): listed in plans only."""
         self.candidates += 1
         if not self.apply:
@@ -140,29 +146,22 @@ class StepContext:
         return result.text
 
 
-StepFn = Callable[[StepContext, Row | None], Row | None]
+StepFn = Callable[[StepContext, Cursor | None], Cursor | None]
 
 
-def after_id(cursor: Row | None) -> UUID | None:
+def after_id(cursor: Cursor | None) -> UUID | None:
     return UUID(cursor["after"]) if cursor and cursor.get("after") else None
 
 
-def next_cursor(rows: Sequence[Row] | Sequence[UUID], limit: int) -> Row | None:
-    if len(rows) < limit:
-        return None
-    last = rows[-1]
-    return {"after": str(last["id"] if isinstance(last, dict) else last)}
+def next_cursor(ids: Sequence[UUID], limit: int) -> Cursor | None:
+    """After the last of a full batch; None when the batch was the last."""
+    return None if len(ids) < limit else {"after": str(ids[-1])}
 
 
-def move_layer(
-    ctx: StepContext, m: Row, step: str, action: str, layer: str, reason: str, extra: Row | None = None
-) -> None:
-    changes: Row = {"layer": layer, "layer_epoch": ctx.epoch, **(extra or {})}
+def move_layer(ctx: StepContext, m: MemoryRow, step: str, action: str, layer: str, reason: str) -> None:
     if ctx.apply:
-        store.update_memory(ctx.conn, m["id"], changes)
-    ctx.act(
-        step, action, [m["id"]], reason, details={"from": m["layer"], "to": layer}, before={"memories": [m["image"]]}
-    )
+        memory_store.update_memory(ctx.conn, m.id, {"layer": layer, "layer_epoch": ctx.epoch})
+    ctx.act(step, action, [m.id], reason, details={"from": m.layer, "to": layer}, before={"memories": [m.image]})
 
 
 class BatchScan:
@@ -183,7 +182,7 @@ class BatchScan:
             self.current = scanned
         return False
 
-    def cursor(self) -> Row | None:
+    def cursor(self) -> Cursor | None:
         if self.stopped_after is not None:
             return {"after": str(self.stopped_after)}
         return next_cursor(self.ids, self.limit)

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engram.consolidation import store
+from engram.consolidation import memory_store
 from engram.consolidation.lifecycle import demotion_reason
-from engram.consolidation.steps.context import StepContext, after_id, move_layer, next_cursor
-
-Row = dict[str, Any]
+from engram.consolidation.steps.context import Cursor, StepContext, after_id, move_layer, next_cursor
 
 
-def demote(ctx: StepContext, cursor: Row | None) -> Row | None:
-    rows = store.live_memories(
+def demote(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
+    rows = memory_store.live_memories(
         ctx.conn, ctx.namespace, layer="core", after=after_id(cursor), limit=ctx.batch_size, lock=ctx.apply
     )
     for m in rows:
         reason = demotion_reason(m)
         if reason:
             move_layer(ctx, m, "demote", "demote", "working", reason)
-    return next_cursor(rows, ctx.batch_size)
+    return next_cursor([r.id for r in rows], ctx.batch_size)

@@ -4,12 +4,11 @@ that keep every detail; the sources are superseded by them."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 from uuid import UUID
 
 import psycopg
 
-from engram.consolidation import store
+from engram.consolidation import memory_store, store
 from engram.consolidation.distilling import (
     DISTILL_MAX_TOKENS,
     DISTILL_SYSTEM,
@@ -18,9 +17,10 @@ from engram.consolidation.distilling import (
     members_to_send,
     parse_distillation,
 )
+from engram.consolidation.memory_store import MemoryRow
 from engram.consolidation.merging import UnusableAnswer, choose_survivor, merged_fields
 from engram.consolidation.steps.absorb import lineage
-from engram.consolidation.steps.context import StepContext, undecided
+from engram.consolidation.steps.context import Cursor, Details, StepContext, undecided
 from engram.consolidation.steps.pairs import namespace_common_tokens
 from engram.core.errors import EngramError
 from engram.core.models import MAX_TAGS, NewMemory
@@ -28,14 +28,12 @@ from engram.core.text import content_hash
 from engram.memories.service import write_memory
 from engram.topics.service import LeafMembers, leaves_of_size
 
-Row = dict[str, Any]
-
 
 class _NotDistilled(Exception):
     """A distillation that cannot be written as it stands (its savepoint is rolled back)."""
 
 
-def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
+def distill(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
     """Seed 001's topic distillation: a leaf of the namespace's topic tree with enough overlapping
     members is condensed by the LLM into fewer memories that keep every detail; the sources are
     superseded by them through the graph. One leaf per batch, at most `max_leaves` a run; a plan
@@ -56,8 +54,8 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
     common = namespace_common_tokens(ctx, cursor)
     queue: list[str] | None = (cursor or {}).get("queue")
     if queue is None:  # the run's first batch ranks every leaf once; the later ones look again at one
-        rows = store.memories_by_id(ctx.conn, [i for leaf in leaves.values() for i in leaf.memory_ids])
-        texts = {leaf.id: [rows[i]["content"] for i in leaf.memory_ids if i in rows] for leaf in leaves.values()}
+        rows = memory_store.memories_by_id(ctx.conn, [i for leaf in leaves.values() for i in leaf.memory_ids])
+        texts = {leaf.id: [rows[i].content for i in leaf.memory_ids if i in rows] for leaf in leaves.values()}
         queue = [
             leaf_id
             for leaf_id, members in texts.items()
@@ -67,16 +65,16 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
         leaf = leaves.get(leaf_id)
         if leaf is None or leaf_id in seen:
             continue
-        members = list(store.memories_by_id(ctx.conn, leaf.memory_ids).values())
-        overlap = leaf_overlap([m["content"] for m in members], rules.overlap_jaccard, common)
+        members = list(memory_store.memories_by_id(ctx.conn, leaf.memory_ids).values())
+        overlap = leaf_overlap([m.content for m in members], rules.overlap_jaccard, common)
         if len(overlap.overlapping) < rules.min_members:
             continue  # changed since the ranking
-        sent = [members[i] for i in members_to_send([m["content"] for m in members], overlap, rules.prompt_chars)]
-        ids = [m["id"] for m in sent]
+        sent = [members[i] for i in members_to_send([m.content for m in members], overlap, rules.prompt_chars)]
+        ids = [m.id for m in sent]
         if store.distillation_answered(ctx.conn, ids):
             continue
         seen.append(leaf.id)
-        details: Row = {
+        details: Details = {
             "leaf": leaf.id,
             "name": leaf.name,
             "members": len(members),
@@ -91,21 +89,21 @@ def distill(ctx: StepContext, cursor: Row | None) -> Row | None:
         if undecided(ctx):
             ctx.candidate("distill", "distill", ids, why, details)
         else:
-            locked = store.memories_by_id(ctx.conn, ids, lock=True)
+            locked = memory_store.memories_by_id(ctx.conn, ids, lock=True)
             if len(locked) == len(ids):  # else one changed under us: the next run looks again
                 _distill_leaf(ctx, leaf, [locked[i] for i in ids], why, details)
         return {"seen": seen, "queue": queue, "common": sorted(common)}
     return None
 
 
-def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[Row], why: str, details: Row) -> None:
-    ids = [m["id"] for m in sent]
+def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[MemoryRow], why: str, details: Details) -> None:
+    ids = [m.id for m in sent]
     answer = ctx.ask("consolidation_distill", DISTILL_SYSTEM, distill_prompt(sent), max_tokens=DISTILL_MAX_TOKENS)
     if answer is None:
         ctx.candidates += 1
         return
     try:
-        entries = parse_distillation(answer, [m["content"] for m in sent], ctx.max_chars)
+        entries = parse_distillation(answer, [m.content for m in sent], ctx.max_chars)
     except UnusableAnswer as exc:
         ctx.act("distill", "distill_refused", ids, f"{why}; refused: {exc}", details=details, applied=False)
         return
@@ -130,37 +128,37 @@ def _distill_leaf(ctx: StepContext, leaf: LeafMembers, sent: list[Row], why: str
         with ctx.conn.transaction():  # a savepoint: a clash undoes this leaf only
             for entry in entries:
                 sources = [sent[i] for i in entry.sources]
-                same = [m for m in sources if content_hash(m["content"]) == content_hash(entry.content)]
+                same = [m for m in sources if content_hash(m.content) == content_hash(entry.content)]
                 if same:  # the text is a source's own: that memory takes in the others, as a merge does
-                    result = same[0]["id"]
+                    result = same[0].id
                     _keep_distilled(ctx, same[0], [m for m in sources if m is not same[0]])
                 else:
                     result, new_chunks = _write_distilled(ctx, leaf, sources, entry.content, valid_from)
                     created.append(result)
                     chunk_ids += new_chunks
                 results.append(result)
-                olders = [m["id"] for m in sources if m["id"] != result]
+                olders = [m.id for m in sources if m.id != result]
                 links += lineage(ctx, result, olders, ("supersedes", "derived_from"), why)
     except (_NotDistilled, psycopg.errors.UniqueViolation, EngramError) as exc:
         ctx.act("distill", "distill_refused", ids, f"{why}; not written: {exc}", details=details, applied=False)
         return
     consumed = [sent[i] for entry in entries for i in entry.sources]
     ctx.chunk_ids += chunk_ids
-    ctx.consumed |= {m["id"] for m in consumed}
+    ctx.consumed |= {m.id for m in consumed}
     ctx.act(
         "distill",
         "distill",
-        [*(m["id"] for m in consumed), *created],
+        [*(m.id for m in consumed), *created],
         f"{why}; {len(consumed)} memories distilled into {len(results)}",
         details={
             **details,
             "sources": len(consumed),
             "distilled": [
-                {"memory_id": str(result), "sources": [str(sent[i]["id"]) for i in entry.sources]}
+                {"memory_id": str(result), "sources": [str(sent[i].id) for i in entry.sources]}
                 for result, entry in zip(results, entries, strict=True)
             ],
         },
-        before={"memories": [m["image"] for m in consumed], "created": [str(i) for i in created]},
+        before={"memories": [m.image for m in consumed], "created": [str(i) for i in created]},
         links=links,
     )
 
@@ -169,18 +167,18 @@ def _distilled_tags(tags: list[str]) -> list[str]:
     return ["distilled", *(t for t in tags if t != "distilled")][:MAX_TAGS]
 
 
-def _keep_distilled(ctx: StepContext, kept: Row, others: list[Row]) -> None:
+def _keep_distilled(ctx: StepContext, kept: MemoryRow, others: list[MemoryRow]) -> None:
     """A source whose text the LLM returned as the distilled one stays, with what the others earned
     (merged_fields) and the tag `distilled`; its before-image is the run's (it is a source)."""
     fields = merged_fields(kept, others)
     fields["tags"] = _distilled_tags(fields["tags"])
     changes = {k: v for k, v in fields.items() if v != kept[k]}
     if changes:
-        store.update_memory(ctx.conn, kept["id"], changes)
+        memory_store.update_memory(ctx.conn, kept.id, changes)
 
 
 def _write_distilled(
-    ctx: StepContext, leaf: LeafMembers, sources: list[Row], content: str, valid_from: datetime
+    ctx: StepContext, leaf: LeafMembers, sources: list[MemoryRow], content: str, valid_from: datetime
 ) -> tuple[UUID, list[UUID]]:
     """A new memory holding `content`, with what its sources earned (merged_fields: highest layer,
     max importance, summed counts, their tags) and the tag `distilled`. Returns its id and chunks."""
@@ -193,7 +191,7 @@ def _write_distilled(
         NewMemory(
             namespace=ctx.namespace,
             content=content,
-            kind=first["kind"],
+            kind=first.kind,
             layer=fields["layer"],
             importance=fields["importance"],
             tags=tags,
@@ -204,7 +202,7 @@ def _write_distilled(
     )
     if not written.inserted:
         raise _NotDistilled(f"a distilled text is memory {written.id} already")
-    store.update_memory(
+    memory_store.update_memory(
         ctx.conn,
         written.id,
         {

@@ -2,36 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engram.consolidation import store
-from engram.consolidation.steps.context import StepContext, after_id, next_cursor
-
-Row = dict[str, Any]
+from engram.consolidation import memory_store
+from engram.consolidation.steps.context import Cursor, StepContext, after_id, next_cursor
 
 
-def drop_decayed(ctx: StepContext, cursor: Row | None) -> Row | None:
-    from psycopg import sql
-
-    rows = store.live_memories(
+def drop_decayed(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
+    rows = memory_store.live_memories(
         ctx.conn,
         ctx.namespace,
         layer="buffer",
         after=after_id(cursor),
         limit=ctx.batch_size,
         lock=ctx.apply,
-        extra=sql.SQL("m.importance <= %s"),
-        extra_params=[ctx.rules.drop_below],
+        max_importance=ctx.rules.drop_below,
     )
     if ctx.apply and rows:
-        store.trash_memories(ctx.conn, [m["id"] for m in rows])
+        memory_store.trash_memories(ctx.conn, [m.id for m in rows])
     for m in rows:
         ctx.act(
             "drop_decayed",
             "drop_decayed",
-            [m["id"]],
-            f"decayed: importance {float(m['importance']):.4f} <= {ctx.rules.drop_below}",
-            details={"importance": float(m["importance"])},
-            before={"memories": [m["image"]]},
+            [m.id],
+            f"decayed: importance {float(m.importance):.4f} <= {ctx.rules.drop_below}",
+            details={"importance": float(m.importance)},
+            before={"memories": [m.image]},
         )
-    return next_cursor(rows, ctx.batch_size)
+    return next_cursor([r.id for r in rows], ctx.batch_size)

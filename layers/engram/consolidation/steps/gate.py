@@ -3,27 +3,23 @@ is off); a rejection sets a cooldown before the next review."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from aws_lambda_powertools import Logger
 
-from engram.consolidation import store
+from engram.consolidation import memory_store
 from engram.consolidation.lifecycle import gate_candidacy, gate_heuristic, gate_rejection
 from engram.consolidation.merging import GATE_SYSTEM, UnusableAnswer, gate_prompt, parse_gate
-from engram.consolidation.steps.context import BatchScan, StepContext, after_id, move_layer
+from engram.consolidation.steps.context import BatchScan, Cursor, StepContext, after_id, move_layer
 
 logger = Logger()
 
-Row = dict[str, Any]
 
-
-def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
-    rows = store.live_memories(
+def gate(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
+    rows = memory_store.live_memories(
         ctx.conn, ctx.namespace, layer="working", after=after_id(cursor), limit=ctx.batch_size, lock=ctx.apply
     )
-    scan = BatchScan([m["id"] for m in rows], ctx.batch_size)
+    scan = BatchScan([m.id for m in rows], ctx.batch_size)
     for m in rows:
-        if scan.enough(ctx, m["id"]):
+        if scan.enough(ctx, m.id):
             break
         why = gate_candidacy(m, ctx.epoch, ctx.now, ctx.rules)
         if not why:
@@ -32,7 +28,7 @@ def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
             approved, verdict = gate_heuristic(m, ctx.rules)
             verdict = f"heuristic ({ctx.llm.unavailable.split(':')[0]}): {verdict}"
         elif not ctx.apply:
-            ctx.candidate("gate", "gate", [m["id"]], f"candidate for core: {why}", {"candidacy": why})
+            ctx.candidate("gate", "gate", [m.id], f"candidate for core: {why}", {"candidacy": why})
             continue
         else:
             answer = ctx.ask("consolidation_gate", GATE_SYSTEM, gate_prompt(m))
@@ -48,15 +44,15 @@ def gate(ctx: StepContext, cursor: Row | None) -> Row | None:
         if approved:
             move_layer(ctx, m, "gate", "gate_approve", "core", f"{why}; {verdict}")
         else:
-            count, retry, note = gate_rejection(m["gate_rejections"], ctx.epoch, ctx.rules)
+            count, retry, note = gate_rejection(m.gate_rejections, ctx.epoch, ctx.rules)
             if ctx.apply:
-                store.update_memory(ctx.conn, m["id"], {"gate_rejections": count, "gate_retry_epoch": retry})
+                memory_store.update_memory(ctx.conn, m.id, {"gate_rejections": count, "gate_retry_epoch": retry})
             ctx.act(
                 "gate",
                 "gate_reject",
-                [m["id"]],
+                [m.id],
                 f"{why}; {verdict}; {note}",
                 details={"rejections": count, "retry_epoch": retry},
-                before={"memories": [m["image"]]},
+                before={"memories": [m.image]},
             )
     return scan.cursor()

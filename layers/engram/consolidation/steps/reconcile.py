@@ -3,26 +3,24 @@ it, or both stay (the LLM decides)."""
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 from aws_lambda_powertools import Logger
 
 from engram.consolidation import store
+from engram.consolidation.memory_store import MemoryRow
 from engram.consolidation.merging import RECONCILE_SYSTEM, UnusableAnswer, parse_reconcile, reconcile_prompt
 from engram.consolidation.similarity import PairVerdict, shared_rare_tokens
 from engram.consolidation.steps.absorb import absorb
-from engram.consolidation.steps.context import StepContext, undecided
+from engram.consolidation.steps.context import Cursor, Details, StepContext, undecided
 from engram.consolidation.steps.pairs import namespace_common_tokens, neighbour_pairs
 from engram.core.errors import Conflict
 from engram.graph.service import LinkCreate, write_links
 
 logger = Logger()
 
-Row = dict[str, Any]
 
-
-def _contradicts(ctx: StepContext, newer: Row, older: Row, verdict: PairVerdict, details: Row) -> None:
+def _contradicts(ctx: StepContext, newer: MemoryRow, older: MemoryRow, verdict: PairVerdict, details: Details) -> None:
     """Both kept, linked newer -> older (`contradicts`); never resolved by consolidation."""
     links: list[UUID] = []
     try:
@@ -31,8 +29,8 @@ def _contradicts(ctx: StepContext, newer: Row, older: Row, verdict: PairVerdict,
             ctx.tenant_id,
             [
                 LinkCreate(
-                    from_id=newer["id"],
-                    to_id=older["id"],
+                    from_id=newer.id,
+                    to_id=older.id,
                     relation="contradicts",
                     metadata={"run_id": str(ctx.run_id)},
                 )
@@ -44,18 +42,18 @@ def _contradicts(ctx: StepContext, newer: Row, older: Row, verdict: PairVerdict,
     except Conflict:
         pass  # linked by an earlier run; one side changed since, so it was asked again
     # Not asked again until one side changes (the verdict goes with this run's undo).
-    store.record_verdict(ctx.conn, ctx.tenant_id, newer["id"], older["id"], "reconcile", "contradiction", ctx.run_id)
+    store.record_verdict(ctx.conn, ctx.tenant_id, newer.id, older.id, "reconcile", "contradiction", ctx.run_id)
     ctx.act(
         "reconcile",
         "contradicts",
-        [newer["id"], older["id"]],
+        [newer.id, older.id],
         f"llm: they disagree and it cannot tell which holds; both kept, linked; {verdict.reason}",
         details=details,
         links=links,
     )
 
 
-def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
+def reconcile(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
     """Pairs in the similarity window, the newer side at least reconcile_min_gap_s newer, that share a
     rare token (an update restates its subject: a name, an id, a rare word). Templated facts fill the
     window otherwise: without that rule the LLM was asked about two pairs per memory."""
@@ -68,41 +66,37 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
         cursor,
         ctx.thresholds.reconcile_min_cosine,
         ("reconcile_candidate", "merge_candidate"),
-        related=lambda a, b: bool(shared_rare_tokens(a["content"], b["content"], common)),
+        related=lambda a, b: bool(shared_rare_tokens(a.content, b.content, common)),
     )
     for scanned, a, b, verdict in pairs:
         if scan.enough(ctx, scanned):
             break
-        if verdict.cls == "merge_candidate" and store.fresh_verdict(ctx.conn, a["id"], b["id"], "merge") != (
-            "keep_separate"
-        ):
+        if verdict.cls == "merge_candidate" and store.fresh_verdict(ctx.conn, a.id, b.id, "merge") != ("keep_separate"):
             continue  # dedupe's question; once the LLM said "not the same fact", it may be an update
-        older, newer = sorted((a, b), key=lambda m: (m["created_at"], str(m["id"])))
+        older, newer = sorted((a, b), key=lambda m: (m.created_at, str(m.id)))
         details = {
             "cosine": round(verdict.cosine, 4),
             "jaccard": round(verdict.jaccard, 4),
-            "older": str(older["id"]),
-            "newer": str(newer["id"]),
+            "older": str(older.id),
+            "newer": str(newer.id),
         }
-        if store.fresh_verdict(ctx.conn, a["id"], b["id"], "reconcile"):
+        if store.fresh_verdict(ctx.conn, a.id, b.id, "reconcile"):
             continue
         if undecided(ctx):
             ctx.candidate(
                 "reconcile",
                 "reconcile",
-                [newer["id"], older["id"]],
+                [newer.id, older.id],
                 f"same topic, newer information? {verdict.reason}",
                 details,
             )
             continue
-        answer = ctx.ask(
-            "consolidation_reconcile", RECONCILE_SYSTEM, reconcile_prompt(older["content"], newer["content"])
-        )
+        answer = ctx.ask("consolidation_reconcile", RECONCILE_SYSTEM, reconcile_prompt(older.content, newer.content))
         if answer is None:
             ctx.candidates += 1
             continue
         try:
-            decided = parse_reconcile(answer, older["content"], newer["content"], ctx.max_chars)
+            decided = parse_reconcile(answer, older.content, newer.content, ctx.max_chars)
         except UnusableAnswer as exc:
             ctx.candidates += 1
             logger.warning("unusable reconcile answer", extra={"error": exc.loggable})
@@ -134,6 +128,6 @@ def reconcile(ctx: StepContext, cursor: Row | None) -> Row | None:
         elif decided.decision == "contradiction":
             _contradicts(ctx, newer, older, verdict, details)
         else:
-            store.record_verdict(ctx.conn, ctx.tenant_id, a["id"], b["id"], "reconcile", "keep_both", ctx.run_id)
+            store.record_verdict(ctx.conn, ctx.tenant_id, a.id, b.id, "reconcile", "keep_both", ctx.run_id)
     step_cursor = scan.cursor()
     return {**step_cursor, "common": sorted(common)} if step_cursor else None

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engram.consolidation.steps.context import StepContext
+from engram.consolidation.steps.context import Cursor, StepContext
 from engram.topics.service import rebuild_tree, tree_image
 
-Row = dict[str, Any]
 
-
-def topics(ctx: StepContext, cursor: Row | None) -> Row | None:
+def topics(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
     """Rebuild the namespace's topic tree from what the run left (engram.topics). One batch: the tree
     is published with the run's checkpoint, whole and named, or not at all. A plan builds nothing."""
     if not ctx.apply:
