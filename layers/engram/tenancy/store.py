@@ -9,15 +9,17 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import DictRow
+from psycopg.rows import DictRow, class_row
 
 from engram.core.config import settings
+from engram.core.db import Conn
 from engram.core.errors import Conflict, InvalidField, NotFound
+from engram.tenancy.models import ApiKeyInfo, PurgeResult, UsageLine
 
 SCOPES = ("read", "write", "admin")
 
@@ -27,8 +29,11 @@ class Principal:
     """Who is calling: resolved from the key by the authorizer."""
 
     tenant_id: UUID
-    key_id: UUID
+    key_id: UUID  # an OAuth token's: the key that granted it
     scopes: frozenset[str]
+    # Set for an OAuth access token: its grant, and the namespaces it is confined to (None: all).
+    grant_id: UUID | None = None
+    namespaces: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ def _check_scopes(scopes: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(scopes))
 
 
-def create_tenant(owner: psycopg.Connection[DictRow], name: str) -> UUID:
+def create_tenant(owner: Conn, name: str) -> UUID:
     """Owner connection: tenants are created by operators, not by tenants."""
     if not name.strip() or len(name) > 200:
         raise InvalidField("name", "must be 1-200 characters", limit=200)
@@ -64,7 +69,7 @@ def create_tenant(owner: psycopg.Connection[DictRow], name: str) -> UUID:
     return row["id"]
 
 
-def issue_key(conn: psycopg.Connection[DictRow], tenant_id: UUID, scopes: Sequence[str], name: str = "") -> IssuedKey:
+def issue_key(conn: Conn, tenant_id: UUID, scopes: Sequence[str], name: str = "") -> IssuedKey:
     """Works on an owner connection or inside the tenant's own transaction (admin scope).
     At most `max_active_keys_per_tenant` active keys: past it, 409 until one is revoked."""
     checked = _check_scopes(scopes)
@@ -90,7 +95,7 @@ def issue_key(conn: psycopg.Connection[DictRow], tenant_id: UUID, scopes: Sequen
     return IssuedKey(row["id"], tenant_id, api_key, checked)
 
 
-def revoke_key(conn: psycopg.Connection[DictRow], key_id: UUID) -> None:
+def revoke_key(conn: Conn, key_id: UUID) -> None:
     row = conn.execute(
         "UPDATE api_keys SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL RETURNING id", (key_id,)
     ).fetchone()
@@ -98,10 +103,11 @@ def revoke_key(conn: psycopg.Connection[DictRow], key_id: UUID) -> None:
         raise NotFound(f"no active key {key_id}")
 
 
-def list_keys(conn: psycopg.Connection[DictRow]) -> list[dict]:
-    return conn.execute(
+def list_keys(conn: Conn) -> list[ApiKeyInfo]:
+    rows = conn.execute(
         "SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at"
     ).fetchall()
+    return [ApiKeyInfo.model_validate(r) for r in rows]
 
 
 def authenticate(conn: psycopg.Connection[DictRow], api_key: str) -> Principal | None:
@@ -114,35 +120,92 @@ def authenticate(conn: psycopg.Connection[DictRow], api_key: str) -> Principal |
     return Principal(row["tenant_id"], row["key_id"], frozenset(row["scopes"]))
 
 
-def llm_usage_by_day(conn: psycopg.Connection[DictRow], since: datetime) -> list[DictRow]:
+def llm_usage_by_day(conn: Conn, since: datetime) -> list[UsageLine]:
     """The transaction tenant's LLM calls since `since`, summed by UTC day, purpose and model."""
-    return conn.execute(
+    rows = conn.execute(
         "SELECT (created_at AT TIME ZONE 'UTC')::date AS day, purpose AS component, model, count(*) AS calls,"
         " count(*) FILTER (WHERE NOT ok) AS failed_calls, COALESCE(sum(input_tokens), 0)::bigint AS input_tokens,"
         " COALESCE(sum(output_tokens), 0)::bigint AS output_tokens, sum(latency_ms)::bigint AS latency_ms"
         " FROM llm_usage WHERE created_at >= %s GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
         (since,),
     ).fetchall()
+    return [UsageLine.model_validate(r) for r in rows]
 
 
-def namespace_breakdown(conn: psycopg.Connection[DictRow]) -> dict[str, dict]:
+@dataclass
+class NamespaceBreakdown:
+    """One namespace's active memories by layer and by kind, active documents, chunks waiting for a vector."""
+
+    by_layer: dict[str, int] = field(default_factory=dict)
+    by_kind: dict[str, int] = field(default_factory=dict)
+    documents: int = 0
+    embeddings_pending: int = 0
+
+
+def namespace_breakdown(conn: Conn) -> dict[str, NamespaceBreakdown]:
     """Per namespace: active memories by layer and by kind, active documents, chunks waiting for
     a vector (conversation windows included). Two grouped scans under the caller's tenant."""
-    out: dict[str, dict] = {}
-
-    def entry(namespace: str) -> dict:
-        return out.setdefault(namespace, {"by_layer": {}, "by_kind": {}, "documents": 0, "embeddings_pending": 0})
-
+    out: dict[str, NamespaceBreakdown] = {}
     for r in conn.execute(
         "SELECT namespace, layer, kind, count(*) AS n, count(*) FILTER (WHERE document_tier IS NOT NULL) AS documents"
         " FROM memories WHERE status = 'active' GROUP BY namespace, layer, kind"
     ).fetchall():
-        e = entry(r["namespace"])
-        e["by_layer"][r["layer"]] = e["by_layer"].get(r["layer"], 0) + r["n"]
-        e["by_kind"][r["kind"]] = e["by_kind"].get(r["kind"], 0) + r["n"]
-        e["documents"] += r["documents"]
+        e = out.setdefault(r["namespace"], NamespaceBreakdown())
+        e.by_layer[r["layer"]] = e.by_layer.get(r["layer"], 0) + r["n"]
+        e.by_kind[r["kind"]] = e.by_kind.get(r["kind"], 0) + r["n"]
+        e.documents += r["documents"]
     for r in conn.execute(
         "SELECT namespace, count(*) AS pending FROM chunks WHERE embedding IS NULL GROUP BY namespace"
     ).fetchall():
-        entry(r["namespace"])["embeddings_pending"] = r["pending"]
+        out.setdefault(r["namespace"], NamespaceBreakdown()).embeddings_pending = r["pending"]
     return out
+
+
+@dataclass(frozen=True)
+class NamespaceMemories:
+    namespace: str
+    memories: int  # active
+    trashed: int
+
+
+def memories_by_namespace(conn: Conn) -> list[NamespaceMemories]:
+    with conn.cursor(row_factory=class_row(NamespaceMemories)) as cur:
+        return cur.execute(
+            "SELECT namespace, count(*) FILTER (WHERE status = 'active') AS memories,"
+            " count(*) FILTER (WHERE status = 'deleted') AS trashed FROM memories GROUP BY namespace"
+            " ORDER BY namespace"
+        ).fetchall()
+
+
+@dataclass(frozen=True)
+class ChunkCounts:
+    chunks: int
+    pending: int  # without a vector yet
+
+
+def chunk_counts(conn: Conn) -> ChunkCounts:
+    with conn.cursor(row_factory=class_row(ChunkCounts)) as cur:
+        row = cur.execute(
+            "SELECT count(*) AS chunks, count(*) FILTER (WHERE embedding IS NULL) AS pending FROM chunks"
+        ).fetchone()
+    assert row is not None  # an aggregate always answers one row
+    return row
+
+
+def delete_namespace_rows(conn: Conn, namespace: str) -> PurgeResult:
+    """The namespace's conversations, memories and chunks (messages and idempotency records go with
+    their owners by cascade), with how many of each there were."""
+    with conn.cursor(row_factory=class_row(PurgeResult)) as cur:
+        counts = cur.execute(
+            "SELECT %(ns)s AS namespace, (SELECT count(*) FROM memories WHERE namespace = %(ns)s) AS memories,"
+            " (SELECT count(*) FROM conversations WHERE namespace = %(ns)s) AS conversations,"
+            " (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id"
+            "   WHERE c.namespace = %(ns)s) AS messages,"
+            " (SELECT count(*) FROM chunks WHERE namespace = %(ns)s) AS chunks",
+            {"ns": namespace},
+        ).fetchone()
+    conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
+    conn.execute("DELETE FROM memories WHERE namespace = %s", (namespace,))
+    conn.execute("DELETE FROM chunks WHERE namespace = %s", (namespace,))
+    assert counts is not None
+    return counts
