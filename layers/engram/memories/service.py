@@ -6,26 +6,21 @@ embedding jobs go to the queue after commit.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
-from psycopg import sql
 from pydantic import ValidationError
 
 from engram.adapters.queue import enqueue_embedding
 from engram.core.activity import record_activity
 from engram.core.config import settings
-from engram.core.db import in_tenant_transaction, tenant_transaction
+from engram.core.db import Conn, in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import Memory, MemoryWrite, NewMemory
-from engram.core.pagination import newest_first
-from engram.core.text import content_hash
-from engram.indexing.chunks import ChunkOwner, insert_chunk_groups
+from engram.indexing.chunks import insert_chunk_groups
 from engram.memories.models import (
     BatchItemResult,
     BatchResult,
@@ -35,12 +30,17 @@ from engram.memories.models import (
     MemoryWritten,
 )
 from engram.memories.store import (
-    MEMORY_COLUMNS,
+    MemoryHead,
     deactivate_chunks,
     given_chunks,
     memory_chunks,
+    memory_page,
     read_memory,
+    relabel_chunks,
     replace_chunks,
+    trash_memory,
+    untrash_memory,
+    update_memory,
     upsert_memory,
 )
 
@@ -76,7 +76,7 @@ def _check_validity(valid_from: datetime | None, valid_to: datetime | None) -> N
         raise InvalidField("valid_to", "must not be earlier than valid_from")
 
 
-def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequence[NewMemory]) -> list[MemoryWrite]:
+def write_memories(conn: Conn, tenant_id: UUID, news: Sequence[NewMemory]) -> list[MemoryWrite]:
     """The one way memories are written (memories, batches, documents, consolidation), in the caller's
     transaction: one upsert per memory, then the chunks of every new one in one statement.
 
@@ -86,14 +86,14 @@ def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequenc
     for new in news:
         _check_validity(new.valid_from, new.valid_to)
     rows = [upsert_memory(conn, tenant_id, new) for new in news]
-    fresh = [(new, row) for new, row in zip(news, rows, strict=True) if row["inserted"]]
+    fresh = [(new, row) for new, row in zip(news, rows, strict=True) if row.inserted]
     chunk_ids = iter(
         insert_chunk_groups(
             conn,
             tenant_id,
             [
                 (
-                    ChunkOwner.of_memory(row),
+                    row.chunk_owner(),
                     given_chunks(row, new.chunks)
                     if new.chunks is not None
                     else memory_chunks(row, new.chunk_source or new.content, new.chunking),
@@ -102,23 +102,22 @@ def write_memories(conn: psycopg.Connection[Any], tenant_id: UUID, news: Sequenc
             ],
         )
     )
-    deactivate_chunks(conn, [row["id"] for new, row in fresh if new.status == "deleted"])
+    deactivate_chunks(conn, [row.id for new, row in fresh if new.status == "deleted"])
     return [
-        MemoryWrite(id=row["id"], inserted=row["inserted"], chunk_ids=next(chunk_ids) if row["inserted"] else [])
-        for row in rows
+        MemoryWrite(id=row.id, inserted=row.inserted, chunk_ids=next(chunk_ids) if row.inserted else []) for row in rows
     ]
 
 
-def write_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> MemoryWrite:
+def write_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> MemoryWrite:
     """One memory: see write_memories."""
     return write_memories(conn, tenant_id, [new])[0]
 
 
-def rechunk_memory(conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str) -> list[UUID]:
+def rechunk_memory(conn: Conn, tenant_id: UUID, memory: MemoryHead | Mapping[str, Any], text: str) -> list[UUID]:
     """New content for a memory already updated in the caller's transaction (a PATCH, a consolidation
     merge): its chunks are replaced, vectors pending. `memory` holds id, namespace, kind, tags, source
     and created_at; the caller enqueues the returned ids after its commit."""
-    return replace_chunks(conn, tenant_id, memory, text)
+    return replace_chunks(conn, tenant_id, memory if isinstance(memory, MemoryHead) else MemoryHead.of(memory), text)
 
 
 def _new_memory(req: MemoryCreate) -> NewMemory:
@@ -204,33 +203,14 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
     with tenant_transaction(tenant_id) as conn:
         current = read_memory(conn, memory_id)
         _check_validity(changes.get("valid_from", current.valid_from), changes.get("valid_to", current.valid_to))
-        # Field names come from MemoryPatch; quoted as identifiers all the same.
-        sets: list[sql.Composable] = [sql.SQL("updated_at = now()"), sql.SQL("version = version + 1")]
-        params: list[Any] = []
-        for field, value in changes.items():
-            sets.append(sql.SQL("{} = %s").format(sql.Identifier(field)))
-            params.append(json.dumps(value) if field == "metadata" else value)
-        if "content" in changes:
-            sets.append(sql.SQL("content_hash = %s"))
-            params.append(content_hash(changes["content"]))
-        query = sql.SQL(
-            "UPDATE memories SET {} WHERE id = %s AND status = 'active'"
-            " RETURNING id, namespace, kind, tags, source, created_at"
-        ).format(sql.SQL(", ").join(sets))
-        try:
-            row = conn.execute(query, [*params, memory_id]).fetchone()
-        except psycopg.errors.UniqueViolation as exc:
-            raise Conflict("another active memory in this namespace has exactly this content") from exc
+        row = update_memory(conn, memory_id, changes)
         if row is None:  # deleted by a concurrent request after it was read above
             raise NotFound(f"memory {memory_id} not found")
-        record_activity(conn, [row["namespace"]])
+        record_activity(conn, [row.namespace])
         if "content" in changes:
             chunk_ids = rechunk_memory(conn, tenant_id, row, changes["content"])
         elif changes.keys() & {"kind", "tags", "source"}:
-            conn.execute(
-                "UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
-                (row["kind"], row["tags"], row["source"], memory_id),
-            )
+            relabel_chunks(conn, row)
         memory = read_memory(conn, memory_id)
     enqueue_embedding(tenant_id, chunk_ids)
     return memory
@@ -241,15 +221,9 @@ def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
     Trash and restore take turns on the tenant's links (migration 0013): a deadlock with another
     one is run again (every effect is in the transaction)."""
 
-    def trash(conn: psycopg.Connection[Any]) -> Memory:
-        row = conn.execute(
-            "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
-            " WHERE id = %s AND status = 'active' RETURNING id",
-            (memory_id,),
-        ).fetchone()
-        if row is None:
+    def trash(conn: Conn) -> Memory:
+        if not trash_memory(conn, memory_id):
             raise NotFound(f"memory {memory_id} not found")
-        conn.execute("UPDATE chunks SET active = false WHERE memory_id = %s", (memory_id,))
         return read_memory(conn, memory_id, deleted=True)
 
     return in_tenant_transaction(tenant_id, trash)
@@ -258,27 +232,10 @@ def delete_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
 def restore_memory(tenant_id: UUID, memory_id: UUID) -> Memory:
     """Out of the trash, its links revived (see delete_memory)."""
 
-    def restore(conn: psycopg.Connection[Any]) -> Memory:
-        try:
-            row = conn.execute(
-                "UPDATE memories SET status = 'active', deleted_at = NULL, updated_at = now()"
-                " WHERE id = %s AND status = 'deleted' RETURNING id",
-                (memory_id,),
-            ).fetchone()
-        except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
-            if exc.diag.constraint_name == "memories_dedupe":
-                raise Conflict("an active memory with the same content exists in this namespace") from exc
-            # links_no_overlap / links_one_open: a link the deletion ended cannot hold again
-            raise Conflict(
-                f"memory {memory_id} cannot come back from the trash: a link its deletion ended would overlap"
-                f" a link between the same memories with the same relation written since ({exc.diag.message_primary});"
-                " end that link, then restore",
-                {"memory_id": str(memory_id), "constraint": exc.diag.constraint_name},
-            ) from exc
-        if row is None:
+    def restore(conn: Conn) -> Memory:
+        if not untrash_memory(conn, memory_id):
             read_memory(conn, memory_id)  # 404 when there is no such memory at all
             raise Conflict(f"memory {memory_id} is active: only a memory in the trash can be restored")
-        conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
         return read_memory(conn, memory_id)
 
     return in_tenant_transaction(tenant_id, restore)
@@ -298,10 +255,8 @@ def list_memories(
     limit: int = 50,
 ) -> MemoryPage:
     with tenant_transaction(tenant_id) as conn:
-        rows, next_cursor = newest_first(
+        items, next_cursor = memory_page(
             conn,
-            select=sql.SQL("SELECT {} FROM memories m").format(MEMORY_COLUMNS),
-            alias="m",
             cursor=cursor,
             limit=limit,
             filters=[
@@ -314,5 +269,4 @@ def list_memories(
                 ("m.created_at < %s", until),
             ],
         )
-    items = [Memory.model_validate(r) for r in rows]
     return MemoryPage(items=items, next_cursor=next_cursor)

@@ -3,18 +3,51 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, LiteralString
 from uuid import UUID
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 
-from engram.core.errors import NotFound
+from engram.core.db import Conn
+from engram.core.errors import Conflict, NotFound
 from engram.core.models import PG_INTEGER_MAX, Memory, NewMemory
+from engram.core.pagination import newest_first
 from engram.core.text import content_hash
 from engram.indexing.chunking import chunk
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
+
+
+@dataclass(frozen=True)
+class MemoryHead:
+    """What a memory's chunks copy from it (and date themselves by)."""
+
+    id: UUID
+    namespace: str
+    kind: str
+    tags: list[str]
+    source: str | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> MemoryHead:
+        """From a memories row (other capabilities hand one in: consolidation's merged survivor)."""
+        return cls(row["id"], row["namespace"], row["kind"], row["tags"], row["source"], row["created_at"])
+
+    def chunk_owner(self) -> ChunkOwner:
+        return ChunkOwner(
+            namespace=self.namespace, kind=self.kind, tags=self.tags, source=self.source, memory_id=self.id
+        )
+
+
+@dataclass(frozen=True)
+class UpsertedMemory(MemoryHead):
+    inserted: bool  # False: an active duplicate was bumped instead
+
 
 MEMORY_COLUMNS = sql.SQL(
     "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
@@ -25,7 +58,7 @@ MEMORY_COLUMNS = sql.SQL(
 )
 
 
-def read_memory(conn: psycopg.Connection[DictRow], memory_id: UUID, *, deleted: bool | None = False) -> Memory:
+def read_memory(conn: Conn, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
     """One memory inside the caller's tenant transaction: active (default), trashed, or either (None)."""
     status = {False: sql.SQL("AND m.status = 'active'"), True: sql.SQL("AND m.status = 'deleted'"), None: sql.SQL("")}
     query = sql.SQL("SELECT {} FROM memories m WHERE m.id = %s {}").format(MEMORY_COLUMNS, status[deleted])
@@ -35,66 +68,148 @@ def read_memory(conn: psycopg.Connection[DictRow], memory_id: UUID, *, deleted: 
     return Memory.model_validate(row)
 
 
-def upsert_memory(conn: psycopg.Connection[Any], tenant_id: UUID, new: NewMemory) -> dict[str, Any]:
+def upsert_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> UpsertedMemory:
     """Insert, or bump the active duplicate's repetition_count; the row says which (`inserted`)."""
     # ON CONFLICT on the partial unique index makes concurrent identical writes converge on one row.
-    row = conn.execute(
-        "INSERT INTO memories (tenant_id, namespace, kind, layer, content, content_hash, importance, tags, source,"
-        " metadata, valid_from, valid_to, document_tier, id, created_at, updated_at, last_accessed, access_count,"
-        " repetition_count, status, deleted_at, version) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-        " COALESCE(%s, gen_random_uuid()), COALESCE(%s, now()), COALESCE(%s, now()), %s, %s, %s, %s, %s, %s)"
-        " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
-        " DO UPDATE SET repetition_count = LEAST(memories.repetition_count::bigint + 1, %s), updated_at = now()"
-        " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
-        (
-            tenant_id,
-            new.namespace,
-            new.kind,
-            new.layer,
-            new.content,
-            new.content_hash or content_hash(new.content),
-            new.importance,
-            new.tags,
-            new.source,
-            json.dumps(new.metadata),
-            new.valid_from,
-            new.valid_to,
-            new.document_tier,
-            new.id,
-            new.created_at,
-            new.updated_at,
-            new.last_accessed,
-            new.access_count,
-            new.repetition_count,
-            new.status,
-            new.deleted_at,
-            new.version,
-            PG_INTEGER_MAX,
-        ),
-    ).fetchone()
+    with conn.cursor(row_factory=class_row(UpsertedMemory)) as cur:
+        row = cur.execute(
+            "INSERT INTO memories (tenant_id, namespace, kind, layer, content, content_hash, importance, tags, source,"
+            " metadata, valid_from, valid_to, document_tier, id, created_at, updated_at, last_accessed, access_count,"
+            " repetition_count, status, deleted_at, version)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, gen_random_uuid()),"
+            " COALESCE(%s, now()), COALESCE(%s, now()), %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
+            " DO UPDATE SET repetition_count = LEAST(memories.repetition_count::bigint + 1, %s), updated_at = now()"
+            " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
+            (
+                tenant_id,
+                new.namespace,
+                new.kind,
+                new.layer,
+                new.content,
+                new.content_hash or content_hash(new.content),
+                new.importance,
+                new.tags,
+                new.source,
+                json.dumps(new.metadata),
+                new.valid_from,
+                new.valid_to,
+                new.document_tier,
+                new.id,
+                new.created_at,
+                new.updated_at,
+                new.last_accessed,
+                new.access_count,
+                new.repetition_count,
+                new.status,
+                new.deleted_at,
+                new.version,
+                PG_INTEGER_MAX,
+            ),
+        ).fetchone()
     assert row is not None
     return row
 
 
-def memory_chunks(memory: dict[str, Any], text: str, mode: str = "document") -> list[NewChunk]:
-    """The chunks of `text` for the memory `memory` (a row from upsert_memory or an UPDATE)."""
-    return [NewChunk(p.position, p.char_start, p.text, memory["created_at"]) for p in chunk(text, mode)]
+def memory_chunks(memory: MemoryHead, text: str, mode: str = "document") -> list[NewChunk]:
+    """The chunks of `text` for the memory `memory`."""
+    return [NewChunk(p.position, p.char_start, p.text, memory.created_at) for p in chunk(text, mode)]
 
 
-def given_chunks(memory: dict[str, Any], chunks: list[tuple[int, int, str]]) -> list[NewChunk]:
+def given_chunks(memory: MemoryHead, chunks: list[tuple[int, int, str]]) -> list[NewChunk]:
     """Chunks restored as they were stored: (position, char_start, text) for the memory `memory`."""
-    return [NewChunk(position, char_start, text, memory["created_at"]) for position, char_start, text in chunks]
+    return [NewChunk(position, char_start, text, memory.created_at) for position, char_start, text in chunks]
 
 
-def deactivate_chunks(conn: psycopg.Connection[Any], memory_ids: list[UUID]) -> None:
+def deactivate_chunks(conn: Conn, memory_ids: list[UUID]) -> None:
     """Chunks of trashed memories stay out of recall until the memory is restored."""
     if memory_ids:
         conn.execute("UPDATE chunks SET active = false WHERE memory_id = ANY(%s)", (memory_ids,))
 
 
-def replace_chunks(
-    conn: psycopg.Connection[Any], tenant_id: UUID, memory: dict[str, Any], text: str, mode: str = "document"
-) -> list[UUID]:
+def replace_chunks(conn: Conn, tenant_id: UUID, memory: MemoryHead, text: str, mode: str = "document") -> list[UUID]:
     """The memory's chunks become those of `text` (new ones, vectors pending)."""
-    conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory["id"],))
-    return insert_chunks(conn, tenant_id, ChunkOwner.of_memory(memory), memory_chunks(memory, text, mode))
+    conn.execute("DELETE FROM chunks WHERE memory_id = %s", (memory.id,))
+    return insert_chunks(conn, tenant_id, memory.chunk_owner(), memory_chunks(memory, text, mode))
+
+
+def update_memory(conn: Conn, memory_id: UUID, changes: Mapping[str, Any]) -> MemoryHead | None:
+    """A PATCH's fields on the active memory, its version moved on; None when it is not active (any more)."""
+    # Field names come from MemoryPatch; quoted as identifiers all the same.
+    sets: list[sql.Composable] = [sql.SQL("updated_at = now()"), sql.SQL("version = version + 1")]
+    params: list[Any] = []
+    for field, value in changes.items():
+        sets.append(sql.SQL("{} = %s").format(sql.Identifier(field)))
+        params.append(json.dumps(value) if field == "metadata" else value)
+    if "content" in changes:
+        sets.append(sql.SQL("content_hash = %s"))
+        params.append(content_hash(changes["content"]))
+    query = sql.SQL(
+        "UPDATE memories SET {} WHERE id = %s AND status = 'active'"
+        " RETURNING id, namespace, kind, tags, source, created_at"
+    ).format(sql.SQL(", ").join(sets))
+    try:
+        with conn.cursor(row_factory=class_row(MemoryHead)) as cur:
+            return cur.execute(query, [*params, memory_id]).fetchone()
+    except psycopg.errors.UniqueViolation as exc:
+        raise Conflict("another active memory in this namespace has exactly this content") from exc
+
+
+def relabel_chunks(conn: Conn, memory: MemoryHead) -> None:
+    """The memory's chunks carry its kind, tags and source again (recall filters on them without a join)."""
+    conn.execute(
+        "UPDATE chunks SET kind = %s, tags = %s, source = %s WHERE memory_id = %s",
+        (memory.kind, memory.tags, memory.source, memory.id),
+    )
+
+
+def trash_memory(conn: Conn, memory_id: UUID) -> bool:
+    """The active memory goes to the trash, its chunks out of recall; False when it is not active."""
+    row = conn.execute(
+        "UPDATE memories SET status = 'deleted', deleted_at = now(), updated_at = now()"
+        " WHERE id = %s AND status = 'active' RETURNING id",
+        (memory_id,),
+    ).fetchone()
+    if row is None:
+        return False
+    conn.execute("UPDATE chunks SET active = false WHERE memory_id = %s", (memory_id,))
+    return True
+
+
+def untrash_memory(conn: Conn, memory_id: UUID) -> bool:
+    """The trashed memory is active again, its chunks back in recall; False when it is not in the trash."""
+    try:
+        row = conn.execute(
+            "UPDATE memories SET status = 'active', deleted_at = NULL, updated_at = now()"
+            " WHERE id = %s AND status = 'deleted' RETURNING id",
+            (memory_id,),
+        ).fetchone()
+    except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
+        if exc.diag.constraint_name == "memories_dedupe":
+            raise Conflict("an active memory with the same content exists in this namespace") from exc
+        # links_no_overlap / links_one_open: a link the deletion ended cannot hold again
+        raise Conflict(
+            f"memory {memory_id} cannot come back from the trash: a link its deletion ended would overlap"
+            f" a link between the same memories with the same relation written since ({exc.diag.message_primary});"
+            " end that link, then restore",
+            {"memory_id": str(memory_id), "constraint": exc.diag.constraint_name},
+        ) from exc
+    if row is None:
+        return False
+    conn.execute("UPDATE chunks SET active = true WHERE memory_id = %s", (memory_id,))
+    return True
+
+
+def memory_page(
+    conn: Conn, *, filters: list[tuple[LiteralString, Any]], cursor: str | None, limit: int
+) -> tuple[list[Memory], str | None]:
+    """One page of memories, newest first (`filters` as engram.core.pagination.newest_first takes them, on `m`)."""
+    rows, next_cursor = newest_first(
+        conn,
+        select=sql.SQL("SELECT {} FROM memories m").format(MEMORY_COLUMNS),
+        alias="m",
+        cursor=cursor,
+        limit=limit,
+        filters=filters,
+    )
+    return [Memory.model_validate(r) for r in rows], next_cursor
