@@ -159,8 +159,9 @@ class Api(Construct):
                     main_resource(added),
                     "AwsSolutions-APIG4",
                     f"{route.method} {route.path} is public on purpose (marked auth=False in the route "
-                    "table): health checks, the OpenAPI document and the console's static files need no API key "
-                    "(the console calls the API with the operator's key).",
+                    "table): health checks, the OpenAPI document, the console's static files and the OAuth endpoints "
+                    "an MCP client uses before it has a token need no API key (the console calls the API with "
+                    "the operator's key; the consent's approval goes through the authorizer).",
                 )
 
     @property

@@ -109,6 +109,10 @@ PROFILES: dict[str, FunctionProfile] = {
         snap_start=True,
         description="remote MCP endpoint: the memory tools over streamable HTTP",
     ),
+    # OAuth for MCP connectors: its state (clients, pending authorizations, grants, tokens) is in the
+    # database and it needs nothing else. Fetching a client's metadata document (a client id that is an
+    # https URL) needs a route out of the VPC (nat_gateways > 0); without one, clients register (DCR).
+    "oauth": FunctionProfile(description="OAuth for MCP connectors: metadata, registration, authorize, tokens, grants"),
     "document_ingest": FunctionProfile(
         timeout_s=300,
         embed_send=True,

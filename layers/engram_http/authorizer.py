@@ -1,4 +1,5 @@
-"""The HTTP API Lambda authorizer (simple responses): API key -> tenant, key and scopes.
+"""The HTTP API Lambda authorizer (simple responses): API key or OAuth access token -> tenant, key
+and scopes (a token's also: its grant and the namespaces it is confined to).
 
 Its context is what `engram_http.auth.principal` reads on every route. A bad key is still
 "authorized" with an empty tenant so the route answers an honest 401 in the API's error envelope
@@ -15,6 +16,10 @@ doing anything, and answers 2xx once the database is back, or 503 with Retry-Aft
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from typing import Any
+
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
     APIGatewayAuthorizerEventV2,
@@ -23,6 +28,7 @@ from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event i
 
 from engram.core.db import anonymous_transaction
 from engram.core.errors import DependencyDown
+from engram.oauth.models import ACCESS_TOKEN_PREFIX
 from engram.tenancy.store import Principal, authenticate
 
 logger = Logger()
@@ -35,13 +41,27 @@ CHECKED_BY_ROUTE = "route"
 def request_context(found: Principal | None, key_check: str = CHECKED_BY_AUTHORIZER) -> dict[str, str]:
     """The authorizer's context for a caller (`tenant_id` empty: no valid key, or not checked yet)."""
     if found is None:
-        return {"tenant_id": "", "key_id": "", "scopes": "", "key_check": key_check}
+        return {"tenant_id": "", "key_id": "", "scopes": "", "key_check": key_check, "grant_id": "", "namespaces": ""}
     return {
         "tenant_id": str(found.tenant_id),
         "key_id": str(found.key_id),
         "scopes": " ".join(sorted(found.scopes)),
         "key_check": key_check,
+        "grant_id": str(found.grant_id) if found.grant_id else "",
+        # A JSON array when the grant is confined to namespaces; empty: every namespace.
+        "namespaces": json.dumps(list(found.namespaces)) if found.namespaces is not None else "",
     }
+
+
+def request_base_url(headers: Mapping[str, str] | None, request_context: Mapping[str, Any] | None) -> str:
+    """scheme://host[/stage] of the request: the OAuth issuer, and its resource is this + /mcp."""
+    headers = headers or {}
+    ctx = request_context or {}
+    host = headers.get("host") or str(ctx.get("domainName") or "localhost")
+    local = host.split(":")[0] in ("127.0.0.1", "localhost", "[::1]")
+    scheme = headers.get("x-forwarded-proto") or ("http" if local else "https")
+    stage = str(ctx.get("stage") or "")
+    return f"{scheme}://{host}" + (f"/{stage}" if stage and stage != "$default" else "")
 
 
 def bearer_key(authorization: str | None) -> str | None:
@@ -51,19 +71,34 @@ def bearer_key(authorization: str | None) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def key_principal(api_key: str | None, probe: bool = False) -> Principal | None:
-    """The tenant, key and scopes of an active key; None for no such key. `probe`: one short
-    connection attempt instead of waiting for a resuming database (DependencyDown if it fails)."""
+def key_principal(api_key: str | None, probe: bool = False, base: str | None = None) -> Principal | None:
+    """The tenant, key and scopes of an active key, or of an active OAuth access token bound to
+    `base`'s resource; None for no such key or token. `probe`: one short connection attempt instead
+    of waiting for a resuming database (DependencyDown if it fails)."""
     if api_key is None:
         return None
     with anonymous_transaction(probe=probe) as conn:
+        if api_key.startswith(ACCESS_TOKEN_PREFIX):
+            from engram.oauth.service import authenticate_access_token  # tokens only: keys stay light
+
+            token = authenticate_access_token(conn, api_key, base)
+            if token is None:
+                return None
+            return Principal(
+                token.tenant_id,
+                token.key_id,
+                frozenset(token.scopes),
+                grant_id=token.grant_id,
+                namespaces=tuple(token.namespaces) if token.namespaces is not None else None,
+            )
         return authenticate(conn, api_key)
 
 
 def authorize(event: APIGatewayAuthorizerEventV2) -> APIGatewayAuthorizerResponseV2:
     headers = event.headers if event.get("headers") else {}
     try:
-        found = key_principal(bearer_key(headers.get("authorization")), probe=True)
+        base = request_base_url(headers, event.get("requestContext"))
+        found = key_principal(bearer_key(headers.get("authorization")), probe=True, base=base)
     except DependencyDown as exc:
         logger.warning("key not checked: the route will", extra={"reason": exc.message, "details": exc.details})
         return APIGatewayAuthorizerResponseV2(authorize=True, context=request_context(None, CHECKED_BY_ROUTE))

@@ -10,6 +10,8 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from engram.core.errors import EngramError
+from engram_http.auth import bearer_challenge
+from engram_http.authorizer import request_base_url
 
 logger = Logger()
 
@@ -73,7 +75,14 @@ def invalid_fields(errors: Sequence[Any], whole: str | None = None) -> tuple[str
 def install_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(EngramError)
     def _domain(exc: EngramError) -> Response:
-        return error_response(exc.status, exc.code, exc.message, exc.details, exc.retry_after_s)
+        response = error_response(exc.status, exc.code, exc.message, exc.details, exc.retry_after_s)
+        if exc.status in (401, 403):  # the bearer challenge that sends an OAuth client to our metadata
+            event = app.current_event
+            base = request_base_url(event.get("headers"), event.get("requestContext"))
+            challenge = bearer_challenge(exc, event.get("headers"), base)
+            if challenge:
+                response.headers["WWW-Authenticate"] = challenge
+        return response
 
     @app.exception_handler(RequestValidationError)
     def _validation(exc: RequestValidationError) -> Response:

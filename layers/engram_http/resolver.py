@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel
 
+from engram.core.db import confine_to_namespaces
 from engram_http.errors import install_error_handlers
 from engram_http.protocol import BodyRefused, check_request, parse_json_body
 from engram_http.route_match import method_not_allowed, methods_at, requested_path
@@ -83,6 +84,9 @@ def lambda_handler(*routers: Router) -> Callable[[dict[str, Any], Any], dict[str
     # correlation_id: the API Gateway request id, the one a 500 answer hands the client
     @logger.inject_lambda_context(clear_state=True, correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return app.resolve(event, context)
+        try:
+            return app.resolve(event, context)
+        finally:
+            confine_to_namespaces(None)  # what runs next in this thread is not this caller's
 
     return handler

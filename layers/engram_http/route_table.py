@@ -73,6 +73,21 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/mcp", "mcp"),
     Route("GET", "/mcp", "mcp"),
     Route("DELETE", "/mcp", "mcp"),
+    # OAuth for MCP connectors (engram.oauth): the API is its own authorization server. Public: a client
+    # discovers, registers, authorizes and redeems without a key; the consent's approval takes the key.
+    Route("GET", "/.well-known/oauth-protected-resource", "oauth", auth=False),
+    Route("GET", "/.well-known/oauth-protected-resource/mcp", "oauth", auth=False),
+    Route("GET", "/.well-known/oauth-authorization-server", "oauth", auth=False),
+    Route("GET", "/.well-known/openid-configuration", "oauth", auth=False),
+    Route("POST", "/oauth/register", "oauth", auth=False),
+    Route("GET", "/oauth/authorize", "oauth", auth=False),
+    Route("POST", "/oauth/token", "oauth", auth=False),
+    Route("POST", "/oauth/revoke", "oauth", auth=False),
+    Route("GET", "/oauth/requests/{request_id}", "oauth", auth=False),
+    Route("POST", "/oauth/requests/{request_id}/approve", "oauth"),
+    Route("POST", "/oauth/requests/{request_id}/deny", "oauth", auth=False),
+    Route("GET", "/v1/grants", "oauth"),
+    Route("DELETE", "/v1/grants/{grant_id}", "oauth"),
     # The memory console: static files only; every call it makes goes to /v1 with the operator's key.
     Route("GET", "/console", "console", auth=False),
     Route("GET", "/console/{asset}", "console", auth=False),

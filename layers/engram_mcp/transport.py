@@ -25,10 +25,13 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types.jsonrpc import INVALID_REQUEST, jsonrpc_message_adapter
 from pydantic import ValidationError
 
-from engram.core.errors import EngramError
+from engram.core.errors import EngramError, Forbidden
 from engram.core.snapstart import reseed_once
-from engram_http.auth import caller
+from engram.tenancy.store import Principal
+from engram_http.auth import bearer_challenge, caller, require_scope
+from engram_http.authorizer import request_base_url
 from engram_mcp.server import PRINCIPAL_KEY, build_server
+from engram_mcp.tools import BY_NAME
 
 # API Gateway already fixes the host, and every request carries a key: the SDK's DNS-rebinding
 # check (meant for unauthenticated servers on localhost) would only refuse the API's own host.
@@ -47,11 +50,11 @@ class MethodNotAllowed(EngramError):
         )
 
 
-async def _refuse(send: Callable[..., Any], exc: EngramError) -> None:
+async def _refuse(send: Callable[..., Any], exc: EngramError, challenge: str | None = None) -> None:
     body = json.dumps({"error": {"code": exc.code, "message": exc.message, "details": exc.details}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if exc.status == 401:
-        headers.append((b"www-authenticate", b'Bearer realm="engram"'))
+    if challenge:  # engram_http.auth.bearer_challenge: where an OAuth client finds how to get a token
+        headers.append((b"www-authenticate", challenge.encode()))
     if exc.status == 405:
         headers.append((b"allow", b"POST"))
     if exc.retry_after_s is not None:
@@ -80,6 +83,27 @@ def invalid_request(body: bytes) -> str | None:
     except ValidationError as exc:
         where = ".".join(str(p) for p in exc.errors()[0]["loc"][1:]) or "message"
         return f"not a JSON-RPC 2.0 request, notification or response ({where}: {exc.errors()[0]['msg']})"
+    return None
+
+
+def _tool_scope_denied(who: Principal, body: bytes) -> Forbidden | None:
+    """A tools/call of a tool the caller's scopes do not cover, as the 403 to answer. Only for OAuth
+    tokens: their clients read HTTP 403 insufficient_scope (and may ask for more); a key's caller keeps
+    the tool error it always got."""
+    try:
+        message = pydantic_core.from_json(body)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("method") != "tools/call":
+        return None
+    params = message.get("params")
+    tool = BY_NAME.get(str(params.get("name"))) if isinstance(params, dict) else None
+    if tool is None:
+        return None
+    try:
+        require_scope(who, tool.scope)
+    except Forbidden as exc:
+        return exc
     return None
 
 
@@ -114,11 +138,14 @@ def asgi_app(server: Server[Any]) -> Callable[..., Any]:
     async def app(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         event = scope.get("aws.event") or {}
         authorizer = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda")
+        headers = event.get("headers") or {}
+        base = request_base_url(headers, event.get("requestContext"))
         try:
-            scope[PRINCIPAL_KEY] = caller(authorizer, (event.get("headers") or {}).get("authorization"))
+            who = caller(authorizer, headers.get("authorization"), base)
         except EngramError as exc:
-            await _refuse(send, exc)
+            await _refuse(send, exc, bearer_challenge(exc, headers, base))
             return
+        scope[PRINCIPAL_KEY] = who
         if scope.get("method") != "POST":
             # Stateless: no stream for server-initiated messages (GET) and no session to end (DELETE).
             # The transport answers 405 as the protocol asks; the SDK would hold a GET open instead.
@@ -128,6 +155,10 @@ def asgi_app(server: Server[Any]) -> Callable[..., Any]:
         reason = invalid_request(body)
         if reason:
             await _refuse_message(send, reason)
+            return
+        denied = _tool_scope_denied(who, body) if who.grant_id is not None else None
+        if denied is not None:
+            await _refuse(send, denied, bearer_challenge(denied, headers, base))
             return
         receive = _replay(body, receive)
         manager = StreamableHTTPSessionManager(

@@ -34,8 +34,24 @@ def test_every_function_has_a_handler_module():
         assert (ROOT / "functions" / name / "handler.py").is_file(), name
 
 
-def test_only_health_openapi_and_the_console_files_are_public():
-    assert {r.path for r in ROUTES if not r.auth} == {"/v1/health", "/v1/openapi.json", "/console", "/console/{asset}"}
+def test_only_health_openapi_the_console_files_and_the_oauth_client_endpoints_are_public():
+    assert {r.path for r in ROUTES if not r.auth} == {
+        "/v1/health",
+        "/v1/openapi.json",
+        "/console",
+        "/console/{asset}",
+        # OAuth (MCP connectors): what a client uses before it has a token; approving takes a key.
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-authorization-server",
+        "/.well-known/openid-configuration",
+        "/oauth/register",
+        "/oauth/authorize",
+        "/oauth/token",
+        "/oauth/revoke",
+        "/oauth/requests/{request_id}",
+        "/oauth/requests/{request_id}/deny",
+    }
 
 
 def test_static_routes_are_get_only_and_outside_v1():

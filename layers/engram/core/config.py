@@ -244,6 +244,21 @@ class Settings(BaseSettings):
         default=100, ge=1, description="Active API keys per tenant: a leak of issued keys stops here"
     )
     max_batch_items: int = Field(default=100, description="Items per POST /v1/memories/batch")
+    # OAuth for the remote MCP endpoint (connectors): the API is its own authorization server.
+    oauth_access_token_ttl_s: int = Field(
+        default=900, ge=60, le=86_400, description="An OAuth access token's life, seconds (MCP connectors)"
+    )
+    oauth_refresh_token_ttl_s: int = Field(
+        default=30 * 86_400,
+        ge=3600,
+        le=365 * 86_400,
+        description="An OAuth refresh token's life, seconds; each refresh rotates it and starts a new one",
+    )
+    oauth_allow_local_metadata_urls: bool = Field(
+        default=False,
+        description="Accept http://127.0.0.1 / localhost Client ID Metadata Document URLs (tests, local runs "
+        "only); otherwise a client id URL must be https",
+    )
     trash_retention_days: int = Field(
         default=30,
         ge=1,

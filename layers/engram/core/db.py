@@ -8,12 +8,14 @@ queries say.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -22,10 +24,24 @@ from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 
 from engram.core.config import database_dsn, refresh_database_dsn, settings
-from engram.core.errors import RESUME_RETRY_AFTER_S, Conflict, DependencyDown, EngramError
+from engram.core.errors import RESUME_RETRY_AFTER_S, Conflict, DependencyDown, EngramError, Forbidden
 
 # The one spelling of a connection in this library: every store and service annotates with it.
 Conn = psycopg.Connection[DictRow]
+
+# The namespaces this request's tenant transactions are confined to (an OAuth grant's); None: all.
+_confined_to: ContextVar[tuple[str, ...] | None] = ContextVar("engram_confined_to", default=None)
+
+
+def confine_to_namespaces(namespaces: Sequence[str] | None) -> None:
+    """Confine every tenant transaction of this request (this context) to `namespaces`, by row-level
+    security: reads by id, recalls without a filter and writes alike. None lifts it. The HTTP layer
+    sets it from the caller on each request and lifts it when the request ends."""
+    _confined_to.set(tuple(namespaces) if namespaces is not None else None)
+
+
+class NamespaceForbidden(Forbidden):
+    code = "namespace_forbidden"
 
 _local = threading.local()
 
@@ -148,6 +164,11 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
             if snapshot:  # must come before any other statement of the transaction
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             set_tenant(conn, tenant)
+            confined = _confined_to.get()
+            if confined is not None and tenant:
+                # The restrictive namespace policies apply to this role only (migration 0023).
+                conn.execute("SELECT set_config('engram.namespaces', %s, true)", (json.dumps(list(confined)),))
+                conn.execute("SET LOCAL ROLE engram_confined")
             return conn
         except psycopg.OperationalError as exc:
             if not is_connection_lost(exc):
@@ -173,6 +194,16 @@ def _transaction(tenant: str, snapshot: bool = False, probe: bool = False) -> It
         if error is None:
             raise
         raise error from exc
+    except psycopg.errors.InsufficientPrivilege as exc:
+        if not conn.closed:
+            conn.rollback()
+        confined = _confined_to.get()
+        if confined is None:
+            raise
+        # A write outside the grant's namespaces (a row-level security check failed).
+        raise NamespaceForbidden(
+            f"this grant is limited to the namespaces {list(confined)}", {"namespaces": list(confined)}
+        ) from exc
     except BaseException:
         if not conn.closed:
             conn.rollback()

@@ -10,6 +10,7 @@ def all_routers() -> list:
         documents,
         erasure,
         graph,
+        oauth,
         memories,
         portability,
         priming,
@@ -29,4 +30,5 @@ def all_routers() -> list:
         priming.router,
         portability.router,
         erasure.router,
+        oauth.router,
     ]

@@ -1,0 +1,232 @@
+"""The SQL of OAuth: clients and pending authorizations (no tenant yet: the request role reads them
+directly), and grants, codes and tokens (a tenant's rows, under row-level security). Codes and tokens
+are kept as their SHA-256 only: 256 random bits need no slow hash, and a lookup is one index probe."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from psycopg.rows import class_row
+from psycopg.types.json import Jsonb
+
+from engram.core.db import Conn
+from engram.oauth.models import ClientRow, CodeRow, GrantInfo, RefreshRow, RequestRow, TokenCaller
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+# Clients.
+
+
+def client(conn: Conn, client_id: str) -> ClientRow | None:
+    with conn.cursor(row_factory=class_row(ClientRow)) as cur:
+        return cur.execute(
+            "SELECT id, client_name, redirect_uris, metadata_document, fetched_at FROM oauth_clients WHERE id = %s",
+            (client_id,),
+        ).fetchone()
+
+
+def save_client(
+    conn: Conn,
+    client_id: str,
+    client_name: str,
+    redirect_uris: Sequence[str],
+    metadata: dict[str, Any],
+    metadata_document: bool,
+) -> None:
+    """Insert a client, or (a metadata document fetched again) replace what it says."""
+    conn.execute(
+        "INSERT INTO oauth_clients (id, client_name, redirect_uris, metadata, metadata_document, fetched_at)"
+        " VALUES (%s, %s, %s, %s, %s, CASE WHEN %s THEN now() END)"
+        " ON CONFLICT (id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,"
+        " metadata = EXCLUDED.metadata, fetched_at = EXCLUDED.fetched_at",
+        (client_id, client_name, list(redirect_uris), Jsonb(metadata), metadata_document, metadata_document),
+    )
+
+
+# Pending authorizations.
+
+
+def save_request(
+    conn: Conn,
+    request_id: str,
+    client_id: str,
+    redirect_uri: str,
+    code_challenge: str,
+    state: str | None,
+    scopes: Sequence[str],
+    resource: str,
+    ttl_s: int,
+) -> None:
+    # Expired requests go as new ones come: the table stays the size of ten minutes of traffic.
+    conn.execute("DELETE FROM oauth_requests WHERE expires_at < now() - interval '1 hour'")
+    conn.execute(
+        "INSERT INTO oauth_requests (id, client_id, redirect_uri, code_challenge, state, scopes, resource, expires_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
+        (request_id, client_id, redirect_uri, code_challenge, state, list(scopes), resource, ttl_s),
+    )
+
+
+_REQUEST = (
+    "SELECT r.id, r.client_id, c.client_name, r.redirect_uri, r.code_challenge, r.state, r.scopes, r.resource,"
+    " r.expires_at FROM oauth_requests r JOIN oauth_clients c ON c.id = r.client_id"
+    " WHERE r.id = %s AND r.expires_at > now()"
+)
+
+
+def pending_request(conn: Conn, request_id: str) -> RequestRow | None:
+    with conn.cursor(row_factory=class_row(RequestRow)) as cur:
+        return cur.execute(_REQUEST, (request_id,)).fetchone()
+
+
+def take_request(conn: Conn, request_id: str) -> RequestRow | None:
+    """The pending request, deleted in the same statement: approving or denying consumes it, once."""
+    with conn.cursor(row_factory=class_row(RequestRow)) as cur:
+        return cur.execute(
+            "WITH taken AS (DELETE FROM oauth_requests WHERE id = %s RETURNING *)"
+            " SELECT r.id, r.client_id, c.client_name, r.redirect_uri, r.code_challenge, r.state, r.scopes,"
+            " r.resource, r.expires_at FROM taken r JOIN oauth_clients c ON c.id = r.client_id"
+            " WHERE r.expires_at > now()",
+            (request_id,),
+        ).fetchone()
+
+
+# Grants, codes, tokens (tenant transactions).
+
+
+def create_grant(
+    conn: Conn,
+    tenant_id: UUID,
+    key_id: UUID,
+    client_id: str,
+    client_name: str,
+    scopes: Sequence[str],
+    namespaces: Sequence[str] | None,
+    resource: str,
+    ttl_s: int,
+) -> UUID:
+    row = conn.execute(
+        "INSERT INTO oauth_grants (tenant_id, key_id, client_id, client_name, scopes, namespaces, resource, expires_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, now() + make_interval(secs => %s)) RETURNING id",
+        (
+            tenant_id,
+            key_id,
+            client_id,
+            client_name,
+            list(scopes),
+            list(namespaces) if namespaces is not None else None,
+            resource,
+            ttl_s,
+        ),
+    ).fetchone()
+    assert row is not None
+    grant_id: UUID = row["id"]
+    return grant_id
+
+
+def save_code(
+    conn: Conn, tenant_id: UUID, code: str, grant_id: UUID, redirect_uri: str, code_challenge: str, ttl_s: int
+) -> None:
+    conn.execute(
+        "INSERT INTO oauth_codes (code_hash, tenant_id, grant_id, redirect_uri, code_challenge, expires_at)"
+        " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
+        (token_hash(code), tenant_id, grant_id, redirect_uri, code_challenge, ttl_s),
+    )
+
+
+def tenant_of(conn: Conn, secret: str) -> UUID | None:
+    """The tenant of a code or a token, before a tenant is known (definer function)."""
+    row = conn.execute("SELECT engram_oauth_tenant(%s) AS tenant_id", (token_hash(secret),)).fetchone()
+    return row["tenant_id"] if row else None
+
+
+def code_for_update(conn: Conn, code: str) -> CodeRow | None:
+    with conn.cursor(row_factory=class_row(CodeRow)) as cur:
+        return cur.execute(
+            "SELECT c.grant_id, g.client_id, c.redirect_uri, c.code_challenge, c.expires_at <= now() AS expired,"
+            " c.used_at IS NOT NULL AS used, g.scopes, g.resource, g.revoked_at IS NOT NULL AS grant_revoked"
+            " FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = %s FOR UPDATE OF c",
+            (token_hash(code),),
+        ).fetchone()
+
+
+def mark_code_used(conn: Conn, code: str) -> None:
+    conn.execute("UPDATE oauth_codes SET used_at = now() WHERE code_hash = %s", (token_hash(code),))
+
+
+def refresh_for_update(conn: Conn, token: str) -> RefreshRow | None:
+    with conn.cursor(row_factory=class_row(RefreshRow)) as cur:
+        return cur.execute(
+            "SELECT t.grant_id, g.client_id, t.kind, t.scopes, g.resource, t.expires_at <= now() AS expired,"
+            " t.rotated_at IS NOT NULL AS rotated, t.revoked_at IS NOT NULL AS revoked,"
+            " (g.revoked_at IS NOT NULL OR k.revoked_at IS NOT NULL) AS grant_revoked, k.scopes AS key_scopes"
+            " FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id"
+            " WHERE t.token_hash = %s FOR UPDATE OF t",
+            (token_hash(token),),
+        ).fetchone()
+
+
+def mark_rotated(conn: Conn, token: str) -> None:
+    conn.execute("UPDATE oauth_tokens SET rotated_at = now() WHERE token_hash = %s", (token_hash(token),))
+
+
+def save_token(
+    conn: Conn, tenant_id: UUID, grant_id: UUID, token: str, kind: str, scopes: Sequence[str], ttl_s: int
+) -> None:
+    conn.execute(
+        "INSERT INTO oauth_tokens (token_hash, tenant_id, grant_id, kind, scopes, expires_at)"
+        " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
+        (token_hash(token), tenant_id, grant_id, kind, list(scopes), ttl_s),
+    )
+
+
+def extend_grant(conn: Conn, grant_id: UUID, ttl_s: int) -> None:
+    conn.execute(
+        "UPDATE oauth_grants SET expires_at = now() + make_interval(secs => %s) WHERE id = %s", (ttl_s, grant_id)
+    )
+
+
+def revoke_grant(conn: Conn, grant_id: UUID) -> bool:
+    """Revoke a grant and every token it issued; False when the tenant has no such grant."""
+    row = conn.execute(
+        "UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, now()) WHERE id = %s RETURNING id", (grant_id,)
+    ).fetchone()
+    if row is None:
+        return False
+    conn.execute("UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = %s AND revoked_at IS NULL", (grant_id,))
+    return True
+
+
+def revoke_token(conn: Conn, token: str) -> UUID | None:
+    """Revoke one token; a refresh token takes its grant with it (RFC 7009 §2.1). Its grant's id."""
+    row = conn.execute(
+        "UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE token_hash = %s"
+        " RETURNING grant_id, kind",
+        (token_hash(token),),
+    ).fetchone()
+    if row is None:
+        return None
+    grant_id: UUID = row["grant_id"]
+    if row["kind"] == "refresh":
+        revoke_grant(conn, grant_id)
+    return grant_id
+
+
+def list_grants(conn: Conn) -> list[GrantInfo]:
+    rows = conn.execute(
+        "SELECT g.id, g.client_id, g.client_name, g.key_id, g.scopes, g.namespaces, g.resource, g.created_at,"
+        " g.last_used_at, g.expires_at, COALESCE(g.revoked_at, k.revoked_at) AS revoked_at"
+        " FROM oauth_grants g JOIN api_keys k ON k.id = g.key_id ORDER BY g.created_at DESC, g.id"
+    ).fetchall()
+    return [GrantInfo.model_validate(r) for r in rows]
+
+
+def authenticate_token(conn: Conn, token: str) -> TokenCaller | None:
+    """An active access token's caller (definer function: no tenant is known yet)."""
+    with conn.cursor(row_factory=class_row(TokenCaller)) as cur:
+        return cur.execute("SELECT * FROM engram_authenticate_token(%s)", (token_hash(token),)).fetchone()
