@@ -43,6 +43,7 @@ def confine_to_namespaces(namespaces: Sequence[str] | None) -> None:
 class NamespaceForbidden(Forbidden):
     code = "namespace_forbidden"
 
+
 _local = threading.local()
 
 
