@@ -1,4 +1,4 @@
-"""Topic distillation without SQL (seed 001 section 5): which leaves of the topic tree hold
+"""Topic distillation without SQL: which leaves of the topic tree hold
 overlapping texts, the LLM's prompt, and its answer checked strictly: every distilled memory
 replaces two or more sources and keeps every number, id and name they hold, or the whole
 distillation is refused with the reason.

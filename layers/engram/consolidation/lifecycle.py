@@ -1,4 +1,4 @@
-"""The lifecycle arithmetic of seed 001, without SQL: decay by kind, reinforcement, promotion,
+"""The lifecycle arithmetic, without SQL: decay by kind, reinforcement, promotion,
 the gate's candidacy, heuristic and cooldowns, demotion, and the weight that orders eviction."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from engram.core.config import Settings
 
-# Whitelist of what belongs in core (seed 001's gate): tags that name a category.
+# Whitelist of what belongs in core (the gate): tags that name a category.
 GATE_CATEGORY_TAGS = frozenset({"lesson", "identity", "constraint", "decision", "preference", "rule"})
 # Memories that never reach core, and leave it when found there.
 NEVER_CORE_TAGS = frozenset({"session", "ephemeral", "distilled", "auto-distilled"})
@@ -86,7 +86,7 @@ def epochs_in_layer(layer_epoch: int | None, epoch: int) -> int:
 
 
 def promotion_reason(m: MemoryFields, epoch: int, rules: LifecycleRules) -> str | None:
-    """Why a buffer memory moves to working now, or None (seed 001 section 2.2)."""
+    """Why a buffer memory moves to working now, or None."""
     score = reinforcement_score(m["access_count"], m["repetition_count"], rules)
     if score >= rules.promote_score:
         return (
@@ -107,7 +107,7 @@ def is_never_core(m: MemoryFields) -> bool:
 
 
 def gate_candidacy(m: MemoryFields, epoch: int, now: datetime, rules: LifecycleRules) -> str | None:
-    """Why a working memory may be reviewed for core now, or None (seed 001 section 2.5)."""
+    """Why a working memory may be reviewed for core now, or None."""
     if is_never_core(m) or m["importance"] < rules.gate_min_importance:
         return None
     if m.get("gate_rejections", 0) > len(rules.gate_cooldowns):
@@ -153,7 +153,7 @@ def gate_rejection(rejections: int, epoch: int, rules: LifecycleRules) -> tuple[
 
 
 def demotion_reason(m: MemoryFields) -> str | None:
-    """Core memories that do not belong there go back to working (seed 001 section 2.6)."""
+    """Core memories that do not belong there go back to working."""
     if m.get("source") == "session" or "session" in m["tags"]:
         return "session note in core"
     if "ephemeral" in m["tags"]:
@@ -162,7 +162,7 @@ def demotion_reason(m: MemoryFields) -> str | None:
 
 
 def memory_weight(m: MemoryFields) -> float:
-    """Seed 001's memory_weight: what eviction keeps (importance, repetition, access, kind and layer)."""
+    """A memory's weight: what eviction keeps (importance, repetition, access, kind and layer)."""
     rep = min(0.7, 0.17 * math.log1p(m["repetition_count"]))
     acc = min(0.55, 0.12 * math.log1p(m["access_count"]))
     return float(m["importance"]) + rep + acc + KIND_BIAS.get(m["kind"], 0.0) + LAYER_BIAS.get(m["layer"], 0.0)

@@ -163,7 +163,7 @@ def parse_reconcile(text: str, older: str, newer: str, max_chars: int) -> Reconc
     if decision != "absorb":
         return ReconcileAnswer(decision, None)
     if not isinstance(content, str) or not content.strip():
-        content = newer  # seed 001: fall back to the newer text
+        content = newer  # an absorb without a text keeps the newer one
     if len(content) > max_chars:
         raise UnusableAnswer(f"absorbed content is {len(content)} characters; the limit is {max_chars}")
     lost = missing_specifics([older, newer], content)

@@ -363,8 +363,7 @@ def run_cycle(dsn: str | None, tenant_id: UUID, run_id: UUID, *, time_budget_s: 
     it works it holds the run's worker lock; a message for a run another live worker holds answers
     `busy` (that worker carries the run on)."""
     with _run_connection(dsn) as conn:
-        conn.execute("SET client_connection_check_interval = '5s'")
-        conn.commit()
+        store.check_client_every(conn, 5)
         if not store.hold_run(conn, run_id, DEAD_WORKER_WAIT_S):
             return RunProgress("busy", run_id)
         progress = _claim(conn, tenant_id, run_id) or _work(conn, tenant_id, run_id, time_budget_s)

@@ -131,6 +131,13 @@ def hold_run(conn: Conn, run_id: UUID, wait_s: float) -> bool:
     return True
 
 
+def check_client_every(conn: Conn, seconds: int) -> None:
+    """The session's backend checks every `seconds` that its client is alive while a statement runs
+    (a worker that died mid-statement lets go of its run's lock that soon). Committed at once."""
+    conn.execute(sql.SQL("SET client_connection_check_interval = {}").format(sql.Literal(f"{seconds}s")))
+    conn.commit()
+
+
 def clear_worker_mark(conn: Conn, run_id: UUID) -> None:
     """The worker is done with the run for now (not an edit of the run: updated_at stays)."""
     conn.execute(

@@ -34,7 +34,7 @@ class _NotDistilled(Exception):
 
 
 def distill(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
-    """Seed 001's topic distillation: a leaf of the namespace's topic tree with enough overlapping
+    """Topic distillation: a leaf of the namespace's topic tree with enough overlapping
     members is condensed by the LLM into fewer memories that keep every detail; the sources are
     superseded by them through the graph. One leaf per batch, at most `max_leaves` a run; a plan
     lists the leaves without a call. A leaf refused or declined is not asked about again until one
