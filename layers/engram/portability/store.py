@@ -1,21 +1,35 @@
 """The SQL of exports and imports: the job rows, the export's readers (server-side cursors, so a big
 tenant streams through a few thousand rows at a time) and what an import writes besides memories
-(versions, links, conversations, messages), in the caller's transaction."""
+(versions, links, conversations, messages), in the caller's transaction. Rows come back typed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row, scalar_row
 
-Conn = psycopg.Connection[DictRow]
+from engram.core.db import Conn
+from engram.portability.records import ConversationRecord, LinkRecord, MessageRecord, VersionRecord
+from engram.portability.rows import (
+    ConversationExportRow,
+    ExportRow,
+    ImportRow,
+    LinkExportRow,
+    MemoryExportRow,
+    MessageExportRow,
+    TopicExportRow,
+)
+
 FETCH_ROWS = 500  # rows per round trip of a server-side cursor
+
+Row = TypeVar("Row")
+
 
 _EXPORT_COLUMNS = sql.SQL(
     "id, status, namespace, counts, bytes, error, created_at, started_at, finished_at, s3_key, attempts"
@@ -28,34 +42,42 @@ _IMPORT_COLUMNS = sql.SQL(
 # ---- jobs ---------------------------------------------------------------------------------------
 
 
-def insert_export(conn: Conn, tenant_id: UUID, namespace: str | None, key_of: Any) -> DictRow:
-    row = conn.execute(
+def _one(conn: Conn, row_type: type[Row], query: sql.Composed | str, params: Sequence[Any]) -> Row | None:
+    with conn.cursor(row_factory=class_row(row_type)) as cur:
+        return cur.execute(query, params).fetchone()
+
+
+def insert_export(conn: Conn, tenant_id: UUID, namespace: str | None, key_of: Callable[[UUID], str]) -> ExportRow:
+    """A queued export job, its file's key named by `key_of(export_id)`."""
+    row = _one(
+        conn,
+        ExportRow,
         sql.SQL("INSERT INTO exports (tenant_id, namespace, s3_key) VALUES (%s, %s, '') RETURNING {}").format(
             _EXPORT_COLUMNS
         ),
         (tenant_id, namespace),
-    ).fetchone()
+    )
     assert row is not None
-    row["s3_key"] = key_of(row["id"])
-    conn.execute("UPDATE exports SET s3_key = %s WHERE id = %s", (row["s3_key"], row["id"]))
+    row = dataclasses.replace(row, s3_key=key_of(row.id))
+    conn.execute("UPDATE exports SET s3_key = %s WHERE id = %s", (row.s3_key, row.id))
     return row
 
 
-def export_row(conn: Conn, export_id: UUID) -> DictRow | None:
-    return conn.execute(
-        sql.SQL("SELECT {} FROM exports WHERE id = %s").format(_EXPORT_COLUMNS), (export_id,)
-    ).fetchone()
+def export_row(conn: Conn, export_id: UUID) -> ExportRow | None:
+    return _one(conn, ExportRow, sql.SQL("SELECT {} FROM exports WHERE id = %s").format(_EXPORT_COLUMNS), (export_id,))
 
 
-def claim_export(conn: Conn, export_id: UUID) -> DictRow | None:
+def claim_export(conn: Conn, export_id: UUID) -> ExportRow | None:
     """Queued (or running: a worker that died mid-way, its message delivered again) -> running."""
-    return conn.execute(
+    return _one(
+        conn,
+        ExportRow,
         sql.SQL(
             "UPDATE exports SET status = 'running', attempts = attempts + 1, started_at = now()"
             " WHERE id = %s AND status IN ('queued', 'running') RETURNING {}"
         ).format(_EXPORT_COLUMNS),
         (export_id,),
-    ).fetchone()
+    )
 
 
 def settle_export(
@@ -76,49 +98,56 @@ def insert_import(
     size: int,
     sha256: bytes | None,
     expires_at: datetime,
-    key_of: Any,
-) -> DictRow:
-    row = conn.execute(
+    key_of: Callable[[UUID], str],
+) -> ImportRow:
+    """A pending import job, its file's key named by `key_of(import_id)`."""
+    row = _one(
+        conn,
+        ImportRow,
         sql.SQL(
             "INSERT INTO imports (tenant_id, namespace, id_policy, declared_bytes, sha256, s3_key, expires_at)"
             " VALUES (%s, %s, %s, %s, %s, '', %s) RETURNING {}"
         ).format(_IMPORT_COLUMNS),
         (tenant_id, namespace, id_policy, size, sha256, expires_at),
-    ).fetchone()
+    )
     assert row is not None
-    row["s3_key"] = key_of(row["id"])
-    conn.execute("UPDATE imports SET s3_key = %s WHERE id = %s", (row["s3_key"], row["id"]))
+    row = dataclasses.replace(row, s3_key=key_of(row.id))
+    conn.execute("UPDATE imports SET s3_key = %s WHERE id = %s", (row.s3_key, row.id))
     return row
 
 
-def import_row(conn: Conn, import_id: UUID, *, lock: bool = False) -> DictRow | None:
+def import_row(conn: Conn, import_id: UUID, *, lock: bool = False) -> ImportRow | None:
     query = sql.SQL("SELECT {} FROM imports WHERE id = %s {}").format(
         _IMPORT_COLUMNS, sql.SQL("FOR UPDATE" if lock else "")
     )
-    return conn.execute(query, (import_id,)).fetchone()
+    return _one(conn, ImportRow, query, (import_id,))
 
 
-def settle_import(conn: Conn, import_id: UUID, *, report: dict[str, Any] | None, error: str | None) -> DictRow:
-    row = conn.execute(
+def settle_import(conn: Conn, import_id: UUID, *, report: dict[str, Any] | None, error: str | None) -> ImportRow:
+    row = _one(
+        conn,
+        ImportRow,
         sql.SQL(
             "UPDATE imports SET status = %s, report = %s, error = %s, updated_at = now() WHERE id = %s RETURNING {}"
         ).format(_IMPORT_COLUMNS),
         ("failed" if error else "done", json.dumps(report) if report is not None else None, error, import_id),
-    ).fetchone()
+    )
     assert row is not None
     return row
 
 
-def expire_import(conn: Conn, import_id: UUID, reason: str) -> DictRow | None:
+def expire_import(conn: Conn, import_id: UUID, reason: str) -> ImportRow | None:
     """A pending import whose upload URL expired long ago -> failed. Never waits for, nor overrides, an
     import a worker holds (it settles the row itself): that row is skipped, and None returned."""
-    return conn.execute(
+    return _one(
+        conn,
+        ImportRow,
         sql.SQL(
             "UPDATE imports SET status = 'failed', error = %s, updated_at = now() WHERE id ="
             " (SELECT id FROM imports WHERE id = %s AND status = 'pending' FOR UPDATE SKIP LOCKED) RETURNING {}"
         ).format(_IMPORT_COLUMNS),
         (reason, import_id),
-    ).fetchone()
+    )
 
 
 # ---- export readers (one snapshot: the caller's repeatable-read transaction) ------------------------
@@ -161,26 +190,42 @@ _TOPICS = sql.SQL(
     " ARRAY(SELECT tm.memory_id FROM topic_members tm WHERE tm.topic_id = t.id ORDER BY tm.memory_id) AS member_ids"
     " FROM topics t WHERE %(ns)s::text IS NULL OR t.namespace = %(ns)s ORDER BY t.namespace, t.depth, t.id"
 )
-EXPORT_QUERIES = {
-    "memory": _MEMORIES,
-    "link": _LINKS,
-    "conversation": _CONVERSATIONS,
-    "message": _MESSAGES,
-    "topic": _TOPICS,
-}
 
 
-def stream(conn: Conn, record_type: str, namespace: str | None) -> Iterator[DictRow]:
-    """Every row of one record type, FETCH_ROWS per round trip (a server-side cursor)."""
-    with conn.cursor(name=f"export_{record_type}") as cur:
+def _stream(conn: Conn, name: str, query: sql.SQL, namespace: str | None, row_type: type[Row]) -> Iterator[Row]:
+    """Every row of one query, FETCH_ROWS per round trip (a server-side cursor)."""
+    with conn.cursor(name=f"export_{name}", row_factory=class_row(row_type)) as cur:
         cur.itersize = FETCH_ROWS
-        cur.execute(EXPORT_QUERIES[record_type], {"ns": namespace})
+        cur.execute(query, {"ns": namespace})
         yield from cur
 
 
+def stream_memories(conn: Conn, namespace: str | None) -> Iterator[MemoryExportRow]:
+    """Memories with their versions, a document's chunks and Tier 2 body, oldest first."""
+    return _stream(conn, "memory", _MEMORIES, namespace, MemoryExportRow)
+
+
+def stream_links(conn: Conn, namespace: str | None) -> Iterator[LinkExportRow]:
+    """Links whose two ends are in the namespace (all: every link)."""
+    return _stream(conn, "link", _LINKS, namespace, LinkExportRow)
+
+
+def stream_conversations(conn: Conn, namespace: str | None) -> Iterator[ConversationExportRow]:
+    return _stream(conn, "conversation", _CONVERSATIONS, namespace, ConversationExportRow)
+
+
+def stream_messages(conn: Conn, namespace: str | None) -> Iterator[MessageExportRow]:
+    return _stream(conn, "message", _MESSAGES, namespace, MessageExportRow)
+
+
+def stream_topics(conn: Conn, namespace: str | None) -> Iterator[TopicExportRow]:
+    return _stream(conn, "topic", _TOPICS, namespace, TopicExportRow)
+
+
 def active_model(conn: Conn) -> str | None:
-    row = conn.execute("SELECT model_id FROM embedding_spaces WHERE active").fetchone()
-    return row["model_id"] if row else None
+    with conn.cursor(row_factory=scalar_row) as cur:
+        model: str | None = cur.execute("SELECT model_id FROM embedding_spaces WHERE active").fetchone()
+    return model
 
 
 # ---- import writers --------------------------------------------------------------------------------
@@ -190,8 +235,8 @@ def taken_ids(conn: Conn, table: str, ids: Sequence[UUID]) -> set[UUID]:
     """Which of `ids` any tenant's rows of `table` hold (memories, links, conversations)."""
     if not ids:
         return set()
-    rows = conn.execute("SELECT engram_ids_taken AS id FROM engram_ids_taken(%s, %s)", (table, list(ids))).fetchall()
-    return {r["id"] for r in rows}
+    with conn.cursor(row_factory=scalar_row) as cur:
+        return set(cur.execute("SELECT engram_ids_taken FROM engram_ids_taken(%s, %s)", (table, list(ids))).fetchall())
 
 
 def own_ids(conn: Conn, proofs: Sequence[tuple[UUID, str | None]]) -> set[UUID]:
@@ -199,11 +244,12 @@ def own_ids(conn: Conn, proofs: Sequence[tuple[UUID, str | None]]) -> set[UUID]:
     claimed = [(i, p) for i, p in proofs if p is not None]
     if not claimed:
         return set()
-    rows = conn.execute(
-        "SELECT k.id FROM unnest(%s::uuid[], %s::text[]) AS k(id, proof) WHERE engram_id_proof(k.id) = k.proof",
-        ([i for i, _ in claimed], [p for _, p in claimed]),
-    ).fetchall()
-    return {r["id"] for r in rows}
+    with conn.cursor(row_factory=scalar_row) as cur:
+        rows = cur.execute(
+            "SELECT k.id FROM unnest(%s::uuid[], %s::text[]) AS k(id, proof) WHERE engram_id_proof(k.id) = k.proof",
+            ([i for i, _ in claimed], [p for _, p in claimed]),
+        ).fetchall()
+    return set(rows)
 
 
 def existing_memories(
@@ -238,7 +284,7 @@ def existing_memories(
     return found
 
 
-def insert_versions(conn: Conn, tenant_id: UUID, versions: Sequence[tuple[UUID, dict[str, Any]]]) -> None:
+def insert_versions(conn: Conn, tenant_id: UUID, versions: Sequence[tuple[UUID, VersionRecord]]) -> None:
     """Previous versions of imported memories, as the history trigger would have kept them."""
     if not versions:
         return
@@ -251,16 +297,16 @@ def insert_versions(conn: Conn, tenant_id: UUID, versions: Sequence[tuple[UUID, 
                 (
                     tenant_id,
                     memory_id,
-                    v["version"],
-                    v["content"],
-                    v["kind"],
-                    v["importance"],
-                    v["tags"],
-                    v["source"],
-                    json.dumps(v["metadata"]),
-                    v["valid_from"],
-                    v["valid_to"],
-                    v["changed_at"],
+                    v.version,
+                    v.content,
+                    v.kind,
+                    v.importance,
+                    v.tags,
+                    v.source,
+                    json.dumps(v.metadata),
+                    v.valid_from,
+                    v.valid_to,
+                    v.changed_at,
                 )
                 for memory_id, v in versions
             ],
@@ -286,7 +332,7 @@ def existing_conversations(
 
 
 def insert_conversation(
-    conn: Conn, tenant_id: UUID, conversation_id: UUID, record: dict[str, Any], messages: int
+    conn: Conn, tenant_id: UUID, conversation_id: UUID, record: ConversationRecord, namespace: str, messages: int
 ) -> None:
     conn.execute(
         "INSERT INTO conversations (id, tenant_id, namespace, title, agent_id, tags, metadata, next_seq,"
@@ -294,20 +340,20 @@ def insert_conversation(
         (
             conversation_id,
             tenant_id,
-            record["namespace"],
-            record["title"],
-            record["agent_id"],
-            record["tags"],
-            json.dumps(record["metadata"]),
+            namespace,
+            record.title,
+            record.agent_id,
+            record.tags,
+            json.dumps(record.metadata),
             messages + 1,
             messages,
-            record["created_at"],
-            record["updated_at"],
+            record.created_at,
+            record.updated_at,
         ),
     )
 
 
-def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, dict[str, Any]]]) -> None:
+def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, MessageRecord]]) -> None:
     """Messages with their sequence numbers, in one statement; each conversation's last_message_at follows."""
     if not rows:
         return
@@ -320,13 +366,13 @@ def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, dict
         (
             tenant_id,
             [cid for cid, _ in rows],
-            [m["seq"] for _, m in rows],
-            [m["role"] for _, m in rows],
-            [m["content"] for _, m in rows],
-            [m["tool_call_id"] for _, m in rows],
-            [m["tool_name"] for _, m in rows],
-            [json.dumps(m["metadata"], ensure_ascii=False) for _, m in rows],
-            [m["created_at"] for _, m in rows],
+            [m.seq for _, m in rows],
+            [m.role for _, m in rows],
+            [m.content for _, m in rows],
+            [m.tool_call_id for _, m in rows],
+            [m.tool_name for _, m in rows],
+            [json.dumps(m.metadata, ensure_ascii=False) for _, m in rows],
+            [m.created_at for _, m in rows],
         ),
     )
     conn.execute(
@@ -341,14 +387,16 @@ def overlapping_links(conn: Conn, links: Sequence[tuple[UUID, UUID, str, datetim
     validity (the database would refuse them: an import counts them as already there), by index."""
     if not links:
         return set()
-    rows = conn.execute(
-        "SELECT k.n FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::timestamptz[], %s::timestamptz[])"
-        " WITH ORDINALITY AS k(from_id, to_id, relation, valid_from, valid_to, n)"
-        " WHERE EXISTS (SELECT 1 FROM links l WHERE l.from_id = k.from_id AND l.to_id = k.to_id"
-        "  AND l.relation = k.relation AND tstzrange(l.valid_from, l.valid_to) && tstzrange(k.valid_from, k.valid_to))",
-        tuple([link[i] for link in links] for i in range(5)),
-    ).fetchall()
-    return {r["n"] - 1 for r in rows}
+    with conn.cursor(row_factory=scalar_row) as cur:
+        found = cur.execute(
+            "SELECT k.n FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::timestamptz[], %s::timestamptz[])"
+            " WITH ORDINALITY AS k(from_id, to_id, relation, valid_from, valid_to, n)"
+            " WHERE EXISTS (SELECT 1 FROM links l WHERE l.from_id = k.from_id AND l.to_id = k.to_id"
+            "  AND l.relation = k.relation"
+            "  AND tstzrange(l.valid_from, l.valid_to) && tstzrange(k.valid_from, k.valid_to))",
+            tuple([link[i] for link in links] for i in range(5)),
+        ).fetchall()
+    return {n - 1 for n in found}
 
 
 _INSERT_LINKS = (
@@ -363,13 +411,13 @@ _INSERT_LINKS = (
 )
 
 
-def insert_links(conn: Conn, tenant_id: UUID, links: Sequence[tuple[UUID, UUID, UUID, dict[str, Any]]]) -> None:
-    """Links as they were, (id, from_id, to_id, the record's fields), in one statement: their validity,
+def insert_links(conn: Conn, tenant_id: UUID, links: Sequence[tuple[UUID, UUID, UUID, LinkRecord]]) -> None:
+    """Links as they were, (id, from_id, to_id, the record), in one statement: their validity,
     end and creator. The older memory's valid_to was exported as it was, so a supersedes link is not
     applied again (supersede_applied stays false)."""
     if not links:
         return
-    fields = [f for _, _, _, f in links]
+    records = [r for _, _, _, r in links]
     conn.execute(
         _INSERT_LINKS,
         (
@@ -377,11 +425,16 @@ def insert_links(conn: Conn, tenant_id: UUID, links: Sequence[tuple[UUID, UUID, 
             [link_id for link_id, _, _, _ in links],
             [from_id for _, from_id, _, _ in links],
             [to_id for _, _, to_id, _ in links],
-            *([f[name] for f in fields] for name in ("relation", "strength", "valid_from", "valid_to")),
-            [json.dumps(f["metadata"]) for f in fields],
-            *(
-                [f[name] for f in fields]
-                for name in ("created_by", "run_id", "created_at", "ended_at", "ended_reason", "valid_to_before_end")
-            ),
+            [r.relation for r in records],
+            [r.strength for r in records],
+            [r.valid_from for r in records],
+            [r.valid_to for r in records],
+            [json.dumps(r.metadata) for r in records],
+            [r.created_by for r in records],
+            [r.run_id for r in records],
+            [r.created_at for r in records],
+            [r.ended_at for r in records],
+            [r.ended_reason for r in records],
+            [r.valid_to_before_end for r in records],
         ),
     )

@@ -1,0 +1,146 @@
+"""An import's validating pass: every line of the file through its model and the API's limits, then
+what only the whole file can tell (duplicate ids, links and messages whose other end the file lacks,
+gaps in a conversation's numbering). It records where each record type's lines are, so the writing
+pass reads them again by offset, and what was refused. No SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+from uuid import UUID
+
+from engram.core.config import settings
+from engram.core.errors import EngramError, TooLarge
+from engram.memories.service import check_content_size
+from engram.portability.models import Refusal
+from engram.portability.records import (
+    ConversationRecord,
+    LineRefused,
+    LinkRecord,
+    MemoryRecord,
+    MessageRecord,
+    parse_header,
+    parse_record,
+)
+
+MAX_REFUSALS = 1000  # refused lines listed in a report (all are counted)
+
+
+class ImportRejected(EngramError):
+    """The file cannot be imported at all (size, checksum, header): the job fails with this reason."""
+
+
+@dataclass
+class Plan:
+    """What the validating pass learnt: where each record type's lines are, and what was refused."""
+
+    lines: int = 0
+    at: dict[str, list[tuple[int, int]]] = field(
+        default_factory=lambda: {t: [] for t in ("memory", "link", "conversation", "message", "topic")}
+    )
+    refused: list[Refusal] = field(default_factory=list)
+    refused_count: int = 0
+    message_counts: dict[UUID, int] = field(default_factory=dict)
+
+    def refuse(self, line_no: int, reason: str) -> None:
+        self.refused_count += 1
+        if len(self.refused) < MAX_REFUSALS:
+            self.refused.append(Refusal(line=line_no, reason=reason))
+
+
+def _lines(f: IO[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    """(1-based line number, byte offset, line) of every non-blank line."""
+    f.seek(0)
+    offset = 0
+    for number, raw in enumerate(iter(f.readline, b""), start=1):
+        if raw.strip():
+            yield number, offset, raw
+        offset += len(raw)
+
+
+def read_line(f: IO[bytes], offset: int) -> bytes:
+    """The line that starts at `offset` (the plan's record of where it was)."""
+    f.seek(offset)
+    return f.readline()
+
+
+def _check(record: Any) -> None:
+    """Limits the models leave to the service, as the API's own writes check them."""
+    if isinstance(record, MemoryRecord) and record.document is None:
+        try:
+            check_content_size(record.content)
+        except TooLarge as exc:
+            raise LineRefused(f"memory.{exc.message}") from None
+    if isinstance(record, MessageRecord):
+        size, limit = len(record.content.encode()), settings().max_message_bytes
+        if size > limit:
+            raise LineRefused(f"message.content: {size} bytes; the limit is {limit} bytes")
+
+
+def validate_file(f: IO[bytes]) -> Plan:
+    """Every line through its model; then what only the whole file can tell (duplicate ids, a link to a
+    memory the file lacks, messages of a conversation it lacks or with gaps in their numbers)."""
+    plan = Plan()
+    lines = _lines(f)
+    first = next(lines, None)
+    if first is None:
+        raise ImportRejected("the file is empty: the first line must be the export header")
+    try:
+        parse_header(first[2])
+    except LineRefused as exc:
+        plan.refuse(first[0], str(exc))
+        return plan
+    memories: set[UUID] = set()
+    conversations: set[UUID] = set()
+    links: list[tuple[int, UUID, UUID]] = []  # line, from_id, to_id: checked once every memory is known
+    seqs: dict[UUID, list[tuple[int, int]]] = {}
+    for number, offset, raw in lines:
+        plan.lines += 1
+        try:
+            record = parse_record(raw)
+            _check(record)
+        except LineRefused as exc:
+            plan.refuse(number, str(exc))
+            continue
+        plan.at[record.type].append((number, offset))
+        if isinstance(record, MemoryRecord | ConversationRecord):
+            seen = memories if isinstance(record, MemoryRecord) else conversations
+            if record.id in seen:
+                plan.refuse(number, f"{record.type}.id: {record.id} appears twice in the file")
+            seen.add(record.id)
+        elif isinstance(record, LinkRecord):
+            links.append((number, record.from_id, record.to_id))
+        elif isinstance(record, MessageRecord):
+            seqs.setdefault(record.conversation_id, []).append((record.seq, number))
+    _check_references(plan, memories, conversations, links, seqs)
+    plan.refused.sort(key=lambda r: r.line)
+    return plan
+
+
+def _check_references(
+    plan: Plan,
+    memories: set[UUID],
+    conversations: set[UUID],
+    links: list[tuple[int, UUID, UUID]],
+    seqs: dict[UUID, list[tuple[int, int]]],
+) -> None:
+    for number, from_id, to_id in links:
+        for name, memory_id in (("from_id", from_id), ("to_id", to_id)):
+            if memory_id not in memories:
+                plan.refuse(number, f"link.{name}: memory {memory_id} is not in the file")
+    for conversation_id, numbered in seqs.items():
+        numbered.sort()
+        if conversation_id not in conversations:
+            plan.refuse(numbered[0][1], f"message.conversation_id: conversation {conversation_id} is not in the file")
+            continue
+        for expected, (seq, number) in enumerate(numbered, start=1):
+            if seq != expected:
+                plan.refuse(
+                    number,
+                    f"message.seq: conversation {conversation_id} must number its messages 1..n "
+                    f"without gaps or repeats; expected {expected}, got {seq}",
+                )
+                break
+        plan.message_counts[conversation_id] = len(numbered)
