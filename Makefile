@@ -135,13 +135,14 @@ deploy: build $(CDK)
 destroy: venv $(CDK)
 	$(CDK) destroy $(CDK_APP) -c engram:assets=auto
 
-# Every benchmark, figures printed (minutes; not part of the tests).
+# The speed figures the README quotes, printed (minutes; not part of the tests). Every other bench and its
+# command: bench/README.md.
 bench: venv
-	$(PY) bench/cold_import.py
-	$(PY) bench/ingest_throughput.py
-	$(PY) bench/http_latency.py
-	$(PY) bench/mcp_latency.py
-	$(PY) bench/recall_latency.py
-	$(PY) bench/embed_throughput.py
-	$(PY) bench/document_ingest.py
-	$(PY) bench/conversation_recall.py
+	$(PY) -m bench.perf.cold_import
+	$(PY) -m bench.perf.ingest_throughput
+	$(PY) -m bench.perf.http_latency
+	$(PY) -m bench.perf.mcp_latency
+	$(PY) -m bench.perf.recall_latency
+	$(PY) -m bench.perf.embed_throughput
+	$(PY) -m bench.perf.document_ingest
+	$(PY) -m bench.quality.conversation_recall

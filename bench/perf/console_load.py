@@ -67,9 +67,8 @@ def main() -> None:
                     driver.get(f"{base}/console#/{view}")
                     mark = f"view-rendered:{view}"
                     WebDriverWait(driver, 30, poll_frequency=0.02).until(
-                        lambda d, m=mark: d.execute_script(
-                            "return performance.getEntriesByName(arguments[0]).length", m
-                        )
+                        # Waited for here, before the loop moves on: `mark` is this view's.
+                        lambda d: d.execute_script("return performance.getEntriesByName(arguments[0]).length", mark)  # noqa: B023
                     )
                     times.append(
                         driver.execute_script("return performance.getEntriesByName(arguments[0])[0].startTime", mark)

@@ -21,6 +21,7 @@ import statistics
 import time
 import urllib.request
 import uuid
+from typing import Any
 
 from bench.harness import local_stack, new_tenant
 
@@ -113,7 +114,7 @@ def main() -> None:
                 f" {size / 1e6 / ingest_s:.1f} | {chunks / ingest_s:.0f} |"
             )
 
-        queries = {
+        queries: dict[str, dict[str, Any]] = {
             "question only": {"question": "What is the harbour pilot's call sign?"},
             "substring filter": {"question": "call sign", "filter": {"substrings": ["call sign"]}},
             "regex filter": {"question": "call sign", "filter": {"regex": r"KESTREL-\w+"}},

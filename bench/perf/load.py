@@ -109,6 +109,7 @@ def client(n: int, host: str, port: int, key: str, deadline: float, limit: int, 
     while time.monotonic() < deadline and tally.take(limit):
         i += 1
         route = rng.choices(ROUTES, WEIGHTS)[0]
+        body: dict[str, Any]
         words = " ".join(rng.choices(WORDS, k=12))
         if route == "POST /v1/memories":
             path, body = "/v1/memories", {"content": f"client {n} note {i}: {words}", "namespace": namespace}

@@ -15,14 +15,18 @@ import argparse
 import random
 import threading
 import time
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from bench.harness import local_stack, new_tenant, p50_p95
 
+if TYPE_CHECKING:
+    from engram.adapters.embeddings.base import Embedder
+
 WORDS = ["harbour", "lantern", "orchard", "granite", "meadow", "compass", "falcon", "willow", "cobalt", "ember"]
 
 
-def load(clients: int, seconds: float, touch: bool, tenant: UUID, embedder: object) -> tuple[list[float], int, int]:
+def load(clients: int, seconds: float, touch: bool, tenant: UUID, embedder: Embedder) -> tuple[list[float], int, int]:
     from engram.memories.models import MemoryCreate
     from engram.memories.service import create_memory
     from engram.recall.models import RecallRequest

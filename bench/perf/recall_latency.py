@@ -90,8 +90,8 @@ def load(dsn: str, tenant_id: UUID, n: int, rng: random.Random, centers: np.ndar
             "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
             " embedding_dim, model_id, embedded_at) FROM STDIN"
         ) as copy:
-            for row in chunk_rows:
-                copy.write_row(row)
+            for chunk in chunk_rows:
+                copy.write_row(chunk)
         conn.commit()
     # The steady state autovacuum reaches: statistics fresh, GIN pending list merged.
     with psycopg.connect(dsn, autocommit=True) as conn:

@@ -519,7 +519,9 @@ def _figures(
         actions = conn.execute(
             "SELECT action, memory_ids, details FROM consolidation_actions WHERE run_id = %s", (run_id,)
         ).fetchall()
-        llm_calls = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()[0]
+        run = conn.execute("SELECT llm_calls FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()
+        assert run is not None, run_id
+        llm_calls = run[0]
     counts: dict[str, int] = defaultdict(int)
     merges: set[frozenset[UUID]] = set()
     supersessions: set[tuple[UUID, UUID]] = set()
@@ -691,12 +693,12 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
     from bench.quality.conversation_data import datasets
     from bench.quality.longconv_data import conversations
     from engram.adapters.embeddings.factory import embedder_from_env
-    from engram.recall.models import RecallRequest
+    from engram.recall.models import RecallHit, RecallRequest
     from engram.recall.service import recall
 
     tenant = make_tenant("recall-quality")
     embedder = embedder_from_env()
-    benches = [
+    benches: list[tuple[str, list[Any], set[str], str]] = [
         ("conversation bench (held-out): user turns", datasets("heldout"), {"user"}, "conv"),
         ("long conversations (held-out): every turn", conversations("heldout"), {"user", "assistant"}, "long"),
     ]
@@ -719,8 +721,9 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
                     embedder,
                 )
                 targets = {into.get(w, w): w for w in wanted}
-                used, seen = 0, {b: set() for b in found}
+                used, seen = 0, {b: set[UUID]() for b in found}
                 for hit in res.results:
+                    assert isinstance(hit, RecallHit)  # the full format, the request's default
                     used += len(hit.chunk.text)
                     for b in found:
                         if used <= b and hit.memory_id in targets:
@@ -734,15 +737,16 @@ def recall_quality(dsn: str, make_tenant: Any, budget_s: float) -> None:
             drive(dsn, tenant, ns, budget_s)
         after = measure(absorbed_by(dsn, tenant))
         with psycopg.connect(dsn) as conn:
-            counts = conn.execute(
+            tally = conn.execute(
                 "SELECT count(*), count(*) FILTER (WHERE valid_to IS NOT NULL),"
                 " count(*) FILTER (WHERE status <> 'active') FROM memories WHERE tenant_id = %s AND namespace LIKE %s",
                 (tenant, f"{prefix}%"),
             ).fetchone()
+        assert tally is not None
         print(f"\n## recall quality: {title} as memories, one namespace per conversation")
         print(
-            f"{len(evidence)} questions, {counts[0]} memories; after the run {counts[1]} merged away,"
-            f" {counts[2]} in the trash"
+            f"{len(evidence)} questions, {tally[0]} memories; after the run {tally[1]} merged away,"
+            f" {tally[2]} in the trash"
         )
         print("evidence recall  @2k    @4k    @8k")
         print("before run       " + "  ".join(f"{v:.3f}" for v in before))

@@ -61,7 +61,7 @@ def main() -> None:
         sims[np.arange(sims.shape[0]), np.arange(start, start + sims.shape[0])] = -1
         top = np.argpartition(-sims, max(args.k), axis=1)[:, : max(args.k)]
         for row, idx in enumerate(top):
-            ranked = sorted(idx, key=lambda j, row=row: -sims[row, j])
+            ranked = sorted(idx, key=sims[row].__getitem__, reverse=True)
             neighbours.append([(int(j), float(sims[row, j])) for j in ranked])
 
     def in_window(i: int, j: int, cosine: float) -> bool:

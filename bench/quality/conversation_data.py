@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 
 @dataclass
@@ -47,7 +48,7 @@ class Dataset:
         return sum(len(s) for s in self.sessions)
 
 
-V = {  # variant -> vocabulary; the two never share a template or a value
+V: dict[str, dict[str, Any]] = {  # variant -> vocabulary; the two never share a template or a value
     "train": {
         "pets": [("beagle", "Pixel"), ("corgi", "Waffles"), ("greyhound", "Comet")],
         "pet_t": "We finally adopted a {breed} puppy, we named him {name}.",

@@ -93,7 +93,7 @@ def run_shape(stack: Any, shape: str, variant: str) -> dict[str, dict[str, list[
                     "limit": 40,
                     "touch": False,
                 }
-                if q.since:
+                if q.since and q.until:
                     body["since"], body["until"] = q.since.isoformat() + "+00:00", q.until.isoformat() + "+00:00"
                 status, out = call(key, "POST", "/v1/recall", body)
                 assert status == 200, out

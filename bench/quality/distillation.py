@@ -233,14 +233,14 @@ def run(api: Api, dsn: str, tenant_id: str, namespace: str, steps: list[str]) ->
 
     started = api("POST", "/v1/consolidate", {"namespace": namespace, "steps": steps})
     service.run_cycle(dsn, UUID(tenant_id), UUID(started["id"]), time_budget_s=3600)
-    return api("GET", f"/v1/consolidation-runs/{started['id']}?limit=200")  # type: ignore[no-any-return]
+    return api("GET", f"/v1/consolidation-runs/{started['id']}?limit=200")
 
 
 def leaves(api: Api, namespace: str) -> list[tuple[str, list[str]]]:
     """Each leaf with its members' texts."""
 
     def walk(nodes: list[dict[str, Any]]) -> list[str]:
-        out = []
+        out: list[str] = []
         for n in nodes:
             out += [n["id"]] if n["is_leaf"] else walk(n["children"])
         return out
@@ -292,7 +292,10 @@ def overlap_report(labelled: Labelled) -> None:
 
     s = settings()  # the step counts the namespace's tokens as reconcile does
     common = common_tokens(labelled.texts, s.consolidation_reconcile_rare_share, s.consolidation_reconcile_rare_min)
-    twins, different, plain_twins, plain_different = [], [], [], []
+    twins: list[float] = []
+    different: list[float] = []
+    plain_twins: list[float] = []
+    plain_different: list[float] = []
     by_service = {
         svc: [t for t in labelled.texts if labelled.label[t][0] == svc] for svc in labelled.restated + labelled.distinct
     }

@@ -91,7 +91,7 @@ def score(results: list[dict[str, Any]], evidence: dict[tuple[str, int], str]) -
     for hit in results:
         part = hit.get("chunk", hit)  # full form: hit.chunk; compact form: the hit itself
         text, lo, hi = part["text"], part.get("seq_from"), part.get("seq_to")
-        conv = hit.get("conversation_id") or hit.get("id")
+        conv: str = hit.get("conversation_id") or hit["id"]
         for seq in range(lo or 0, (hi or -1) + 1):
             content = evidence.get((conv, seq))
             if content is not None and (conv, seq) not in ends and content in text:
@@ -176,7 +176,7 @@ def main() -> None:
                 file=sys.stderr,
             )
             for label in args.configs.split(","):
-                scores, per_query = ask_all(key, convs, conv_ids, CONFIGS[label], lambda i, split=split: f"{split}{i}")
+                scores, per_query = ask_all(key, convs, conv_ids, CONFIGS[label], f"{split}{{}}".format)
                 rows.append(row(split, label, scores, per_query))
                 print(rows[-1], file=sys.stderr)
     print(HEADER)

@@ -359,7 +359,7 @@ def coverage(
         "k8s_networking": "cluster networking",
         "k8s_storage": "persistent volumes",
     }
-    shares = {"recall": [], "prime": []}
+    shares: dict[str, list[float]] = {"recall": [], "prime": []}
     for _ in range(40):
         subjects = rng.sample(LABELS, rng.choice((2, 3)))
         task = "Before I start: I need to sort out " + ", and ".join(asks[s] for s in subjects) + "."
