@@ -41,7 +41,23 @@ def test_only_the_routes_marked_public_are_public(dev):
         if r["Properties"]["AuthorizationType"] == "NONE"
     }
     assert public == {f"{r.method} {r.path}" for r in ROUTES if not r.auth}
-    assert public <= {"GET /v1/health", "GET /v1/openapi.json", "GET /console", "GET /console/{asset}"}
+    oauth_client_endpoints = {
+        "GET /.well-known/oauth-protected-resource",
+        "GET /.well-known/oauth-protected-resource/mcp",
+        "GET /.well-known/oauth-authorization-server",
+        "GET /.well-known/openid-configuration",
+        "POST /oauth/register",
+        "GET /oauth/authorize",
+        "POST /oauth/token",
+        "POST /oauth/revoke",
+        "GET /oauth/requests/{request_id}",
+        "POST /oauth/requests/{request_id}/deny",
+    }
+    assert public <= {"GET /v1/health", "GET /v1/openapi.json", "GET /console", "GET /console/{asset}"} | (
+        oauth_client_endpoints
+    )
+    # Approving a pending authorization grants access: it goes through the authorizer like /v1.
+    assert "POST /oauth/requests/{request_id}/approve" not in public
 
 
 def test_one_function_per_folder_in_the_table(dev):
