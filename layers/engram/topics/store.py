@@ -4,28 +4,34 @@ connection (a tenant transaction) and open none."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 import numpy as np
-import numpy.typing as npt
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-Conn = psycopg.Connection[DictRow]
+from engram.core.db import Conn
+from engram.topics.rows import (
+    HeldTopic,
+    LeafMembers,
+    MemberRow,
+    MemoryVectors,
+    PreviousTopic,
+    TopicRecord,
+    TopicRow,
+    TreeInfo,
+    Unplaced,
+)
 
 MEMBER_TEXT_CHARS = 600
 
 
-@dataclass
-class MemoryVectors:
-    ids: list[UUID]
-    texts: list[str]
-    vectors: npt.NDArray[np.float32]  # one row per memory, not yet normalised
+def space_thresholds(conn: Conn) -> dict[str, Any] | None:
+    """The active embedding space's calibrated thresholds, if it has any."""
+    row = conn.execute("SELECT consolidation_thresholds FROM embedding_spaces WHERE active").fetchone()
+    return row["consolidation_thresholds"] if row else None
 
 
 def _live(alias: str) -> sql.Composable:
@@ -54,12 +60,13 @@ def memory_vectors(conn: Conn, namespace: str, model_id: str, dimension: int) ->
     return MemoryVectors([r["id"] for r in rows], [r["text"] for r in rows], flat.reshape(len(rows), -1))
 
 
-def previous_topics(conn: Conn, namespace: str) -> list[DictRow]:
+def previous_topics(conn: Conn, namespace: str) -> list[PreviousTopic]:
     """The published topics of the namespace: id, parent, leaf or not, name, how named, created_at."""
-    return conn.execute(
-        "SELECT id, parent_id, is_leaf, name, named_by, keywords, created_at FROM topics WHERE namespace = %s",
-        (namespace,),
-    ).fetchall()
+    with conn.cursor(row_factory=class_row(PreviousTopic)) as cur:
+        return cur.execute(
+            "SELECT id, parent_id, is_leaf, name, named_by, keywords, created_at FROM topics WHERE namespace = %s",
+            (namespace,),
+        ).fetchall()
 
 
 def previous_leaf_members(conn: Conn, namespace: str) -> dict[str, set[UUID]]:
@@ -86,20 +93,6 @@ def allocate_topic_ids(conn: Conn, tenant_id: UUID, count: int) -> list[str]:
     ).fetchone()
     assert row is not None
     return [f"t{row['first'] + i}" for i in range(count)]
-
-
-@dataclass
-class TopicRow:
-    id: str
-    parent_id: str | None
-    depth: int
-    is_leaf: bool
-    name: str
-    keywords: list[str]
-    named_by: str
-    member_count: int
-    centroid: str  # pgvector text form
-    created_at: datetime | None
 
 
 def publish_tree(
@@ -194,7 +187,7 @@ def restore_tree_image(conn: Conn, namespace: str, image: dict[str, Any]) -> Non
         " WHERE EXISTS (SELECT 1 FROM memories m WHERE m.id = u.memory_id)",
         (members["topic_id"], members["memory_id"], [None if v is None else float(v) for v in members["similarity"]]),
     )
-    tree = {**image["tree"], "version": max(image["tree"]["version"], current["version"] if current else 0) + 1}
+    tree = {**image["tree"], "version": max(image["tree"]["version"], current.version if current else 0) + 1}
     conn.execute("INSERT INTO topic_trees SELECT * FROM jsonb_populate_record(NULL::topic_trees, %s)", (Jsonb(tree),))
 
 
@@ -213,11 +206,12 @@ def unplaced_chunk_ids(conn: Conn, namespace: str, model_id: str) -> list[UUID]:
     return [r["id"] for r in rows]
 
 
-def tree_info(conn: Conn, namespace: str) -> DictRow | None:
-    return conn.execute(
-        "SELECT namespace, version, model_id, memories, leaves, built_at FROM topic_trees WHERE namespace = %s",
-        (namespace,),
-    ).fetchone()
+def tree_info(conn: Conn, namespace: str) -> TreeInfo | None:
+    with conn.cursor(row_factory=class_row(TreeInfo)) as cur:
+        return cur.execute(
+            "SELECT namespace, version, model_id, memories, leaves, built_at FROM topic_trees WHERE namespace = %s",
+            (namespace,),
+        ).fetchone()
 
 
 _TOPIC_COLUMNS = sql.SQL(
@@ -226,21 +220,27 @@ _TOPIC_COLUMNS = sql.SQL(
 )
 
 
-def topics_of_namespace(conn: Conn, namespace: str, max_depth: int | None) -> list[DictRow]:
-    return conn.execute(
+def _topics(conn: Conn, query: sql.Composed, params: Sequence[Any]) -> list[TopicRecord]:
+    with conn.cursor(row_factory=class_row(TopicRecord)) as cur:
+        return cur.execute(query, params).fetchall()
+
+
+def topics_of_namespace(conn: Conn, namespace: str, max_depth: int | None) -> list[TopicRecord]:
+    return _topics(
+        conn,
         sql.SQL(
             "SELECT {cols} FROM topics t WHERE t.namespace = %s"
             " AND (%s::int IS NULL OR t.depth <= %s::int)"
             " ORDER BY t.depth, t.member_count DESC, t.id"
         ).format(cols=_TOPIC_COLUMNS),
         (namespace, max_depth, max_depth),
-    ).fetchall()
+    )
 
 
-def topics_by_id(conn: Conn, ids: Sequence[str]) -> list[DictRow]:
-    return conn.execute(
-        sql.SQL("SELECT {cols} FROM topics t WHERE t.id = ANY(%s)").format(cols=_TOPIC_COLUMNS), (list(ids),)
-    ).fetchall()
+def topics_by_id(conn: Conn, ids: Sequence[str]) -> list[TopicRecord]:
+    return _topics(
+        conn, sql.SQL("SELECT {cols} FROM topics t WHERE t.id = ANY(%s)").format(cols=_TOPIC_COLUMNS), (list(ids),)
+    )
 
 
 def ancestor_ids(conn: Conn, topic_id: str, limit: int) -> list[str]:
@@ -255,23 +255,25 @@ def ancestor_ids(conn: Conn, topic_id: str, limit: int) -> list[str]:
     return [r["id"] for r in rows]
 
 
-def children_of(conn: Conn, ids: Sequence[str]) -> list[DictRow]:
-    return conn.execute(
+def children_of(conn: Conn, ids: Sequence[str]) -> list[TopicRecord]:
+    return _topics(
+        conn,
         sql.SQL("SELECT {cols} FROM topics t WHERE t.parent_id = ANY(%s) ORDER BY t.member_count DESC, t.id").format(
             cols=_TOPIC_COLUMNS
         ),
         (list(ids),),
-    ).fetchall()
+    )
 
 
-def leaf_index(conn: Conn, namespaces: Sequence[str]) -> list[DictRow]:
+def leaf_index(conn: Conn, namespaces: Sequence[str]) -> list[TopicRecord]:
     """Every leaf of these namespaces, largest first (resume's topic index)."""
-    return conn.execute(
+    return _topics(
+        conn,
         sql.SQL(
             "SELECT {cols} FROM topics t WHERE t.namespace = ANY(%s) AND t.is_leaf ORDER BY t.member_count DESC, t.id"
         ).format(cols=_TOPIC_COLUMNS),
         (list(namespaces),),
-    ).fetchall()
+    )
 
 
 _LEAVES_UNDER = sql.SQL(
@@ -307,41 +309,41 @@ _MEMBER_ORDER = {
 
 def member_pages(
     conn: Conn, topic_ids: Sequence[str], order: str, offset: int, limit: int, chars: int
-) -> dict[str, list[DictRow]]:
+) -> dict[str, list[MemberRow]]:
     """Members of each topic (its leaves' members), `limit + 1` rows from `offset` each: one
     statement for all the topics, each numbered in its own order."""
     if not topic_ids:
         return {}
-    rows = conn.execute(
-        sql.SQL(
-            "{sub} SELECT * FROM (SELECT sub.root, m.id, m.namespace, m.kind, m.layer, m.tags, m.importance,"
-            " m.created_at, left(m.content, %(chars)s) AS summary, length(m.content) > %(chars)s AS truncated,"
-            " tm.topic_id, tm.similarity, row_number() OVER (PARTITION BY sub.root ORDER BY {order_by}) AS n"
-            " FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
-            " JOIN memories m ON m.id = tm.memory_id WHERE sub.is_leaf AND {live}) p"
-            " WHERE n > %(offset)s AND n <= %(offset)s + %(limit)s ORDER BY root, n"
-        ).format(sub=_LEAVES_UNDER, live=_live("m"), order_by=_MEMBER_ORDER[order]),
-        {"ids": list(topic_ids), "chars": chars, "offset": offset, "limit": limit + 1},
-    ).fetchall()
-    out: dict[str, list[DictRow]] = {tid: [] for tid in topic_ids}
+    query = sql.SQL(
+        "{sub} SELECT * FROM (SELECT sub.root, m.id, m.namespace, m.kind, m.layer, m.tags, m.importance,"
+        " m.created_at, left(m.content, %(chars)s) AS summary, length(m.content) > %(chars)s AS truncated,"
+        " tm.topic_id, tm.similarity, row_number() OVER (PARTITION BY sub.root ORDER BY {order_by}) AS n"
+        " FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
+        " JOIN memories m ON m.id = tm.memory_id WHERE sub.is_leaf AND {live}) p"
+        " WHERE n > %(offset)s AND n <= %(offset)s + %(limit)s ORDER BY root, n"
+    ).format(sub=_LEAVES_UNDER, live=_live("m"), order_by=_MEMBER_ORDER[order])
+    with conn.cursor(row_factory=class_row(MemberRow)) as cur:
+        rows = cur.execute(
+            query, {"ids": list(topic_ids), "chars": chars, "offset": offset, "limit": limit + 1}
+        ).fetchall()
+    out: dict[str, list[MemberRow]] = {tid: [] for tid in topic_ids}
     for r in rows:
-        out[r["root"]].append(r)
+        out[r.root].append(r)
     return out
 
 
-def leaves_of_size(conn: Conn, namespace: str, min_members: int) -> list[DictRow]:
+def leaves_of_size(conn: Conn, namespace: str, min_members: int) -> list[LeafMembers]:
     """Leaves of the namespace with at least `min_members` live memories that are not documents (a
     document's memory holds its synopsis): id, name and those memories' ids, largest first."""
-    return conn.execute(
-        sql.SQL(
-            "SELECT t.id, t.name, array_agg(m.id ORDER BY m.id) AS memory_ids FROM topics t"
-            " JOIN topic_members tm ON tm.tenant_id = t.tenant_id AND tm.topic_id = t.id"
-            " JOIN memories m ON m.id = tm.memory_id"
-            " WHERE t.namespace = %s AND t.is_leaf AND {live} AND m.document_tier IS NULL"
-            " GROUP BY t.id, t.name HAVING count(*) >= %s ORDER BY count(*) DESC, t.id"
-        ).format(live=_live("m")),
-        (namespace, min_members),
-    ).fetchall()
+    query = sql.SQL(
+        "SELECT t.id, t.name, array_agg(m.id ORDER BY m.id) AS memory_ids FROM topics t"
+        " JOIN topic_members tm ON tm.tenant_id = t.tenant_id AND tm.topic_id = t.id"
+        " JOIN memories m ON m.id = tm.memory_id"
+        " WHERE t.namespace = %s AND t.is_leaf AND {live} AND m.document_tier IS NULL"
+        " GROUP BY t.id, t.name HAVING count(*) >= %s ORDER BY count(*) DESC, t.id"
+    ).format(live=_live("m"))
+    with conn.cursor(row_factory=class_row(LeafMembers)) as cur:
+        return cur.execute(query, (namespace, min_members)).fetchall()
 
 
 def memory_ids_under(conn: Conn, topic_ids: Sequence[str]) -> list[UUID]:
@@ -381,34 +383,33 @@ def mean_vectors(conn: Conn, memory_ids: Sequence[UUID], model_id: str, dimensio
 
 def assign_new_members(
     conn: Conn, chunk_ids: Sequence[UUID], model_id: str, dimension: int, threshold: float
-) -> list[DictRow]:
+) -> list[Unplaced]:
     """Memories of these chunks that have a vector and no leaf yet join the nearest leaf of their
     namespace's tree when its centroid is within `threshold` cosine: one statement. Returns the
     memories left without a leaf (namespace, id, vector) for singleton leaves."""
     d = sql.Literal(int(dimension))
-    return conn.execute(
-        sql.SQL(
-            "WITH mem AS (SELECT c.memory_id AS id, m.namespace, avg(c.embedding::vector({d})) AS v"
-            "  FROM chunks c JOIN memories m ON m.id = c.memory_id"
-            "  WHERE c.memory_id IN (SELECT memory_id FROM chunks WHERE id = ANY(%(chunks)s))"
-            "  AND c.embedding_dim = {d} AND c.model_id = %(model)s AND m.status = 'active'"
-            "  AND NOT EXISTS (SELECT 1 FROM topic_members tm WHERE tm.memory_id = m.id)"
-            "  AND EXISTS (SELECT 1 FROM topic_trees tt WHERE tt.namespace = m.namespace AND tt.model_id = %(model)s)"
-            "  GROUP BY c.memory_id, m.namespace),"
-            " best AS (SELECT mem.id, mem.namespace, mem.v, b.topic_id, b.sim FROM mem LEFT JOIN LATERAL"
-            "  (SELECT t.id AS topic_id, 1 - (t.centroid <=> mem.v::halfvec) AS sim FROM topics t"
-            "   WHERE t.namespace = mem.namespace AND t.is_leaf ORDER BY t.centroid <=> mem.v::halfvec LIMIT 1) b"
-            "  ON true),"
-            " joined AS (INSERT INTO topic_members (tenant_id, topic_id, memory_id, similarity)"
-            "  SELECT engram_current_tenant(), topic_id, id, sim FROM best WHERE sim >= %(threshold)s"
-            "  ON CONFLICT DO NOTHING RETURNING topic_id),"
-            " counted AS (UPDATE topics t SET member_count = t.member_count + j.n, updated_at = now()"
-            "  FROM (SELECT topic_id, count(*) AS n FROM joined GROUP BY topic_id) j WHERE t.id = j.topic_id"
-            "  RETURNING t.id)"
-            " SELECT id, namespace, v::text AS v FROM best WHERE topic_id IS NULL OR sim < %(threshold)s"
-        ).format(d=d),
-        {"chunks": list(chunk_ids), "model": model_id, "threshold": threshold},
-    ).fetchall()
+    query = sql.SQL(
+        "WITH mem AS (SELECT c.memory_id AS id, m.namespace, avg(c.embedding::vector({d})) AS v"
+        "  FROM chunks c JOIN memories m ON m.id = c.memory_id"
+        "  WHERE c.memory_id IN (SELECT memory_id FROM chunks WHERE id = ANY(%(chunks)s))"
+        "  AND c.embedding_dim = {d} AND c.model_id = %(model)s AND m.status = 'active'"
+        "  AND NOT EXISTS (SELECT 1 FROM topic_members tm WHERE tm.memory_id = m.id)"
+        "  AND EXISTS (SELECT 1 FROM topic_trees tt WHERE tt.namespace = m.namespace AND tt.model_id = %(model)s)"
+        "  GROUP BY c.memory_id, m.namespace),"
+        " best AS (SELECT mem.id, mem.namespace, mem.v, b.topic_id, b.sim FROM mem LEFT JOIN LATERAL"
+        "  (SELECT t.id AS topic_id, 1 - (t.centroid <=> mem.v::halfvec) AS sim FROM topics t"
+        "   WHERE t.namespace = mem.namespace AND t.is_leaf ORDER BY t.centroid <=> mem.v::halfvec LIMIT 1) b"
+        "  ON true),"
+        " joined AS (INSERT INTO topic_members (tenant_id, topic_id, memory_id, similarity)"
+        "  SELECT engram_current_tenant(), topic_id, id, sim FROM best WHERE sim >= %(threshold)s"
+        "  ON CONFLICT DO NOTHING RETURNING topic_id),"
+        " counted AS (UPDATE topics t SET member_count = t.member_count + j.n, updated_at = now()"
+        "  FROM (SELECT topic_id, count(*) AS n FROM joined GROUP BY topic_id) j WHERE t.id = j.topic_id"
+        "  RETURNING t.id)"
+        " SELECT id, namespace, v::text AS v FROM best WHERE topic_id IS NULL OR sim < %(threshold)s"
+    ).format(d=d)
+    with conn.cursor(row_factory=class_row(Unplaced)) as cur:
+        return cur.execute(query, {"chunks": list(chunk_ids), "model": model_id, "threshold": threshold}).fetchall()
 
 
 def add_singleton_leaves(
@@ -440,17 +441,19 @@ def delete_namespace_tree(conn: Conn, namespace: str) -> None:
     conn.execute("DELETE FROM topic_trees WHERE namespace = %s", (namespace,))
 
 
-def topics_holding(conn: Conn, memory_ids: Sequence[UUID]) -> list[DictRow]:
+def topics_holding(conn: Conn, memory_ids: Sequence[UUID]) -> list[HeldTopic]:
     """The leaves these memories belong to and every topic above them, with how many of the memories
     each holds (`erased`): what an erasure renames."""
-    return conn.execute(
-        "WITH RECURSIVE up(id, n) AS ("
-        " SELECT tm.topic_id, count(*) FROM topic_members tm WHERE tm.memory_id = ANY(%s) GROUP BY tm.topic_id"
-        " UNION ALL SELECT t.parent_id, up.n FROM topics t JOIN up ON t.id = up.id WHERE t.parent_id IS NOT NULL)"
-        " SELECT t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by, sum(up.n)::int AS erased"
-        " FROM up JOIN topics t ON t.id = up.id GROUP BY t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by",
-        (list(memory_ids),),
-    ).fetchall()
+    with conn.cursor(row_factory=class_row(HeldTopic)) as cur:
+        return cur.execute(
+            "WITH RECURSIVE up(id, n) AS ("
+            " SELECT tm.topic_id, count(*) FROM topic_members tm WHERE tm.memory_id = ANY(%s) GROUP BY tm.topic_id"
+            " UNION ALL SELECT t.parent_id, up.n FROM topics t JOIN up ON t.id = up.id WHERE t.parent_id IS NOT NULL)"
+            " SELECT t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by, sum(up.n)::int AS erased"
+            " FROM up JOIN topics t ON t.id = up.id"
+            " GROUP BY t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by",
+            (list(memory_ids),),
+        ).fetchall()
 
 
 def leaf_member_texts(conn: Conn, topic_id: str) -> list[str]:
