@@ -1,7 +1,6 @@
 """What every bench shares: the local stack in a throwaway folder, a tenant and its key, requests through
 the local API Gateway stand-in (authorizer and route Lambdas run for real, in process), the dev server on
-a free port, waiting for the embed pipeline, recall settings changed for one row of a table, percentiles
-and a figures table.
+a free port, waiting for the embed pipeline, recall settings changed for one row of a table, and percentiles.
 
 engram_local is imported inside the functions: a script's `--help` stays instant, and the settings are
 read after the script has set its environment.
@@ -34,7 +33,6 @@ __all__ = [
     "call",
     "dev_server",
     "local_stack",
-    "markdown_table",
     "new_tenant",
     "p50_p95",
     "percentile",
@@ -175,10 +173,3 @@ def percentile(samples: Sequence[float], q: float) -> float:
 
 def p50_p95(samples: Sequence[float]) -> tuple[float, float]:
     return statistics.median(samples), percentile(samples, 95)
-
-
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Rows as a Markdown table, ready to paste into a RESULTS file."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
