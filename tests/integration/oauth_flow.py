@@ -92,7 +92,7 @@ def code_for(
 ) -> tuple[str, str]:
     """A fresh code and its verifier, approved with `key`."""
     verifier, challenge = pkce()
-    request_id = request_id_of(authorize(client_id, challenge))
+    request_id = request_id_of(authorize(client_id, challenge, scope=" ".join(scopes or ["read", "write"])))
     approved = call(
         "POST",
         f"/oauth/requests/{request_id}/approve",
@@ -142,3 +142,9 @@ def expire_tokens(stack: Any, *tokens: str) -> None:
                 "UPDATE oauth_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = %s",
                 (hashlib.sha256(token.encode()).digest(),),
             )
+
+
+def narrow_key(stack: Any, key_id: str, scopes: list[str]) -> None:
+    """Change a key's scopes in place (as the owner): tokens it granted must follow at once."""
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("UPDATE api_keys SET scopes = %s WHERE id = %s", (scopes, key_id))
