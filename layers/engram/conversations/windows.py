@@ -1,4 +1,4 @@
-"""Conversation chunk windows (seed 004): overlapping runs of messages, formatted for retrieval.
+"""Conversation chunk windows: overlapping runs of messages, formatted for retrieval.
 
 Windows of `size` messages start every `stride` messages, until one reaches the last message:
 ten messages with 5/3 give 1-5, 4-8, 7-10. A window that ends before `size` messages is

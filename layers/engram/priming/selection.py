@@ -16,7 +16,7 @@ RELEVANCE_FLOOR = 0.5
 # its order, too few to reach a task's second and third subjects (bench/topics.py: prime covered 84.6% of
 # a task's subjects against recall's 90.4%); a cosine says whether a lower-ranked memory is on the task.
 SIMILARITY_FLOOR = 0.5
-# seed 001's layer bias: a core memory's relevance gains this share of the best recall score. Relative,
+# The layer bias: a core memory's relevance gains this share of the best recall score. Relative,
 # because recall's scores are rank-based and their scale moves with the fusion settings (0.8 is what an
 # additive 0.15 was at the scale it was chosen on, where the best hybrid score was ~0.19).
 CORE_BONUS = 0.8

@@ -1,9 +1,9 @@
 """Resume (a briefing at session start) and prime (what to know before a task).
 
-- ``resume(tenant_id, namespace, budget_chars, recent_hours)``: seed 001's four sections (Core by
+- ``resume(tenant_id, namespace, budget_chars, recent_hours)``: four sections (Core by
   weight, in full; Recent non-core changes; the Topics leaf index; Triggers from `trigger:*` tags),
   the namespace merged with `default`, each section within its share of a hard budget. Touches nothing.
-- ``prime(tenant_id, req, embedder)``: seed 003's mem_prime: recall's candidates for the task, core
+- ``prime(tenant_id, req, embedder)``: recall's candidates for the task, core
   memories weighted up, then maximal marginal relevance (memory vectors, a same-topic penalty) so
   the results cover the task's different sides, within budget_chars. Touches nothing either.
 """
@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -32,6 +33,8 @@ from engram.priming.models import (
 from engram.priming.selection import CORE_BONUS, MIN_USEFUL_CHARS, RESUME_SHARES, Option, fit_lines, mmr
 from engram.recall import service as recall_service
 from engram.topics import service as topic_service
+
+__all__ = ["merged_namespaces", "prime", "resume"]
 
 RECENT_LINE_CHARS = 300
 SECTION_ROWS = 200  # rows read per section: more never fit a briefing
@@ -58,74 +61,27 @@ def resume(
         leaves = topic_service.leaf_index(conn, namespaces)[:SECTION_ROWS]
         trigger_rows = store.triggers(conn, namespaces, SECTION_ROWS)
 
-    core = [
-        ResumeMemory(
-            memory_id=r["id"],
-            namespace=r["namespace"],
-            kind=r["kind"],
-            layer=r["layer"],
-            importance=r["importance"],
-            updated_at=r["updated_at"],
-            text=r["content"],
-            truncated=False,
-        )
-        for r in core_rows
-    ]
-    recent = []
-    for r in recent_rows:
-        text, cut = _clip(r["content"], RECENT_LINE_CHARS)
-        recent.append(
-            ResumeMemory(
-                memory_id=r["id"],
-                namespace=r["namespace"],
-                kind=r["kind"],
-                layer=r["layer"],
-                importance=r["importance"],
-                updated_at=r["updated_at"],
-                text=text,
-                truncated=cut or r["length"] > len(r["content"]),
-            )
-        )
+    core = [_briefed(r, r.content, truncated=False) for r in core_rows]
+    recent = [_briefed(r, *_clip(r.content, RECENT_LINE_CHARS), stored_length=r.length) for r in recent_rows]
     topics = [ResumeTopic(id=t.id, name=t.name, member_count=t.member_count, namespace=namespace) for t in leaves]
     triggers = [
-        ResumeTrigger(trigger=r["tag"].removeprefix("trigger:"), access_count=r["access_count"], memories=r["memories"])
+        ResumeTrigger(trigger=r.tag.removeprefix("trigger:"), access_count=r.access_count, memories=r.memories)
         for r in trigger_rows
     ]
-
-    headers = {
-        "core": f"=== Core ({len(core)}) ===",
-        "recent": f"=== Recent ({recent_hours}h) ===",
-        "topics": f"=== Topics ({len(topics)}) ===",
-        "triggers": "=== Triggers ===",
+    parts = {
+        "core": _Part(f"=== Core ({len(core)}) ===", core, lambda m: m.text, cut=False),
+        "recent": _Part(
+            f"=== Recent ({recent_hours}h) ===",
+            recent,
+            lambda m: f"- [{m.updated_at:%Y-%m-%d %H:%M}] {m.text}",
+            cut=True,
+        ),
+        "topics": _Part(
+            f"=== Topics ({len(topics)}) ===", topics, lambda t: f'{t.id}: "{t.name}" [{t.member_count}]', cut=False
+        ),
+        "triggers": _Part("=== Triggers ===", triggers, lambda t: f"- {t.trigger}", cut=False),
     }
-    renderers: dict[str, tuple[Sequence[Any], Callable[[Any], str], bool]] = {
-        "core": (core, lambda m: m.text, False),
-        "recent": (recent, lambda m: f"- [{m.updated_at:%Y-%m-%d %H:%M}] {m.text}", True),
-        "topics": (topics, lambda t: f'{t.id}: "{t.name}" [{t.member_count}]', False),
-        "triggers": (triggers, lambda t: f"- {t.trigger}", False),
-    }
-    blocks: list[str] = []
-    kept: dict[str, list[Any]] = {}
-    sections: dict[str, ResumeSection] = {}
-    carry = 0
-    for name, share in RESUME_SHARES:
-        room = int(budget_chars * share) + carry
-        items, render, cut = renderers[name]
-        header = headers[name]
-        # The header, its newline and the blank line between sections come out of the section's room.
-        fitted, omitted = fit_lines(items, render, room - len(header) - 2, cut=cut) if items else ([], 0)
-        if fitted:
-            block = header + "\n" + "\n".join(line for _item, line in fitted)
-            blocks.append(block)
-            used = len(block) + 1
-        else:
-            used = 0
-        kept[name] = [item for item, _line in fitted]
-        if name == "recent" and fitted and fitted[-1][1] != render(fitted[-1][0]):  # the last one was cut
-            last, line = fitted[-1]
-            kept[name][-1] = last.model_copy(update={"text": line.split("] ", 1)[1], "truncated": True})
-        sections[name] = ResumeSection(budget_chars=room, used_chars=used, omitted=omitted)
-        carry = max(room - used, 0)
+    blocks, kept, sections = _fit_sections(parts, budget_chars)
     text = "\n\n".join(blocks)[:budget_chars]
     return ResumeResponse(
         namespaces=namespaces,
@@ -139,6 +95,61 @@ def resume(
         sections=sections,
         text=text,
     )
+
+
+def _briefed(r: store.BriefedMemory, text: str, truncated: bool, stored_length: int | None = None) -> ResumeMemory:
+    """A memory's line of the briefing; `stored_length`: the whole content's, when the store sent a part."""
+    return ResumeMemory(
+        memory_id=r.id,
+        namespace=r.namespace,
+        kind=r.kind,
+        layer=r.layer,
+        importance=r.importance,
+        updated_at=r.updated_at,
+        text=text,
+        truncated=truncated or (stored_length is not None and stored_length > len(r.content)),
+    )
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A section of the briefing: its header, its items and how each is rendered (`cut`: the last may be cut)."""
+
+    header: str
+    items: Sequence[Any]
+    render: Callable[[Any], str]
+    cut: bool
+
+
+def _fit_sections(
+    parts: dict[str, _Part], budget_chars: int
+) -> tuple[list[str], dict[str, list[Any]], dict[str, ResumeSection]]:
+    """Each section within its share of the budget, what one leaves unused going to the next:
+    the text blocks, the items kept per section, and each section's budget and use."""
+    blocks: list[str] = []
+    kept: dict[str, list[Any]] = {}
+    sections: dict[str, ResumeSection] = {}
+    carry = 0
+    for name, share in RESUME_SHARES:
+        room = int(budget_chars * share) + carry
+        part = parts[name]
+        # The header, its newline and the blank line between sections come out of the section's room.
+        fitted, omitted = (
+            fit_lines(part.items, part.render, room - len(part.header) - 2, cut=part.cut) if part.items else ([], 0)
+        )
+        if fitted:
+            block = part.header + "\n" + "\n".join(line for _item, line in fitted)
+            blocks.append(block)
+            used = len(block) + 1
+        else:
+            used = 0
+        kept[name] = [item for item, _line in fitted]
+        if name == "recent" and fitted and fitted[-1][1] != part.render(fitted[-1][0]):  # the last one was cut
+            last, line = fitted[-1]
+            kept[name][-1] = last.model_copy(update={"text": line.split("] ", 1)[1], "truncated": True})
+        sections[name] = ResumeSection(budget_chars=room, used_chars=used, omitted=omitted)
+        carry = max(room - used, 0)
+    return blocks, kept, sections
 
 
 def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> PrimeResponse:

@@ -4,35 +4,68 @@ caller's connection and open no transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 
-Conn = psycopg.Connection[DictRow]
+from engram.core.db import Conn
+from engram.core.models import Kind, Layer
+
+
+@dataclass(frozen=True)
+class BriefedMemory:
+    """A memory as resume shows it: `content` whole for core, its first 2,000 characters for recent ones."""
+
+    id: UUID
+    namespace: str
+    kind: Kind
+    layer: Layer
+    importance: float
+    updated_at: datetime
+    content: str
+    length: int  # of the whole content
+    weight: float | None = None  # core memories' memory weight, their order
+
+
+@dataclass(frozen=True)
+class TriggerTag:
+    tag: str  # `trigger:...`
+    access_count: int  # recalls of the memories carrying it, summed
+    memories: int
+
 
 _LIVE = sql.SQL("m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())")
 
 
-def core_by_weight(conn: Conn, namespaces: Sequence[str], limit: int) -> list[DictRow]:
-    """Core memories, heaviest first: seed 001's memory_weight (importance, a procedural bias up and
-    an episodic one down, a little for being recalled and restated)."""
-    return conn.execute(
+def _briefed(conn: Conn, query: sql.Composed, params: Sequence[object]) -> list[BriefedMemory]:
+    with conn.cursor(row_factory=class_row(BriefedMemory)) as cur:
+        return cur.execute(query, params).fetchall()
+
+
+def core_by_weight(conn: Conn, namespaces: Sequence[str], limit: int) -> list[BriefedMemory]:
+    """Core memories, heaviest first by memory weight: importance, a procedural bias up and an
+    episodic one down, a little for being recalled and restated."""
+    return _briefed(
+        conn,
         sql.SQL(
             "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, m.content,"
+            " length(m.content) AS length,"
             " m.importance + CASE m.kind WHEN 'procedural' THEN 0.15 WHEN 'episodic' THEN -0.1 ELSE 0 END"
             " + 0.05 * ln(1 + m.access_count) + 0.1 * ln(1 + m.repetition_count) AS weight"
             " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer = 'core' AND {live}"
             " ORDER BY weight DESC, m.updated_at DESC, m.id LIMIT %s"
         ).format(live=_LIVE),
         (list(namespaces), limit),
-    ).fetchall()
+    )
 
 
-def recent_changes(conn: Conn, namespaces: Sequence[str], since: datetime, limit: int) -> list[DictRow]:
+def recent_changes(conn: Conn, namespaces: Sequence[str], since: datetime, limit: int) -> list[BriefedMemory]:
     """Non-core memories written or changed since `since`, newest first."""
-    return conn.execute(
+    return _briefed(
+        conn,
         sql.SQL(
             "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, left(m.content, 2000) AS content,"
             " length(m.content) AS length"
@@ -40,17 +73,18 @@ def recent_changes(conn: Conn, namespaces: Sequence[str], since: datetime, limit
             " ORDER BY m.updated_at DESC, m.id LIMIT %s"
         ).format(live=_LIVE),
         (list(namespaces), since, limit),
-    ).fetchall()
+    )
 
 
-def triggers(conn: Conn, namespaces: Sequence[str], limit: int) -> list[DictRow]:
+def triggers(conn: Conn, namespaces: Sequence[str], limit: int) -> list[TriggerTag]:
     """`trigger:*` tags of live memories, most recalled first."""
-    return conn.execute(
-        sql.SQL(
-            "SELECT t.tag, sum(m.access_count)::bigint AS access_count, count(*) AS memories"
-            " FROM memories m CROSS JOIN LATERAL unnest(m.tags) AS t(tag)"
-            " WHERE m.namespace = ANY(%s) AND t.tag LIKE 'trigger:%%' AND {live}"
-            " GROUP BY t.tag ORDER BY sum(m.access_count) DESC, t.tag LIMIT %s"
-        ).format(live=_LIVE),
-        (list(namespaces), limit),
-    ).fetchall()
+    with conn.cursor(row_factory=class_row(TriggerTag)) as cur:
+        return cur.execute(
+            sql.SQL(
+                "SELECT t.tag, sum(m.access_count)::bigint AS access_count, count(*) AS memories"
+                " FROM memories m CROSS JOIN LATERAL unnest(m.tags) AS t(tag)"
+                " WHERE m.namespace = ANY(%s) AND t.tag LIKE 'trigger:%%' AND {live}"
+                " GROUP BY t.tag ORDER BY sum(m.access_count) DESC, t.tag LIMIT %s"
+            ).format(live=_LIVE),
+            (list(namespaces), limit),
+        ).fetchall()

@@ -1,4 +1,4 @@
-"""Building a topic tree from unit vectors (seed 001's Topiary), pure numpy: spherical k-means,
+"""Building a topic tree from unit vectors (a topic hierarchy), pure numpy: spherical k-means,
 split of loose or oversized leaves, merge of close leaves, absorption of tiny ones, a leaf budget,
 a hierarchy over leaf centroids, and stable ids by member overlap with the previous tree.
 
@@ -25,7 +25,7 @@ class TreeParams:
 
     assign_threshold: float = 0.30  # a new memory joins its nearest leaf at this cosine or above
     merge_threshold: float = 0.55  # leaves whose centroids are this close become one
-    max_leaf_size: int = 60  # a leaf larger than this is split (seed 001: 8, which fragments subjects)
+    max_leaf_size: int = 60  # a leaf larger than this is split (8 fragments subjects)
     # A leaf is split when its two halves (2-means) are less alike than this: they are two topics.
     # Halves of one subject sit at 0.33-0.65 with MiniLM, different subjects at 0.06-0.17.
     min_internal_sim: float = 0.35
@@ -154,7 +154,7 @@ def _bisect(x: Matrix, members: Indices, rng: np.random.Generator, p: TreeParams
 
 def _split(x: Matrix, leaves: list[Indices], p: TreeParams, rng: np.random.Generator) -> tuple[list[Indices], bool]:
     """Each leaf is cut in two, and the cut kept when the leaf is oversized or its halves are less
-    alike than min_internal_sim (seed 001's intra-cluster similarity), while the budget lasts."""
+    alike than min_internal_sim (the intra-cluster similarity), while the budget lasts."""
     out: list[Indices] = []
     changed = False
     room = p.leaf_budget - len(leaves)
