@@ -27,12 +27,9 @@ const WRONG_KEY = "That key was not accepted: it is wrong, revoked or expired.";
 function explain(error) {
   if (error.status === 404) return EXPIRED;
   if (error.status === 401) return WRONG_KEY;
-  if (error.status === 403) {
-    const details = error.details || {};
-    const scope = details.scope || details.required_scope;
-    return scope
-      ? `This key lacks the "${scope}" scope: untick it, or use a key that has it.`
-      : `This key may not grant that: ${error.message}`;
+  const scope = error.details && error.details.scope;
+  if (error.status === 403 && scope && /key lacks/.test(error.message)) {
+    return `This key lacks the "${scope}" scope: untick it, or use a key that has it.`;
   }
   return error.message;
 }

@@ -32,8 +32,7 @@ export async function render(root, _args, context) {
   root.append(h("h2", null, "Connected apps"));
   let grants;
   try {
-    const answer = await get("/v1/grants");
-    grants = Array.isArray(answer) ? answer : answer.items || answer.grants || [];
+    grants = (await get("/v1/grants")).grants;
   } catch (error) {
     root.append(errorBox(error));
     return;

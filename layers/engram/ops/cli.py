@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     k.add_argument("--name", default="")
     r = sub.add_parser("revoke-key", help="revoke a key by id")
     r.add_argument("key_id", type=UUID)
+    g = sub.add_parser("grants", help="apps connected by OAuth: list a tenant's grants, revoke one")
+    grants = g.add_subparsers(dest="grants_command", required=True)
+    grants.add_parser("list", help="a tenant's grants, newest first").add_argument("--tenant", type=UUID, required=True)
+    grants.add_parser("revoke", help="revoke a grant: its tokens stop at once").add_argument("grant_id", type=UUID)
     b = sub.add_parser("backfill", help="re-enqueue chunks that still have no vector")
     b.add_argument("--limit", type=int, default=100_000)
     b.add_argument("--tenant", type=UUID, default=None, help="only this tenant's chunks")
@@ -85,6 +89,8 @@ def _run(args: argparse.Namespace) -> int:
             revoke_key(owner, args.key_id)
             owner.commit()
         print(json.dumps({"revoked": str(args.key_id)}))
+    elif args.command == "grants":
+        _grants(args)
     elif args.command == "backfill":
         tenant = str(args.tenant) if args.tenant else None
         print(json.dumps({"enqueued": operations.backfill(limit=args.limit, tenant_id=tenant)}))
@@ -103,6 +109,22 @@ def _run(args: argparse.Namespace) -> int:
 
         print(erase_tenant(args.tenant_id, actor="cli").model_dump_json(indent=2))
     return 0
+
+
+def _grants(args: argparse.Namespace) -> None:
+    from engram.core.db import owner_connection
+    from engram.core.errors import NotFound
+    from engram.oauth import service as oauth_service
+    from engram.oauth import store as oauth_store
+
+    if args.grants_command == "list":
+        print(oauth_service.list_grants(args.tenant).model_dump_json(indent=2))
+        return
+    with owner_connection() as owner:  # any tenant's grant, as revoke-key takes any key
+        if not oauth_store.revoke_grant(owner, args.grant_id):
+            raise NotFound(f"no grant {args.grant_id}")
+        owner.commit()
+    print(json.dumps({"revoked": str(args.grant_id)}))
 
 
 def _print_settings() -> None:
