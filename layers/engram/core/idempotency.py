@@ -20,15 +20,24 @@ import json
 from dataclasses import dataclass
 from typing import TypeVar
 
-import psycopg
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 from pydantic import BaseModel
 
 from engram.core.config import settings
+from engram.core.db import Conn
 from engram.core.errors import Conflict
 
 HEADER = "Idempotency-Key"
 Answer = TypeVar("Answer", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class _KeyRow:
+    """A claimed key as stored: its request, and its answer once the write committed."""
+
+    operation: str
+    request_hash: bytes
+    answer: str | None  # JSON text
 
 
 @dataclass(frozen=True)
@@ -65,9 +74,7 @@ DELETE FROM idempotency_keys WHERE (tenant_id, idempotency_key) IN (
 """
 
 
-def replay(
-    conn: psycopg.Connection[DictRow], idempotency: IdempotencyKey | None, answer_type: type[Answer]
-) -> Answer | None:
+def replay(conn: Conn, idempotency: IdempotencyKey | None, answer_type: type[Answer]) -> Answer | None:
     """Claim the key for this transaction and return None (go on and write), or return the first
     answer given under it. The same key with a different request is a 409 naming the header."""
     if idempotency is None:
@@ -81,26 +88,26 @@ def replay(
     if conn.execute(_CLAIM, params).fetchone() is not None:
         conn.execute(_SWEEP, params)
         return None
-    seen = conn.execute(
-        "SELECT operation, request_hash, answer::text AS answer FROM idempotency_keys"
-        " WHERE tenant_id = engram_current_tenant() AND idempotency_key = %s",
-        (idempotency.key,),
-    ).fetchone()
-    if seen is None or seen["answer"] is None:  # cannot be, the claim and the answer commit together
+    with conn.cursor(row_factory=class_row(_KeyRow)) as cur:
+        seen = cur.execute(
+            "SELECT operation, request_hash, answer::text AS answer FROM idempotency_keys"
+            " WHERE tenant_id = engram_current_tenant() AND idempotency_key = %s",
+            (idempotency.key,),
+        ).fetchone()
+    if seen is None or seen.answer is None:  # cannot be, the claim and the answer commit together
         raise Conflict(
             f"the request with this {HEADER} is still being written; retry it",
             {"header": HEADER, "retryable": True},
         )
-    if seen["operation"] != idempotency.operation or bytes(seen["request_hash"]) != idempotency.request_hash:
+    if seen.operation != idempotency.operation or bytes(seen.request_hash) != idempotency.request_hash:
         raise Conflict(
-            f"the {HEADER} header was used for a different request ({seen['operation']}); "
-            "a new request needs a new key",
-            {"header": HEADER, "idempotency_key": idempotency.key, "operation": seen["operation"]},
+            f"the {HEADER} header was used for a different request ({seen.operation}); a new request needs a new key",
+            {"header": HEADER, "idempotency_key": idempotency.key, "operation": seen.operation},
         )
-    return answer_type.model_validate_json(seen["answer"])
+    return answer_type.model_validate_json(seen.answer)
 
 
-def remember(conn: psycopg.Connection[DictRow], idempotency: IdempotencyKey | None, answer: BaseModel) -> None:
+def remember(conn: Conn, idempotency: IdempotencyKey | None, answer: BaseModel) -> None:
     """Store the answer under the key `replay` claimed, in the transaction of the write."""
     if idempotency is not None:
         conn.execute(

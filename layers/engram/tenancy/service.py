@@ -22,6 +22,15 @@ from engram.tenancy.store import (
     revoke_key,
 )
 
+__all__ = [
+    "create_tenant_key",
+    "purge_namespace",
+    "revoke_tenant_key",
+    "tenant_keys",
+    "tenant_stats",
+    "tenant_usage",
+]
+
 USAGE_DEFAULT_DAYS = 30
 
 

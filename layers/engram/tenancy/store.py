@@ -66,7 +66,8 @@ def create_tenant(owner: Conn, name: str) -> UUID:
         raise InvalidField("name", "must be 1-200 characters", limit=200)
     row = owner.execute("INSERT INTO tenants (name) VALUES (%s) RETURNING id", (name,)).fetchone()
     assert row is not None
-    return row["id"]
+    tenant_id: UUID = row["id"]
+    return tenant_id
 
 
 def issue_key(conn: Conn, tenant_id: UUID, scopes: Sequence[str], name: str = "") -> IssuedKey:
