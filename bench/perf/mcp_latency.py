@@ -193,7 +193,8 @@ async def sdk_session(
     base: str, key: str, ids: list[str], n: int, post: Callable[..., bytes]
 ) -> dict[str, tuple[list[float], list[float]]]:
     import mcp
-    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
 
     http = create_mcp_http_client(headers={"Authorization": f"Bearer {key}"})
     out: dict[str, tuple[list[float], list[float]]] = {}

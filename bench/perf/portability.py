@@ -29,6 +29,8 @@ import os
 import resource
 import time
 import urllib.request
+from collections.abc import Callable
+from typing import Any
 
 from bench.harness import local_stack, new_tenant
 
@@ -44,14 +46,15 @@ def main() -> None:
 
     with local_stack(prefix="engram-bench-portability-") as stack:
 
-        def client(name: str):
+        def client(name: str) -> Callable[..., dict[str, Any]]:
             key = new_tenant(stack, name).key
             headers = {"content-type": "application/json", "authorization": f"Bearer {key}"}
 
-            def call(method: str, path: str, body: object = None) -> dict:
+            def call(method: str, path: str, body: object = None) -> dict[str, Any]:
                 resp = gateway.handle(method, path, headers, json.dumps(body).encode() if body is not None else b"")
                 assert resp.status < 300, resp.body[:300]
-                return json.loads(resp.body)
+                answer: dict[str, Any] = json.loads(resp.body)
+                return answer
 
             return call
 
