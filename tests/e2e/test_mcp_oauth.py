@@ -68,16 +68,22 @@ class Callback:
     def __init__(self) -> None:
         self.queries: queue.Queue[dict[str, str]] = queue.Queue()
         self.seen: list[dict[str, str]] = []
+        self.document: dict[str, Any] | None = None  # served at /client.json: a Client ID Metadata Document
+        self.document_fetches = 0
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 target = urlsplit(self.path)
+                content_type = "text/html; charset=utf-8"
+                body = b"<!doctype html><title>Connected</title><p>You can close this window.</p>"
                 if target.path == "/callback":  # not the browser's favicon.ico
                     owner.queries.put(dict(parse_qsl(target.query)))
-                body = b"<!doctype html><title>Connected</title><p>You can close this window.</p>"
+                elif target.path == "/client.json" and owner.document is not None:
+                    owner.document_fetches += 1
+                    content_type, body = "application/json", json.dumps(owner.document).encode()
                 self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -89,6 +95,7 @@ class Callback:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/callback"
+        self.document_url = f"http://127.0.0.1:{self.server.server_address[1]}/client.json"
 
     def wait(self) -> dict[str, str]:
         try:
@@ -326,6 +333,41 @@ def test_a_chat_app_connects_by_url_calls_tools_refreshes_and_is_cut_off_when_re
     assert f'resource_metadata="{server}/.well-known/oauth-protected-resource/mcp"' in challenge
     [revoked] = grants_of(server, tenant.key)
     assert revoked["revoked_at"]
+
+
+def test_an_app_named_by_a_client_id_metadata_document_connects_without_registering(
+    server: str, make_tenant: Any, driver: WebDriver, callback: Callback, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram_local.stack import LocalStack
+
+    # A metadata document's URL must be https, except http://127.0.0.1 when this setting allows it (as
+    # here: the document is served by the test's own listener).
+    monkeypatch.setenv("ENGRAM_OAUTH_ALLOW_LOCAL_METADATA_URLS", "true")
+    LocalStack.refresh_settings()
+    try:
+        tenant = make_tenant("oauth-cimd")
+        callback.document = {
+            "client_id": callback.document_url,
+            "client_name": "Metadata app",
+            "redirect_uris": [callback.url],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        }
+        person = Person(driver, tenant.key)
+        app = App(server, callback, lambda url: person.approve(url, {"read"}, None))
+        # The SDK's constructor takes https document URLs only; its flow uses whatever URL it holds.
+        app.provider.context.client_metadata_url = callback.document_url
+        result = app.run(lambda c: c.call_tool("recall", {"query": "anything"}))
+    finally:
+        monkeypatch.undo()
+        LocalStack.refresh_settings()
+    assert not result.is_error
+    assert dict(parse_qsl(urlsplit(app.authorize_urls[0]).query))["client_id"] == callback.document_url
+    assert person.seen["app"] == "Metadata app" and callback.document_fetches >= 1  # the name came from it
+    assert app.storage.client_info is not None and app.storage.client_info.client_id == callback.document_url
+    [grant] = grants_of(server, tenant.key)
+    assert grant["client_id"] == callback.document_url and grant["client_name"] == "Metadata app"
 
 
 def test_a_person_who_denies_sends_access_denied_back_to_the_app(
