@@ -49,6 +49,7 @@ ACCESS_LOG_FORMAT = json.dumps(
         "authorizerError": "$context.authorizer.error",
         "tenantId": "$context.authorizer.tenant_id",
         "keyId": "$context.authorizer.key_id",
+        "grantId": "$context.authorizer.grant_id",  # set when the caller used an OAuth access token
         # "route" when the authorizer could not reach the database and the route checked the key
         "keyCheck": "$context.authorizer.key_check",
         "error": "$context.error.message",
@@ -67,6 +68,8 @@ class RouteSpec(Protocol):
     def function(self) -> str: ...
     @property
     def auth(self) -> bool: ...
+    @property
+    def challenge(self) -> bool: ...
 
 
 @jsii.implements(apigwv2.IAccessLogSettings)
@@ -104,6 +107,17 @@ class Api(Construct):
             # A key's verdict is cached per Authorization header: a revoked key keeps working
             # for at most this long, and the database sees one lookup per key per period.
             results_cache_ttl=Duration.seconds(config.authorizer_cache_seconds),
+        )
+        # The same function without an identity source, so uncached: a request with no Authorization
+        # header reaches it, and the route answers 401 with the bearer challenge an MCP client's OAuth
+        # discovery starts from (API Gateway's own 401 has no WWW-Authenticate). For `challenge` routes.
+        self.challenge_authorizer = authorizers.HttpLambdaAuthorizer(
+            "ChallengeAuthorizer",
+            functions[AUTHORIZER_FUNCTION],
+            authorizer_name=f"{config.prefix}-api-key-challenge",
+            response_types=[authorizers.HttpLambdaResponseType.SIMPLE],
+            identity_source=[],
+            results_cache_ttl=Duration.seconds(0),
         )
         self.http_api = apigwv2.HttpApi(
             self,
@@ -151,7 +165,11 @@ class Api(Construct):
                 path=route.path,
                 methods=[apigwv2.HttpMethod[route.method.upper()]],
                 integration=integration,
-                authorizer=None if route.auth else apigwv2.HttpNoneAuthorizer(),
+                authorizer=(
+                    (self.challenge_authorizer if route.challenge else None)
+                    if route.auth
+                    else apigwv2.HttpNoneAuthorizer()
+                ),
             )
             self.routes[f"{route.method.upper()} {route.path}"] = added
             if not route.auth:

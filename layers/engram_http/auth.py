@@ -44,7 +44,9 @@ def caller(
     in time. A token confined to namespaces confines every tenant transaction of this request."""
     confine_to_namespaces(None)
     ctx = authorizer_context or {}
-    if ctx.get("key_check") == CHECKED_BY_ROUTE:
+    # An OAuth token is checked again here: the authorizer's verdict may be cached for minutes, and a
+    # revoked grant or token must stop at once (one indexed lookup per request made with a token).
+    if ctx.get("key_check") == CHECKED_BY_ROUTE or (ctx.get("grant_id") and ctx.get("tenant_id")):
         found = key_principal(bearer_key(authorization), base=base)
         if found is None:
             raise Unauthorized("missing or invalid API key")

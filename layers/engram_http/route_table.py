@@ -15,6 +15,10 @@ class Route:
     path: str  # API Gateway syntax: /v1/memories/{memory_id}
     function: str  # folder name under functions/
     auth: bool = True
+    # A request without credentials still reaches the function (an uncached authorizer with no identity
+    # source), so its 401 carries the bearer challenge that starts an MCP client's OAuth flow; API
+    # Gateway's own 401 for a missing Authorization header has no WWW-Authenticate.
+    challenge: bool = False
 
 
 ROUTES: tuple[Route, ...] = (
@@ -70,9 +74,9 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/imports/{import_id}", "portability"),
     # Remote MCP (streamable HTTP, stateless, JSON responses): the same key and scopes as /v1. GET
     # and DELETE reach the function only to be answered 405 as MCP asks (a 404 reads as a lost session).
-    Route("POST", "/mcp", "mcp"),
-    Route("GET", "/mcp", "mcp"),
-    Route("DELETE", "/mcp", "mcp"),
+    Route("POST", "/mcp", "mcp", challenge=True),
+    Route("GET", "/mcp", "mcp", challenge=True),
+    Route("DELETE", "/mcp", "mcp", challenge=True),
     # OAuth for MCP connectors (engram.oauth): the API is its own authorization server. Public: a client
     # discovers, registers, authorizes and redeems without a key; the consent's approval takes the key.
     Route("GET", "/.well-known/oauth-protected-resource", "oauth", auth=False),

@@ -108,7 +108,7 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
     route, params = found
     event = build_event(method, raw_path, headers, body, route, params)
     if route.auth:
-        if not event["headers"].get("authorization"):
+        if not event["headers"].get("authorization") and not route.challenge:
             return _json(401, '{"message":"Unauthorized"}')  # identity source missing: API Gateway answers
         try:
             verdict = invoke("authorizer", event)

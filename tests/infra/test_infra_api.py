@@ -18,18 +18,27 @@ def _integration_function(synth, integration_id: str) -> str:
     return uri["Fn::GetAtt"][0]
 
 
+def _authorizer_ids(synth) -> tuple[str, str]:
+    """The cached authorizer's logical id, and the challenge one's (no identity source, no cache)."""
+    found = synth.resources("AWS::ApiGatewayV2::Authorizer")
+    assert len(found) == 2
+    (cached,) = [k for k, v in found.items() if v["Properties"].get("IdentitySource")]
+    (challenge,) = [k for k in found if k != cached]
+    return cached, challenge
+
+
 def test_every_route_has_its_function_and_the_authorizer(dev):
     routes = dev.resources("AWS::ApiGatewayV2::Route")
     by_key = {r["Properties"]["RouteKey"]: r["Properties"] for r in routes.values()}
     assert set(by_key) == {f"{r.method} {r.path}" for r in ROUTES}
-    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    authorizer_id, challenge_id = _authorizer_ids(dev)
     for route in ROUTES:
         props = by_key[f"{route.method} {route.path}"]
         integration_id = props["Target"]["Fn::Join"][1][1]["Ref"]
         assert _integration_function(dev, integration_id) == dev.function_logical_id(route.function)
         if route.auth:
             assert props["AuthorizationType"] == "CUSTOM", route
-            assert props["AuthorizerId"] == {"Ref": authorizer_id}, route
+            assert props["AuthorizerId"] == {"Ref": challenge_id if route.challenge else authorizer_id}, route
         else:
             assert props["AuthorizationType"] == "NONE", route
 
@@ -97,6 +106,16 @@ def test_authorizer_is_a_cached_simple_request_authorizer(dev):
             ),
         },
     )
+
+
+def test_the_challenge_authorizer_is_the_same_function_uncached_without_identity_source(dev):
+    _, challenge_id = _authorizer_ids(dev)
+    props = dev.resources("AWS::ApiGatewayV2::Authorizer")[challenge_id]["Properties"]
+    assert props["AuthorizerResultTtlInSeconds"] == 0
+    assert not props.get("IdentitySource")
+    assert props["EnableSimpleResponses"] is True
+    assert dev.function_logical_id("authorizer") in json.dumps(props["AuthorizerUri"])
+    assert {f"{r.method} {r.path}" for r in ROUTES if r.challenge} == {"POST /mcp", "GET /mcp", "DELETE /mcp"}
 
 
 def test_stage_throttles_and_writes_json_access_logs(dev):

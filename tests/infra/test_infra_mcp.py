@@ -17,7 +17,13 @@ def test_mcp_goes_to_the_mcp_function_behind_the_authorizer(dev):
     keys = ["POST /mcp", "GET /mcp", "DELETE /mcp"]  # GET and DELETE only to be answered 405
     assert [f"{r.method} {r.path}" for r in ROUTES if r.function == "mcp"] == keys
     mcp_id = dev.function_logical_id("mcp")
-    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    # The challenge authorizer: the same function, uncached and without an identity source, so a request
+    # without credentials gets the route's 401 with the bearer challenge (OAuth discovery).
+    (authorizer_id,) = [
+        k
+        for k, v in dev.resources("AWS::ApiGatewayV2::Authorizer").items()
+        if not v["Properties"].get("IdentitySource")
+    ]
     routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in dev.resources("AWS::ApiGatewayV2::Route").values()}
     for key in keys:
         props = routes[key]

@@ -4,6 +4,8 @@ lists answered with the spec's error (never a 500)."""
 
 from __future__ import annotations
 
+import psycopg
+
 from tests.integration.oauth_flow import (
     BASE,
     REDIRECT,
@@ -62,6 +64,16 @@ def test_without_credentials_v1_and_mcp_point_at_the_resource_metadata(stack):
         assert r.headers["www-authenticate"] == (
             f'Bearer resource_metadata="{BASE}/.well-known/oauth-protected-resource/mcp", error="invalid_token"'
         )
+
+
+def test_mcp_without_any_authorization_header_answers_the_bearer_challenge(stack):
+    r = call("POST", "/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert r.status == 401
+    assert (
+        r.headers["www-authenticate"] == f'Bearer resource_metadata="{BASE}/.well-known/oauth-protected-resource/mcp"'
+    )
+    # /v1 keeps the cached authorizer: API Gateway itself answers a request without the header.
+    assert call("GET", "/v1/memories").status == 401
 
 
 def test_wrong_or_missing_pkce_verifier_is_invalid_grant(stack, tenant):
@@ -234,3 +246,34 @@ def test_token_endpoint_errors(stack):
     assert (bad.status, bad.body["error"]) == (400, "invalid_request")
     unknown = redeem("ecl_x", "eac_unknown", pkce()[0])
     assert (unknown.status, unknown.body["error"]) == (400, "invalid_grant")
+
+
+def test_a_revoked_token_stops_at_once_even_behind_a_cached_authorizer_verdict(stack, tenant):
+    from engram_http.route_match import match
+    from engram_local import gateway
+    from engram_local.lambda_runtime import invoke
+
+    _, answer = tokens_for(tenant.key)
+    headers = {"authorization": f"Bearer {answer['access_token']}"}
+    route, params = match("GET", "/v1/memories")  # type: ignore[misc]
+    event = gateway.build_event("GET", "/v1/memories", headers, b"", route, params)
+    verdict = invoke("authorizer", event)
+    assert verdict["isAuthorized"] and verdict["context"]["grant_id"]
+    assert call("POST", "/oauth/revoke", form={"token": answer["access_token"]}).status == 200
+    # API Gateway caches the verdict per Authorization header; the route checks a token again.
+    event["requestContext"]["authorizer"] = {"lambda": verdict["context"]}
+    assert invoke("memories", event)["statusCode"] == 401
+
+
+def test_refreshing_drops_the_grants_expired_tokens(stack, tenant):
+    client_id, answer = tokens_for(tenant.key)
+    expire_tokens(stack, answer["access_token"])
+    assert refresh(client_id, answer["refresh_token"]).status == 200
+    with psycopg.connect(stack.dsn) as conn:
+        kinds = conn.execute(
+            "SELECT kind, rotated_at IS NOT NULL FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id"
+            " WHERE g.client_id = %s ORDER BY kind, 2",
+            (client_id,),
+        ).fetchall()
+    # the expired access token is gone; the rotated refresh token stays for reuse detection
+    assert kinds == [("access", False), ("refresh", False), ("refresh", True)]

@@ -62,6 +62,12 @@ def test_static_routes_are_get_only_and_outside_v1():
 def test_the_mcp_endpoint_is_one_path_behind_the_authorizer():
     mcp = [(r.method, r.path, r.auth) for r in ROUTES if r.function in JSON_RPC_FUNCTIONS]
     assert mcp == [("POST", "/mcp", True), ("GET", "/mcp", True), ("DELETE", "/mcp", True)]
+    # Only /mcp lets a request without credentials reach its function (for the bearer challenge).
+    assert [(r.method, r.path) for r in ROUTES if r.challenge] == [
+        ("POST", "/mcp"),
+        ("GET", "/mcp"),
+        ("DELETE", "/mcp"),
+    ]
 
 
 def test_a_path_a_route_names_literally_serves_that_routes_methods_alone() -> None:

@@ -185,6 +185,11 @@ def save_token(
     )
 
 
+def drop_expired_tokens(conn: Conn, grant_id: UUID) -> None:
+    """A grant's expired tokens: a rotated refresh token is kept until it expires (reuse detection)."""
+    conn.execute("DELETE FROM oauth_tokens WHERE grant_id = %s AND expires_at < now()", (grant_id,))
+
+
 def extend_grant(conn: Conn, grant_id: UUID, ttl_s: int) -> None:
     conn.execute(
         "UPDATE oauth_grants SET expires_at = now() + make_interval(secs => %s) WHERE id = %s", (ttl_s, grant_id)
