@@ -179,7 +179,7 @@ def test_bad_appends_are_refused_whole(api, messages, status, field):
 
 @pytest.fixture
 def seed_windows(settings_env):
-    """The seed-004 shape (5 messages, stride 3) instead of the benchmarked default."""
+    """Overlapping windows (5 messages, stride 3) instead of the benchmarked single-turn default."""
     settings_env(ENGRAM_CONVERSATION_WINDOW_SIZE="5", ENGRAM_CONVERSATION_WINDOW_STRIDE="3")
 
 

@@ -20,8 +20,8 @@ Indices = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class TreeParams:
-    """Seed 001's parameters, except the leaf size and the coherence floor, calibrated for the local
-    MiniLM embedder (README "Topics"); an embedding space's row may override any of them."""
+    """The topic tree's parameters; the leaf size and the coherence floor are calibrated for the local
+    MiniLM embedder (docs/topics.md); an embedding space's row may override any of them."""
 
     assign_threshold: float = 0.30  # a new memory joins its nearest leaf at this cosine or above
     merge_threshold: float = 0.55  # leaves whose centroids are this close become one
