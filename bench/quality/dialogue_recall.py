@@ -1,6 +1,6 @@
 """Recall on real dialogue: evidence found within 2,000 / 4,000 / 8,000 characters, asked as an agent asks.
 
-The first judge of every ranking default (README "Recall quality"). Real multi-session conversations
+The first judge of every ranking default (docs/performance.md, "Recall quality"). Real multi-session conversations
 (LoCoMo's development split, ../shared/data/locomo-dev: two people over 19-32 dated sessions, questions
 naming the turns that answer them) are ingested through the API (API Gateway stand-in, authorizer,
 route Lambdas, the SQS embed pipeline, embedded PostgreSQL): one conversation per session (or per

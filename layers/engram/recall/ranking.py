@@ -11,13 +11,13 @@ from typing import Any
 from uuid import UUID
 
 RECENCY_HALF_LIFE_DAYS = 30.0
-# engram-go's composite weights; see README "Recall quality" for what was measured.
+# engram-go's composite weights; see docs/performance.md, "Recall quality" for what was measured.
 W_VECTOR, W_KEYWORD, W_RECENCY = 0.50, 0.35, 0.15
 # Reciprocal rank fusion's k: 10 beat 20 at every budget on real dialogue (bench/dialogue_recall.py), as it
 # beat 20, 40 and 60 on bench/longconv_recall.py: a small k lets each list's first hits lead, which is what
 # evidence within a small budget needs.
 RRF_K = 10
-# Conversation turns, on real dialogue (bench/dialogue_recall.py; README "Recall quality"):
+# Conversation turns, on real dialogue (bench/quality/dialogue_recall.py; docs/performance.md, "Recall quality"):
 # - A session (a conversation's turns of one day) that holds more of the query's rare words than its
 #   turns do one by one is where the answer is: a third list ranks the candidate turns by their
 #   session's sum of the query words' weights (each word once), counted SESSION_WEIGHT.
