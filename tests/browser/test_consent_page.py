@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import Console, call
+from tests.browser.conftest import PHONE, Console, as_phone, call
 
 # Nothing listens there: the browser shows its own error page, and the URL is what the app would get
 # (a test that ends there goes back to the console: the page fixture clears the tab's storage).
@@ -138,7 +138,14 @@ def test_the_person_sees_the_app_pastes_a_key_once_and_is_sent_back_with_a_code(
 
 def test_deny_sends_access_denied_back_without_a_key(console: Console) -> None:
     url, state = pending_request(console.base)
+    as_phone(console.driver)  # people approve from a phone too: nothing reaches past the right edge
     open_request(console, url)
+    wide = console.driver.execute_script(
+        "const w = document.documentElement.clientWidth;"
+        " return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1)"
+        ".map((e) => e.tagName + '#' + e.id)"
+    )
+    assert console.driver.execute_script("return document.documentElement.clientWidth") == PHONE[0] and not wide, wide
     console.find("#deny").click()
     console.wait(lambda d: d.current_url.startswith(REDIRECT), "back at the app's redirect URI")
     query = dict(parse_qsl(urlsplit(console.driver.current_url).query))
