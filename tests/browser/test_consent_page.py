@@ -104,6 +104,8 @@ def test_the_person_sees_the_app_pastes_a_key_once_and_is_sent_back_with_a_code(
     assert "/v1/stats" in refused and "401" in refused
     paste_key(console, console.key)
     console.find("#grant-form")
+    note = console.find("#key-note").text  # which key approves: its public prefix, never the secret
+    assert note.startswith("Approving with key egk_") and console.key not in note
     # The field was emptied: the key is kept in the page's memory only.
     assert console.driver.find_element(By.ID, "api-key").get_attribute("value") == ""
     listed = [e.get_attribute("value") for e in console.driver.find_elements(By.CSS_SELECTOR, "input[name=namespace]")]

@@ -99,6 +99,8 @@ $("key-form").addEventListener("submit", async (event) => {
     }
   }
   key = pasted;
+  // Only the key's public prefix (egk_xxxxxxxx), as the console shows it.
+  $("key-note").textContent = `Approving with key ${pasted.split("_").slice(0, 2).join("_")}… (kept in this page only).`;
   $("scopes").replaceChildren(h("legend", null, "What the app may do"), ...scopeChoices());
   $("namespace-list").replaceChildren(...namespaceChoices(names));
   $("key-form").hidden = true;
