@@ -53,7 +53,7 @@ integration: venv
 	$(PY) -m pytest -m integration
 infra: venv
 	$(PY) -m pytest -m infra
-e2e: venv
+e2e: venv browser  # tests/e2e/test_mcp_oauth.py drives the consent page in Chromium
 	$(PY) -m pytest -m e2e
 
 lint: venv
