@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.core.models import Namespace, Strict
 
+# An API key's scopes (engram.tenancy; the tables' CHECKs hold both to this set): a grant's are a subset.
 SCOPES = ("read", "write", "admin")
 Scope = Literal["read", "write", "admin"]
 ACCESS_TOKEN_PREFIX = "eat_"

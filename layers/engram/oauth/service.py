@@ -172,7 +172,7 @@ def register_client(document: Mapping[str, Any]) -> RegisteredClient:
     )
 
 
-def is_metadata_document_url(client_id: str) -> bool:
+def _is_metadata_document_url(client_id: str) -> bool:
     return client_id.startswith(("https://", "http://"))
 
 
@@ -233,7 +233,7 @@ def _client(client_id: str) -> ClientRow | None:
     """A registered client, or a metadata document's (fetched, and again once it is an hour old)."""
     with anonymous_transaction() as conn:
         found = store.client(conn, client_id)
-    if not is_metadata_document_url(client_id):
+    if not _is_metadata_document_url(client_id):
         return found
     if (
         found is not None
