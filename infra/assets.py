@@ -22,6 +22,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aws_cdk import aws_lambda as lambda_
 
@@ -51,7 +52,7 @@ class LambdaAssets:
                 "build/lambda/manifest.json is missing: run `make build` before deploying, "
                 "or pass -c engram:assets=auto to synthesize with placeholder code (not deployable)."
             )
-        self.manifest: dict = json.loads(MANIFEST.read_text()) if self.built else {}
+        self.manifest: dict[str, Any] = json.loads(MANIFEST.read_text()) if self.built else {}
 
     @property
     def deployable(self) -> bool:

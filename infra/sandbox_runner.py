@@ -13,6 +13,7 @@ import sysconfig
 import time
 import traceback
 import uuid
+from typing import Any
 
 
 class Context:
@@ -35,7 +36,7 @@ def main() -> None:
     job = json.loads(sys.stdin.read())
     sys.path[:0] = job["paths"]
     os.environ.update(job["env"])
-    result: dict = {"responses": []}
+    result: dict[str, Any] = {"responses": []}
     started = time.perf_counter()
     try:
         handler = getattr(importlib.import_module(job["module"]), job["attribute"])

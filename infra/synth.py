@@ -19,6 +19,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,14 +32,14 @@ from infra.config import ENVIRONMENTS, REPO_ROOT
 from infra.stack import EngramStack
 
 
-def synth(env: str, outdir: Path) -> tuple[dict, EngramStack]:
+def synth(env: str, outdir: Path) -> tuple[dict[str, Any], EngramStack]:
     app = App(outdir=str(outdir), context={"env": env, "engram:assets": "auto"})
     app, stack = build_app(app)
     assembly = app.synth()  # raises on any unacknowledged nag finding
     return assembly.get_stack_by_name(stack.stack_name).template, stack
 
 
-def acknowledgements(template: dict) -> list[dict[str, str]]:
+def acknowledgements(template: dict[str, Any]) -> list[dict[str, str]]:
     found = []
     for logical_id, resource in template.get("Resources", {}).items():
         path = resource.get("Metadata", {}).get("aws:cdk:path", logical_id)

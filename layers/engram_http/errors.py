@@ -23,7 +23,7 @@ _FRIENDLY = {
 
 def error_response(
     status: int, code: str, message: str, details: Any = None, retry_after_s: int | None = None
-) -> Response:
+) -> Response[Any]:
     return Response(
         status_code=status,
         content_type="application/json",
@@ -41,7 +41,7 @@ def _field(loc: tuple[Any, ...] | list[Any], whole: str | None) -> str:
     return ".".join(parts) or whole
 
 
-def validation_response(exc: RequestValidationError) -> Response:
+def validation_response(exc: RequestValidationError) -> Response[Any]:
     errors = exc.errors()
     for e in errors:
         if e.get("type") == "json_invalid":
@@ -74,7 +74,7 @@ def invalid_fields(errors: Sequence[Any], whole: str | None = None) -> tuple[str
 
 def install_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(EngramError)
-    def _domain(exc: EngramError) -> Response:
+    def _domain(exc: EngramError) -> Response[Any]:
         response = error_response(exc.status, exc.code, exc.message, exc.details, exc.retry_after_s)
         if exc.status in (401, 403):  # the bearer challenge that sends an OAuth client to our metadata
             event = app.current_event
@@ -85,11 +85,11 @@ def install_error_handlers(app: APIGatewayHttpResolver) -> None:
         return response
 
     @app.exception_handler(RequestValidationError)
-    def _validation(exc: RequestValidationError) -> Response:
+    def _validation(exc: RequestValidationError) -> Response[Any]:
         return validation_response(exc)
 
     @app.exception_handler(Exception)
-    def _unexpected(exc: Exception) -> Response:
+    def _unexpected(exc: Exception) -> Response[Any]:
         # A bug, not the caller's fault: log it whole, answer without internals.
         logger.exception("unhandled error")
         request_id = app.current_event.request_context.request_id
@@ -98,5 +98,5 @@ def install_error_handlers(app: APIGatewayHttpResolver) -> None:
         )
 
     @app.not_found
-    def _not_found(exc: Exception) -> Response:
+    def _not_found(exc: Exception) -> Response[Any]:
         return error_response(404, "not_found", "no such route")

@@ -48,7 +48,7 @@ def _resolver_state_per_thread() -> None:
         return property(lambda _self: getattr(state, name, None), lambda _self, value: setattr(state, name, value))
 
     def context_of(resolver: Any) -> dict[str, Any]:
-        contexts = state.__dict__.setdefault("contexts", {})
+        contexts: dict[int, dict[str, Any]] = state.__dict__.setdefault("contexts", {})
         return contexts.setdefault(id(resolver), {})
 
     def set_context(resolver: Any, value: dict[str, Any]) -> None:

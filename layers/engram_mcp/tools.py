@@ -116,7 +116,8 @@ class Tool:
         if not merged["required"]:
             del merged["required"]
         merged["additionalProperties"] = False
-        return _without_titles(merged)
+        schema_without_titles: dict[str, Any] = _without_titles(merged)
+        return schema_without_titles
 
     def parse(self, arguments: Mapping[str, Any]) -> Arguments:
         """Validate as the route would; unknown names are refused (by the body model when there is one)."""

@@ -13,8 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from uuid import UUID
 
-import psycopg
-from psycopg.rows import DictRow
+from engram.core.db import Conn
 
 # Fresh enough: activity inside this window of the recorded time changes nothing.
 _RECORD = """
@@ -30,21 +29,21 @@ WHERE a.last_activity_at < now() - interval '1 minute' OR a.last_activity_at <= 
 """
 
 
-def record_activity(conn: psycopg.Connection[DictRow], namespaces: Iterable[str]) -> None:
+def record_activity(conn: Conn, namespaces: Iterable[str]) -> None:
     """Note that these namespaces of the transaction's tenant were used."""
     names = sorted(set(namespaces))  # sorted: concurrent upserts lock rows in one order
     if names:
         conn.execute(_RECORD, {"namespaces": names})
 
 
-def namespaces_to_consolidate(conn: psycopg.Connection[DictRow], limit: int) -> list[tuple[UUID, str]]:
+def namespaces_to_consolidate(conn: Conn, limit: int) -> list[tuple[UUID, str]]:
     """Pairs with activity since their last dispatch, longest waiting first (any tenant: a
     definer function, so this works in a transaction with no tenant set)."""
     rows = conn.execute("SELECT tenant_id, namespace FROM engram_namespaces_to_consolidate(%s)", (limit,)).fetchall()
     return [(r["tenant_id"], r["namespace"]) for r in rows]
 
 
-def lock_activity(conn: psycopg.Connection[DictRow], namespace: str) -> tuple[datetime, datetime | None] | None:
+def lock_activity(conn: Conn, namespace: str) -> tuple[datetime, datetime | None] | None:
     """Lock the tenant's activity row for this namespace (dispatchers serialise on it) and return
     (last_activity_at, dispatched_at), or None when it is no longer waiting for a run."""
     row = conn.execute(
@@ -57,7 +56,7 @@ def lock_activity(conn: psycopg.Connection[DictRow], namespace: str) -> tuple[da
     return row["last_activity_at"], row["dispatched_at"]
 
 
-def mark_dispatched(conn: psycopg.Connection[DictRow], namespace: str) -> None:
+def mark_dispatched(conn: Conn, namespace: str) -> None:
     """A run now covers the activity recorded so far in this namespace."""
     conn.execute(
         "UPDATE namespace_activity SET dispatched_at = now()"

@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any, LiteralString
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
 
+from engram.core.db import Conn
 from engram.core.errors import InvalidField
 from engram.core.models import bounded_timestamp
 
@@ -31,7 +31,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
 
 
 def newest_first(
-    conn: psycopg.Connection[dict[str, Any]],
+    conn: Conn,
     *,
     select: sql.Composable,
     filters: Iterable[tuple[LiteralString, Any]],

@@ -30,6 +30,15 @@ from engram.erasure import store
 from engram.erasure.models import Cascade, ErasedIds, Erasure, ErasureCounts, ErasureCreate
 from engram.topics import service as topics
 
+__all__ = [
+    "Actor",
+    "create_erasure",
+    "erase_expired_trash",
+    "erase_memory",
+    "erase_tenant",
+    "get_erasure",
+]
+
 logger = Logger()
 
 Actor = str  # "api" | "mcp" | "schedule" | "cli"

@@ -42,11 +42,10 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import DictRow
 from pydantic import ValidationError
 
 from engram.core.config import settings
-from engram.core.db import in_tenant_transaction, tenant_transaction
+from engram.core.db import Conn, in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, EngramError, InvalidField, NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import RELATIONS, Relation
@@ -103,7 +102,7 @@ def _prepared(spec: LinkCreate, now: datetime) -> LinkCreate:
 
 
 def write_links(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     tenant_id: UUID,
     links: Sequence[LinkCreate],
     *,
@@ -142,7 +141,7 @@ def write_links(
     return [link_from_row(r) for r in rows]
 
 
-def _refuse_cycle(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id: UUID) -> None:
+def _refuse_cycle(conn: Conn, tenant_id: UUID, link_id: UUID) -> None:
     """A memory cannot, through supersedes links, replace itself: each would end the other."""
     cycle = store.supersedes_cycle(conn, tenant_id, link_id)
     if cycle is not None:
@@ -153,7 +152,7 @@ def _refuse_cycle(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id: U
         )
 
 
-def _apply_supersedes(conn: psycopg.Connection[DictRow], link: dict[str, Any], newer: dict[str, Any]) -> None:
+def _apply_supersedes(conn: Conn, link: dict[str, Any], newer: dict[str, Any]) -> None:
     """The older memory (to_id) stops being valid when the newer one (from_id) starts."""
     older = store.memory_validity(conn, link["to_id"])
     if older is None:
@@ -164,7 +163,7 @@ def _apply_supersedes(conn: psycopg.Connection[DictRow], link: dict[str, Any], n
         store.record_supersession(conn, link["id"], link["to_id"], older["valid_to"], new_valid_to)
 
 
-def apply_supersedes(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_ids: Sequence[UUID]) -> None:
+def apply_supersedes(conn: Conn, tenant_id: UUID, link_ids: Sequence[UUID]) -> None:
     """The rules of write_links for supersedes links already inserted: see the module docstring."""
     order = {link_id: n for n, link_id in enumerate(link_ids)}
     rows = sorted(store.find_links(conn, link_ids=link_ids), key=lambda r: order[r["id"]])
@@ -179,9 +178,7 @@ def apply_supersedes(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id
             _apply_supersedes(conn, row, newer)
 
 
-def remove_links(
-    conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None
-) -> list[Link]:
+def remove_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Link]:
     """Delete links for good (undo of a consolidation run): see the module docstring."""
     if link_ids is None and run_id is None:
         raise ValueError("give link_ids, run_id or both")
@@ -190,7 +187,7 @@ def remove_links(
     return [link_from_row(r) for r in store.delete_links(conn, ids)]
 
 
-def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Link]:
+def end_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Link]:
     """End live links now, keeping them as history: see the module docstring."""
     store.revert_supersessions(conn, link_ids)
     return [link_from_row(r) for r in store.end_links(conn, link_ids, "link_deleted")]
@@ -200,7 +197,7 @@ def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> li
 
 
 def create_link(tenant_id: UUID, req: LinkCreate, idempotency: IdempotencyKey | None = None) -> Link:
-    def write(conn: psycopg.Connection[DictRow]) -> Link:
+    def write(conn: Conn) -> Link:
         if (first := replay(conn, idempotency, Link)) is not None:
             return first
         link = write_links(conn, tenant_id, [req], created_by="api")[0]
@@ -238,7 +235,7 @@ def create_link_batch(
             valid.pop(index, None)
             results[index] = LinkBatchItemResult(index=index, status="error", error=_error_body(exc))
 
-    def write(conn: psycopg.Connection[DictRow]) -> LinkBatchResult:
+    def write(conn: Conn) -> LinkBatchResult:
         if (first := replay(conn, idempotency, LinkBatchResult)) is not None:
             return first
         written = dict(results)
@@ -300,7 +297,7 @@ def list_links(
     return LinkPage(items=[link_from_row(r) for r in rows], next_cursor=next_cursor)
 
 
-def _root(conn: psycopg.Connection[DictRow], memory_id: UUID) -> dict[str, Any]:
+def _root(conn: Conn, memory_id: UUID) -> dict[str, Any]:
     found = store.memory_summaries(conn, [memory_id])
     if memory_id not in found:
         raise NotFound(f"memory {memory_id} not found")
@@ -364,7 +361,7 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
 
 
 def linked_memories(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     tenant_id: UUID,
     memory_ids: Sequence[UUID],
     *,
@@ -397,7 +394,7 @@ def linked_memories(
 
 
 def conflicting_memories(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     tenant_id: UUID,
     memory_ids: Sequence[UUID],
     as_of: datetime,

@@ -8,10 +8,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
 
+from engram.core.db import Conn
 from engram.core.pagination import newest_first
 from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, LinkCreate
 
@@ -27,9 +26,7 @@ SUMMARY_COLUMNS = sql.SQL(
 Row = dict[str, Any]
 
 
-def lock_active_memories(
-    conn: psycopg.Connection[DictRow], ids: Sequence[UUID], to_update: Sequence[UUID]
-) -> dict[UUID, Row]:
+def lock_active_memories(conn: Conn, ids: Sequence[UUID], to_update: Sequence[UUID]) -> dict[UUID, Row]:
     """The active memories among `ids` this tenant can see (row-level security hides the others),
     with their validity: locked, so a concurrent delete waits for us. The rows this transaction
     will update (`to_update`) are locked first, with the lock the UPDATE takes, then the others
@@ -49,13 +46,13 @@ def lock_active_memories(
     return {r["id"]: r for r in rows}
 
 
-def lock_supersedes_writers(conn: psycopg.Connection[DictRow], tenant_id: UUID) -> None:
+def lock_supersedes_writers(conn: Conn, tenant_id: UUID) -> None:
     """Writers of a tenant's supersedes links take turns (until commit), so each checks for a
     cycle seeing the links the others committed."""
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('engram.supersedes:' || %s::text, 0))", (tenant_id,))
 
 
-def supersedes_cycle(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id: UUID) -> list[UUID] | None:
+def supersedes_cycle(conn: Conn, tenant_id: UUID, link_id: UUID) -> list[UUID] | None:
     """The memories of a cycle of live supersedes links through this link (its from_id first and
     last), or None. Followed from the link's to_id, newer to older, cycle-safe."""
     row = conn.execute(
@@ -74,7 +71,7 @@ def supersedes_cycle(conn: psycopg.Connection[DictRow], tenant_id: UUID, link_id
 
 
 def insert_links(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     tenant_id: UUID,
     specs: Sequence[LinkCreate],
     created_by: CreatedBy,
@@ -111,13 +108,13 @@ def insert_links(
     return rows
 
 
-def memory_validity(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
+def memory_validity(conn: Conn, memory_id: UUID) -> Row | None:
     """As it is now in this transaction (an earlier link of the same batch may have changed it)."""
     return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s", (memory_id,)).fetchone()
 
 
 def record_supersession(
-    conn: psycopg.Connection[DictRow], link_id: UUID, older_id: UUID, before: datetime | None, new_valid_to: datetime
+    conn: Conn, link_id: UUID, older_id: UUID, before: datetime | None, new_valid_to: datetime
 ) -> None:
     """Shorten the older memory's validity and remember, on the link, what it was."""
     conn.execute("UPDATE memories SET valid_to = %s, updated_at = now() WHERE id = %s", (new_valid_to, older_id))
@@ -128,7 +125,7 @@ def record_supersession(
     )
 
 
-def revert_supersessions(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> None:
+def revert_supersessions(conn: Conn, link_ids: Sequence[UUID]) -> None:
     """Give older memories back the valid_to these links took, unless it was changed since."""
     conn.execute(
         "UPDATE memories m SET valid_to = l.superseded_valid_to_before, updated_at = now() FROM links l"
@@ -138,7 +135,7 @@ def revert_supersessions(conn: psycopg.Connection[DictRow], link_ids: Sequence[U
     )
 
 
-def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
+def end_links(conn: Conn, link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
     """End live links now, keeping them as history (their validity stops at now)."""
     return conn.execute(
         sql.SQL(
@@ -150,9 +147,7 @@ def end_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID], reaso
     ).fetchall()
 
 
-def find_links(
-    conn: psycopg.Connection[DictRow], *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None
-) -> list[Row]:
+def find_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Row]:
     """Links by id, by the consolidation run that wrote them, or both (no condition: none)."""
     clauses: list[sql.Composable] = []
     params: list[Any] = []
@@ -169,7 +164,7 @@ def find_links(
     ).fetchall()
 
 
-def delete_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) -> list[Row]:
+def delete_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Row]:
     """Remove links for good (an undone consolidation run)."""
     return conn.execute(
         sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS), (list(link_ids),)
@@ -177,7 +172,7 @@ def delete_links(conn: psycopg.Connection[DictRow], link_ids: Sequence[UUID]) ->
 
 
 def list_links(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     *,
     memory_id: UUID | None,
     relations: Sequence[str] | None,
@@ -203,9 +198,7 @@ def list_links(
     )
 
 
-def memory_summaries(
-    conn: psycopg.Connection[DictRow], ids: Sequence[UUID], *, active_only: bool = True
-) -> dict[UUID, Row]:
+def memory_summaries(conn: Conn, ids: Sequence[UUID], *, active_only: bool = True) -> dict[UUID, Row]:
     status = sql.SQL("AND m.status = 'active'") if active_only else sql.SQL("")
     rows = conn.execute(
         sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status), (list(ids),)
@@ -275,7 +268,7 @@ def walk_sql(
 
 
 def walk(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     tenant_id: UUID,
     root: UUID,
     *,
@@ -308,7 +301,7 @@ def walk(
 
 
 def walk_many(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     tenant_id: UUID,
     roots: Sequence[UUID],
     *,
@@ -344,9 +337,7 @@ def walk_many(
     ).fetchall()
 
 
-def conflicts(
-    conn: psycopg.Connection[DictRow], tenant_id: UUID, ids: Sequence[UUID], as_of: datetime, include_expired: bool
-) -> list[Row]:
+def conflicts(conn: Conn, tenant_id: UUID, ids: Sequence[UUID], as_of: datetime, include_expired: bool) -> list[Row]:
     """`contradicts` links, either way, between each of `ids` and another active memory valid at as_of."""
     return conn.execute(
         sql.SQL(
@@ -365,9 +356,7 @@ def conflicts(
     ).fetchall()
 
 
-def supersession_chain(
-    conn: psycopg.Connection[DictRow], tenant_id: UUID, memory_id: UUID, *, newer: bool, max_steps: int = 100
-) -> list[Row]:
+def supersession_chain(conn: Conn, tenant_id: UUID, memory_id: UUID, *, newer: bool, max_steps: int = 100) -> list[Row]:
     """Follow `supersedes` links from a memory: to what it replaced (newer=False), or to what
     replaced it (newer=True), transitively, cycle-safe; deleted memories included (history)."""
     step_from, step_to = ("l.to_id", "l.from_id") if newer else ("l.from_id", "l.to_id")
@@ -392,7 +381,7 @@ def supersession_chain(
     return conn.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
 
 
-def previous_versions(conn: psycopg.Connection[DictRow], memory_id: UUID) -> list[Row]:
+def previous_versions(conn: Conn, memory_id: UUID) -> list[Row]:
     return conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to, changed_at"
         " FROM memory_versions WHERE memory_id = %s ORDER BY version",
@@ -400,7 +389,7 @@ def previous_versions(conn: psycopg.Connection[DictRow], memory_id: UUID) -> lis
     ).fetchall()
 
 
-def current_version(conn: psycopg.Connection[DictRow], memory_id: UUID) -> Row | None:
+def current_version(conn: Conn, memory_id: UUID) -> Row | None:
     return conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to,"
         " NULL::timestamptz AS changed_at FROM memories WHERE id = %s AND status = 'active'",

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
+from engram.core.db import Conn
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +66,13 @@ _INSERT = (
 )
 
 
-def insert_chunks(
-    conn: psycopg.Connection[Any], tenant_id: UUID, owner: ChunkOwner, chunks: Sequence[NewChunk]
-) -> list[UUID]:
+def insert_chunks(conn: Conn, tenant_id: UUID, owner: ChunkOwner, chunks: Sequence[NewChunk]) -> list[UUID]:
     """Insert the chunks of one owner; return their ids in the order given."""
     return insert_chunk_groups(conn, tenant_id, [(owner, chunks)])[0]
 
 
 def insert_chunk_groups(
-    conn: psycopg.Connection[Any], tenant_id: UUID, groups: Sequence[tuple[ChunkOwner, Sequence[NewChunk]]]
+    conn: Conn, tenant_id: UUID, groups: Sequence[tuple[ChunkOwner, Sequence[NewChunk]]]
 ) -> list[list[UUID]]:
     """Insert the chunks of several owners (a batch of memories) in one statement; return their ids,
     per group, in the order given."""

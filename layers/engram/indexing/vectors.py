@@ -13,12 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 
 from engram.adapters.embeddings.base import Embedder
-from engram.core.db import tenant_transaction
+from engram.core.db import Conn, tenant_transaction
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ _space_cache: tuple[float, EmbeddingSpace | None] | None = None
 SPACE_CACHE_SECONDS = 60.0
 
 
-def cached_active_space(conn: psycopg.Connection[DictRow]) -> EmbeddingSpace | None:
+def cached_active_space(conn: Conn) -> EmbeddingSpace | None:
     """The active space, re-read at most once a minute: it changes only on a deliberate switch."""
     global _space_cache
     now = time.monotonic()
@@ -71,9 +70,7 @@ def hnsw_index_sql(dimension: int) -> sql.Composed:
     ).format(name=sql.Identifier(hnsw_index_name(dimension)), d=sql.Literal(int(dimension)))
 
 
-def ensure_embedding_space(
-    owner: psycopg.Connection[DictRow], model_id: str, dimension: int, activate: bool = False
-) -> EmbeddingSpace:
+def ensure_embedding_space(owner: Conn, model_id: str, dimension: int, activate: bool = False) -> EmbeddingSpace:
     """Register the space (owner connection). The first one becomes active; switching needs activate."""
     dimension = int(dimension)
     active = owner.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
@@ -97,7 +94,7 @@ def ensure_embedding_space(
     return EmbeddingSpace(model_id, dimension)
 
 
-def active_space(conn: psycopg.Connection[DictRow]) -> EmbeddingSpace | None:
+def active_space(conn: Conn) -> EmbeddingSpace | None:
     row = conn.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
     return EmbeddingSpace(row["model_id"], row["dimension"]) if row else None
 
@@ -134,13 +131,23 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
     return len(rows)
 
 
+@dataclass(frozen=True)
+class PendingChunk:
+    tenant_id: UUID
+    id: UUID
+
+
 def pending_chunks(
-    owner: psycopg.Connection[DictRow], model_id: str, limit: int = 100_000, tenant_id: UUID | str | None = None
-) -> list[dict]:
+    owner: Conn, model_id: str, limit: int = 100_000, tenant_id: UUID | str | None = None
+) -> list[PendingChunk]:
     """Chunks without a vector of the active model (owner connection, for backfill): every
     tenant's, or one tenant's."""
-    return owner.execute(
-        "SELECT tenant_id, id FROM chunks WHERE (embedding IS NULL OR model_id IS DISTINCT FROM %s)"
-        " AND (%s::uuid IS NULL OR tenant_id = %s::uuid) ORDER BY tenant_id, created_at LIMIT %s",
-        (model_id, tenant_id, tenant_id, limit),
-    ).fetchall()
+    return (
+        owner.cursor(row_factory=class_row(PendingChunk))
+        .execute(
+            "SELECT tenant_id, id FROM chunks WHERE (embedding IS NULL OR model_id IS DISTINCT FROM %s)"
+            " AND (%s::uuid IS NULL OR tenant_id = %s::uuid) ORDER BY tenant_id, created_at LIMIT %s",
+            (model_id, tenant_id, tenant_id, limit),
+        )
+        .fetchall()
+    )

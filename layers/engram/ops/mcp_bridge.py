@@ -182,9 +182,9 @@ def _api_message(text: str) -> str:
     if isinstance(parsed, dict):
         error = parsed.get("error")
         if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return error["message"]
+            return str(error["message"])
         if isinstance(parsed.get("message"), str):  # API Gateway's own answers: {"message": "..."}
-            return parsed["message"]
+            return str(parsed["message"])
     return text[:200]
 
 

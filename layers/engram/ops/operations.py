@@ -39,7 +39,7 @@ def backfill(dsn: str | None = None, limit: int = 100_000, tenant_id: str | None
         rows = pending_chunks(owner, space.model_id, limit, tenant_id)
     by_tenant: dict[str, list[str]] = {}
     for r in rows:
-        by_tenant.setdefault(str(r["tenant_id"]), []).append(str(r["id"]))
+        by_tenant.setdefault(str(r.tenant_id), []).append(str(r.id))
     sent = 0
     for tenant_id, ids in by_tenant.items():
         if enqueue_embedding(tenant_id, ids):

@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from aws_lambda_powertools import Logger
 from psycopg import sql
 from psycopg.rows import DictRow
@@ -23,7 +22,7 @@ from engram.adapters import llm, rerank
 from engram.adapters.embeddings.base import Embedder
 from engram.core.activity import record_activity
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import Conn, tenant_transaction
 from engram.core.models import PG_INTEGER_MAX
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
@@ -49,6 +48,14 @@ from engram.recall.store import (
     scope_filter,
     vector_sql,
 )
+
+__all__ = [
+    "RecallHit",
+    "RecallRequest",
+    "recall",
+    "scan_strategy",
+    "vector_candidate_ids",
+]
 
 logger = Logger()
 
@@ -201,7 +208,7 @@ def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) ->
 
 
 def _vector_space(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     qvec: str | None,
     embedder: Embedder | None,
     params: dict[str, Any],
@@ -219,7 +226,7 @@ def _vector_space(
 
 
 def _candidates(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     req: RecallRequest,
     where: sql.Composable,
     params: dict[str, Any],
@@ -245,7 +252,7 @@ def _candidates(
 
 
 def scan_strategy(
-    conn: psycopg.Connection[DictRow],
+    conn: Conn,
     req: RecallRequest,
     where: sql.Composable,
     params: dict[str, Any],
@@ -286,7 +293,7 @@ def scan_strategy(
 
 
 def vector_candidate_ids(
-    conn: psycopg.Connection[DictRow], req: RecallRequest, qvec: str, model_id: str, dimension: int, k: int
+    conn: Conn, req: RecallRequest, qvec: str, model_id: str, dimension: int, k: int
 ) -> list[UUID]:
     """The vector candidates recall would take for this request (its filters and strategy), best first:
     what bench/tenant_scale.py holds against the exact top-k."""

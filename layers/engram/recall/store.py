@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any, LiteralString
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
 
+from engram.core.db import Conn
 from engram.recall.models import RecallRequest
 
 
@@ -46,7 +45,7 @@ def recall_filters(req: RecallRequest) -> tuple[sql.Composable, dict[str, Any]]:
     return sql.SQL(" AND ").join(map(sql.SQL, clauses)), params
 
 
-def chunk_vectors(conn: psycopg.Connection[DictRow], chunk_ids: list[UUID]) -> dict[UUID, list[float]]:
+def chunk_vectors(conn: Conn, chunk_ids: list[UUID]) -> dict[UUID, list[float]]:
     """The stored vectors of these chunks (those that have one). As float4 arrays in binary: psycopg reads
     them in C, six times faster than parsing pgvector's text (400 x 384-d: ~60 ms against ~390)."""
     with conn.cursor(binary=True) as cur:

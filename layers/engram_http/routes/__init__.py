@@ -1,7 +1,14 @@
 """Routers, one per capability; functions/<name>/handler.py includes the ones it serves."""
 
+from __future__ import annotations
 
-def all_routers() -> list:
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.api_gateway import Router
+
+
+def all_routers() -> list[Router]:
     """Every router, for the OpenAPI document and the route-table check."""
     from engram_http.routes import (
         admin,
