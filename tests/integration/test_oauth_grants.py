@@ -200,3 +200,14 @@ def test_an_access_token_cannot_approve_a_grant(stack, tenant):
     assert r.status == 403
     code, verifier = code_for(tenant.key, client_id)
     assert redeem(client_id, code, verifier).status == 200
+
+
+def test_namespaces_with_punctuation_confine_exactly(stack, tenant):
+    _, answer = tokens_for(tenant.key, namespaces=["team/a.b:c", "x-1"])
+    token = answer["access_token"]
+    assert call("POST", "/v1/memories", {"content": "in", "namespace": "team/a.b:c"}, token=token).status == 201
+    assert call("POST", "/v1/memories", {"content": "in too", "namespace": "x-1"}, token=token).status == 201
+    assert call("POST", "/v1/memories", {"content": "out", "namespace": "team"}, token=token).status == 403
+    assert call("POST", "/v1/memories", {"content": "out"}, token=token).status == 403  # default namespace
+    listed = call("GET", "/v1/memories", token=token).body["items"]
+    assert sorted(m["namespace"] for m in listed) == ["team/a.b:c", "x-1"]

@@ -8,7 +8,6 @@ queries say.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import threading
@@ -38,6 +37,12 @@ def confine_to_namespaces(namespaces: Sequence[str] | None) -> None:
     security: reads by id, recalls without a filter and writes alike. None lifts it. The HTTP layer
     sets it from the caller on each request and lifts it when the request ends."""
     _confined_to.set(tuple(namespaces) if namespaces is not None else None)
+
+
+def _text_array(items: Sequence[str]) -> str:
+    """A PostgreSQL text[] literal: each item double-quoted, its quotes and backslashes escaped."""
+    quoted = ('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
+    return "{" + ",".join(quoted) + "}"
 
 
 class NamespaceForbidden(Forbidden):
@@ -168,7 +173,7 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
             confined = _confined_to.get()
             if confined is not None and tenant:
                 # The restrictive namespace policies apply to this role only (migration 0023).
-                conn.execute("SELECT set_config('engram.namespaces', %s, true)", (json.dumps(list(confined)),))
+                conn.execute("SELECT set_config('engram.namespaces', %s, true)", (_text_array(confined),))
                 conn.execute("SET LOCAL ROLE engram_confined")
             return conn
         except psycopg.OperationalError as exc:
