@@ -236,9 +236,7 @@ def anonymous_transaction(probe: bool = False) -> AbstractContextManager[Conn]:
 Result = TypeVar("Result")
 
 
-def in_tenant_transaction(
-    tenant_id: UUID | str, work: Callable[[Conn], Result], *, retries: int = 2
-) -> Result:
+def in_tenant_transaction(tenant_id: UUID | str, work: Callable[[Conn], Result], *, retries: int = 2) -> Result:
     """`work(conn)` in a tenant transaction, run again from the start (up to `retries` times) when
     the database rolls it back to settle a race (TransactionRace). Only for work whose every effect
     is in that transaction: nothing sent, enqueued or kept in memory before the commit."""
