@@ -27,7 +27,8 @@ test: venv browser
 	$(PY) -m pytest
 
 # The gate, as CI runs it (.ci/run), in two stages. First `make fast` (under a minute): the locks,
-# lint, formatting, types, the import contracts and the unit tests; a failure there stops
+# lint (with a 50-statement limit per function), formatting, types (mypy strict), the import
+# contracts and the unit tests (one keeps modules of layers/engram under 500 lines); a failure there stops
 # the gate before the long suite. Then every other test, with the unit stage's coverage appended:
 # coverage counts layers/engram, engram_http and engram_mcp (not engram_local, a development stack) and
 # the run fails below COVERAGE_FLOOR (91.9% of all of layers/ on 2026-11-26, minus a little; not yet

@@ -8,7 +8,6 @@ keyword + recency still answer and the response says what was missing in `degrad
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -18,7 +17,7 @@ from aws_lambda_powertools import Logger
 from psycopg import sql
 from psycopg.rows import DictRow
 
-from engram.adapters import llm, rerank
+from engram.adapters import rerank
 from engram.adapters.embeddings.base import Embedder
 from engram.core.activity import record_activity
 from engram.core.config import settings
@@ -39,14 +38,17 @@ from engram.recall.models import (
 )
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
+from engram.recall.rewrite import embed_rewrites, rewrite_query
 from engram.recall.store import (
     PENDING_COUNT_LIMIT,
+    candidate_rows,
     candidate_sql,
     chunk_vectors,
     recall_filters,
-    scan_settings_and_pending_sql,
+    scan_settings_and_pending,
     scope_filter,
-    vector_sql,
+    touch_memories,
+    vector_ids,
 )
 
 __all__ = [
@@ -73,8 +75,8 @@ def recall(
     )
 
     qvec = _embed_query(req, embedder, degraded)
-    rewrites = _rewrite_query(tenant_id, req, degraded) if req.rewrite_query else []
-    rewrite_vectors = _embed_rewrites(rewrites, qvec, embedder)
+    rewrites = rewrite_query(tenant_id, req, degraded) if req.rewrite_query else []
+    rewrite_vectors = embed_rewrites(rewrites, qvec, embedder)
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
         if req.topics:
@@ -147,51 +149,6 @@ def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[s
         return None
 
 
-# rewrite_query: the LLM's instructions. Paraphrases find what vectors miss, keyword lists what the
-# question's words miss (a memory that says "latte" to a question about "coffee").
-MAX_REWRITES = 3
-MAX_REWRITE_CHARS = 500
-LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")  # a model may number its lines anyway
-REWRITE_SYSTEM = (
-    "You rewrite a question put to a memory store into other search queries that find the same memories. "
-    f"Give up to {MAX_REWRITES} queries, one per line: a paraphrase in other words, and keyword lists of the synonyms, "
-    "related terms and likely answer words the stored text may use. No numbering, no quotes, no commentary."
-)
-
-
-def _rewrite_query(tenant_id: UUID, req: RecallRequest, degraded: list[str]) -> list[str]:
-    """Up to MAX_REWRITES rewrites of the question from one metered LLM call (component
-    `recall_expansion`), or none, with the reason in `degraded`, when the LLM is off, not configured,
-    capped for the day or failing: the recall answers without them."""
-    reason = llm.llm_unavailable() or llm.daily_cap_reached(tenant_id)
-    if reason is None:
-        try:
-            answer = llm.complete(tenant_id, "recall_expansion", REWRITE_SYSTEM, req.query, max_tokens=300).text
-        except llm.LlmError as exc:
-            reason = f"llm_error: {exc}"
-    if reason is not None:
-        degraded.append(f"rewrite_query_unavailable: {reason}"[:300])
-        return []
-    rewrites: list[str] = []
-    for line in answer.splitlines():
-        text = LIST_MARKER.sub("", line).strip().strip('"')[:MAX_REWRITE_CHARS]
-        if text and text.casefold() != req.query.casefold() and text not in rewrites:
-            rewrites.append(text)
-    return rewrites[:MAX_REWRITES]
-
-
-def _embed_rewrites(rewrites: list[str], qvec: str | None, embedder: Embedder | None) -> list[str | None]:
-    """The rewrites' vectors, when the question's was made (vector search is on); None each otherwise,
-    or when the embedder fails now: the rewrites still search by keyword."""
-    if not rewrites or qvec is None or embedder is None:
-        return [None] * len(rewrites)
-    try:
-        return [vector_literal(v) for v in embedder.embed(rewrites)]
-    except Exception as exc:  # the question's vector search already answers; its rewrites' is a bonus
-        logger.warning("rewrite embedding failed; rewrites by keyword only", extra={"error": str(exc)})
-        return [None] * len(rewrites)
-
-
 def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) -> list[Candidate]:
     """The best fused candidates (rerank_candidates, at least `limit`) re-scored by the reranker and
     ordered by its relevance; the rest are dropped. Unavailable: the fused order, and why in `degraded`."""
@@ -248,7 +205,7 @@ def _candidates(
         keyword_idf=ranking.KEYWORD_IDF,
         count_scope=scope_filter(req),
     )
-    return conn.execute(query, params).fetchall()
+    return candidate_rows(conn, query, params)
 
 
 def scan_strategy(
@@ -280,16 +237,16 @@ def scan_strategy(
     sparse_rows, sparse_share = settings().recall_exact_scan_sparse_rows, settings().recall_exact_scan_sparse_share
     params.update(exact_max_rows=max_rows, sparse_rows=sparse_rows, sparse_share=sparse_share)
     scope = scope_filter(req) if max_rows > 0 else None
-    row = conn.execute(scan_settings_and_pending_sql(where, scope), params).fetchone()
-    if row and row["n"]:
-        degraded.append(f"vectors_pending: {row['n']}{'+' if row['n'] >= PENDING_COUNT_LIMIT else ''} chunks")
-    if scope is None or row is None:
+    counts = scan_settings_and_pending(conn, where, scope, params)
+    if counts and counts.n:
+        degraded.append(f"vectors_pending: {counts.n}{'+' if counts.n >= PENDING_COUNT_LIMIT else ''} chunks")
+    if scope is None or counts is None or counts.scope_rows is None or counts.table_rows is None:
         return None, None
-    rows, table_rows = row["scope_rows"], row["table_rows"]
+    rows, table_rows = counts.scope_rows, counts.table_rows
     sparse = rows <= sparse_rows and rows <= sparse_share * table_rows
     if rows > max_rows and not sparse:
         return None, None
-    return (scope if dimension else None), (scope if row["n"] < PENDING_COUNT_LIMIT else None)
+    return (scope if dimension else None), (scope if counts.n < PENDING_COUNT_LIMIT else None)
 
 
 def vector_candidate_ids(
@@ -300,7 +257,7 @@ def vector_candidate_ids(
     where, params = recall_filters(req)
     params.update(qvec=qvec, model=model_id, k=k)
     exact, _ = scan_strategy(conn, req, where, params, dimension, [])
-    return [r["id"] for r in conn.execute(vector_sql(where, dimension, exact), params).fetchall()]
+    return vector_ids(conn, where, dimension, exact, params)
 
 
 def _rank(
@@ -403,17 +360,6 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
     return hits, used
 
 
-# Engram-rs's activation boost: what keeps being recalled resists consolidation's decay. Rows are
-# locked in id order and a row another transaction holds is skipped, not waited for: concurrent
-# recalls of overlapping memories in other orders deadlocked (40P01, a 409 to the client) when each
-# waited for the other's rows. A skipped row misses one touch, which only nudges a heuristic.
-_TOUCH = (
-    "UPDATE memories m SET access_count = LEAST(m.access_count::bigint + 1, %s), last_accessed = now(),"
-    " importance = LEAST(1, m.importance + %s)"
-    " FROM (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE SKIP LOCKED) free WHERE m.id = free.id"
-)
-
-
 def _touch_and_attach_graph(
     conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int, at: datetime, read_only: bool
 ) -> int:
@@ -424,7 +370,7 @@ def _touch_and_attach_graph(
         if not read_only:
             record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
         if req.touch and not read_only:
-            conn.execute(_TOUCH, (PG_INTEGER_MAX, settings().recall_touch_boost, memory_ids))
+            touch_memories(conn, memory_ids, settings().recall_touch_boost, PG_INTEGER_MAX)
         return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
 
 

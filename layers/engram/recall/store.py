@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, LiteralString
 from uuid import UUID
 
 from psycopg import sql
+from psycopg.rows import DictRow
 
 from engram.core.db import Conn
 from engram.recall.models import RecallRequest
@@ -100,6 +103,54 @@ def scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable |
         " LIMIT {pending_limit}) p)"
         " AS n{scope_rows}"
     ).format(where=where, scope_rows=scope_rows, pending_limit=sql.Literal(PENDING_COUNT_LIMIT))
+
+
+@dataclass(frozen=True)
+class ScanCounts:
+    """What scan_settings_and_pending_sql counted: pending vectors (n, at most PENDING_COUNT_LIMIT) and,
+    with a scope, the rows it leaves (bounded) and the planner's estimate of the table's rows."""
+
+    n: int
+    scope_rows: int | None
+    table_rows: float | None
+
+
+def scan_settings_and_pending(
+    conn: Conn, where: sql.Composable, scope: sql.Composable | None, params: dict[str, Any]
+) -> ScanCounts | None:
+    row = conn.execute(scan_settings_and_pending_sql(where, scope), params).fetchone()
+    if row is None:
+        return None
+    return ScanCounts(n=row["n"], scope_rows=row.get("scope_rows"), table_rows=row.get("table_rows"))
+
+
+def vector_ids(
+    conn: Conn, where: sql.Composable, dimension: int, exact: sql.Composable | None, params: dict[str, Any]
+) -> list[UUID]:
+    """The vector top-k's chunk ids, best first (vector_sql)."""
+    return [r["id"] for r in conn.execute(vector_sql(where, dimension, exact), params).fetchall()]
+
+
+def candidate_rows(conn: Conn, query: sql.Composed, params: dict[str, Any]) -> list[DictRow]:
+    """The candidate query's rows (candidate_sql). They stay dict rows: ranking's Candidate carries
+    each one whole, and its unit tests build candidates from plain dicts."""
+    return conn.execute(query, params).fetchall()
+
+
+# Engram-rs's activation boost: what keeps being recalled resists consolidation's decay. Rows are
+# locked in id order and a row another transaction holds is skipped, not waited for: concurrent
+# recalls of overlapping memories in other orders deadlocked (40P01, a 409 to the client) when each
+# waited for the other's rows. A skipped row misses one touch, which only nudges a heuristic.
+_TOUCH = (
+    "UPDATE memories m SET access_count = LEAST(m.access_count::bigint + 1, %s), last_accessed = now(),"
+    " importance = LEAST(1, m.importance + %s)"
+    " FROM (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE SKIP LOCKED) free WHERE m.id = free.id"
+)
+
+
+def touch_memories(conn: Conn, memory_ids: Sequence[UUID], boost: float, max_count: int) -> None:
+    """Count an access of each memory (capped at max_count) and raise its importance by boost."""
+    conn.execute(_TOUCH, (max_count, boost, list(memory_ids)))
 
 
 def _distance(dimension: int) -> sql.Composed:
