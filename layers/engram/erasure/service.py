@@ -15,7 +15,7 @@ transaction with the audit record; S3 objects are deleted after the commit.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -24,7 +24,7 @@ from aws_lambda_powertools import Logger
 
 from engram.adapters import s3
 from engram.core.config import settings
-from engram.core.db import anonymous_transaction, tenant_transaction
+from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import InvalidField, NotFound
 from engram.erasure import store
 from engram.erasure.models import Cascade, ErasedIds, Erasure, ErasureCounts, ErasureCreate
@@ -52,7 +52,7 @@ class _Erased:
 
 
 def _erase(
-    conn: store.Conn,
+    conn: Conn,
     erasure_id: UUID,
     memory_ids: list[UUID],
     conversation_ids: list[UUID],
@@ -74,7 +74,7 @@ def _erase(
         derived=len(out.ids.derived),
         derived_kept=len(out.ids.derived_kept),
         conversations=len(conversation_ids),
-        **copies,
+        **asdict(copies),
     )
     if dry_run or not (targets or conversation_ids):
         return out
@@ -87,9 +87,9 @@ def _erase(
         erased = {str(i) for i in targets}
         renamed: list[tuple[str, str, str]] = []  # (topic id, old name, new name): quoted by lineage
         for r in store.tree_images_with(conn, targets):
-            image = r["before_image"]
+            image = r.before_image
             image["topic_tree"], in_image = topics.scrub_tree_image(image["topic_tree"], erased, gone_words)
-            store.replace_tree_image(conn, r["run_id"], r["seq"], image)
+            store.replace_tree_image(conn, r.run_id, r.seq, image)
             renamed += in_image
             out.counts.consolidation_actions += 1
         out.s3_keys += store.delete_uploads(conn, targets)
@@ -102,14 +102,14 @@ def _erase(
     out.counts.idempotent_answers = store.delete_idempotent_answers(conn, targets + list(conversation_ids))
     store.delete_conversations(conn, conversation_ids)
     exports = store.retire_exports(conn, namespaces, erasure_id)
-    out.ids.exports = [e["id"] for e in exports]
+    out.ids.exports = [e.id for e in exports]
     out.counts.exports = len(exports)
-    out.s3_keys += [e["s3_key"] for e in exports if e["s3_key"]]
+    out.s3_keys += [e.s3_key for e in exports if e.s3_key]
     return out
 
 
 def _record(
-    conn: store.Conn,
+    conn: Conn,
     tenant_id: UUID,
     erasure_id: UUID,
     *,
@@ -121,7 +121,7 @@ def _record(
     actor: Actor,
     key_id: UUID | None,
 ) -> Erasure:
-    row = store.insert_erasure(
+    return store.insert_erasure(
         conn,
         tenant_id,
         {
@@ -136,7 +136,6 @@ def _record(
             "ids": erased.ids.model_dump(mode="json"),
         },
     )
-    return Erasure.model_validate(row)
 
 
 def _delete_objects(keys: list[str]) -> None:
@@ -159,7 +158,7 @@ def erase_memory(
             earlier = store.erasure_of_memory(conn, memory_id)
             if earlier is None:
                 raise NotFound(f"memory {memory_id} not found")
-            return Erasure.model_validate(earlier)
+            return earlier
         erased = _erase(conn, erasure_id, [memory_id], [], cascade, dry_run=False)
         record = _record(
             conn,
@@ -218,10 +217,10 @@ def create_erasure(tenant_id: UUID, req: ErasureCreate, *, actor: Actor = "api",
 
 def get_erasure(tenant_id: UUID, erasure_id: UUID) -> Erasure:
     with tenant_transaction(tenant_id) as conn:
-        row = store.read_erasure(conn, erasure_id)
-    if row is None:
+        erasure = store.read_erasure(conn, erasure_id)
+    if erasure is None:
         raise NotFound(f"erasure {erasure_id} not found")
-    return Erasure.model_validate(row)
+    return erasure
 
 
 def erase_expired_trash(limit: int = 5000) -> dict[str, int]:
@@ -233,7 +232,7 @@ def erase_expired_trash(limit: int = 5000) -> dict[str, int]:
         rows = store.expired_trash(conn, days, limit)
     by_tenant: dict[UUID, list[UUID]] = defaultdict(list)
     for r in rows:
-        by_tenant[r["tenant_id"]].append(r["memory_id"])
+        by_tenant[r.tenant_id].append(r.memory_id)
     erased_total = 0
     for tenant_id, ids in by_tenant.items():
         erasure_id = uuid4()

@@ -5,16 +5,54 @@ capabilities it names their tables here; what it changes in topics goes through 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg import sql
-from psycopg.rows import DictRow
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-Conn = psycopg.Connection[DictRow]
+from engram.core.db import Conn
+from engram.erasure.models import Erasure
+
+# A selector's or a consolidation action's image: JSON in, JSON out.
 Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CopyCounts:
+    """Rows that go with the erased memories and conversations, per ErasureCounts field."""
+
+    versions: int
+    chunks: int
+    links: int
+    documents: int
+    document_pages: int
+    uploads: int
+    messages: int
+
+
+@dataclass(frozen=True)
+class TreeImage:
+    """A topic-tree before-image (a rebuild's undo) of one consolidation action."""
+
+    run_id: UUID
+    seq: int
+    before_image: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RetiredExport:
+    id: UUID
+    s3_key: str
+
+
+@dataclass(frozen=True)
+class TrashedMemory:
+    tenant_id: UUID
+    memory_id: UUID
+
 
 UUID_RE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
@@ -95,20 +133,24 @@ def namespaces_of(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequ
     return sorted(r["namespace"] for r in rows)
 
 
-def copy_counts(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> Row:
+def copy_counts(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> CopyCounts:
     """How many rows go with these memories and conversations."""
-    row = conn.execute(
-        "SELECT (SELECT count(*) FROM memory_versions WHERE memory_id = ANY(%(m)s)) AS versions,"
-        " (SELECT count(*) FROM chunks WHERE memory_id = ANY(%(m)s) OR conversation_id = ANY(%(c)s)) AS chunks,"
-        " (SELECT count(*) FROM links WHERE from_id = ANY(%(m)s) OR to_id = ANY(%(m)s)) AS links,"
-        " (SELECT count(*) FROM documents WHERE memory_id = ANY(%(m)s)) AS documents,"
-        " (SELECT count(*) FROM document_pages WHERE memory_id = ANY(%(m)s)) AS document_pages,"
-        " (SELECT count(*) FROM document_uploads WHERE memory_id = ANY(%(m)s)) AS uploads,"
-        " (SELECT count(*) FROM messages WHERE conversation_id = ANY(%(c)s)) AS messages",
-        {"m": list(memory_ids), "c": list(conversation_ids)},
-    ).fetchone()
+    row = (
+        conn.cursor(row_factory=class_row(CopyCounts))
+        .execute(
+            "SELECT (SELECT count(*) FROM memory_versions WHERE memory_id = ANY(%(m)s)) AS versions,"
+            " (SELECT count(*) FROM chunks WHERE memory_id = ANY(%(m)s) OR conversation_id = ANY(%(c)s)) AS chunks,"
+            " (SELECT count(*) FROM links WHERE from_id = ANY(%(m)s) OR to_id = ANY(%(m)s)) AS links,"
+            " (SELECT count(*) FROM documents WHERE memory_id = ANY(%(m)s)) AS documents,"
+            " (SELECT count(*) FROM document_pages WHERE memory_id = ANY(%(m)s)) AS document_pages,"
+            " (SELECT count(*) FROM document_uploads WHERE memory_id = ANY(%(m)s)) AS uploads,"
+            " (SELECT count(*) FROM messages WHERE conversation_id = ANY(%(c)s)) AS messages",
+            {"m": list(memory_ids), "c": list(conversation_ids)},
+        )
+        .fetchone()
+    )
     assert row is not None
-    return dict(row)
+    return row
 
 
 # ---- erasing ----------------------------------------------------------------------------------------
@@ -264,13 +306,17 @@ def scrub_actions(conn: Conn, ids: Sequence[UUID]) -> tuple[int, list[UUID]]:
     return len(rows), sorted(runs)
 
 
-def tree_images_with(conn: Conn, ids: Sequence[UUID]) -> list[Row]:
+def tree_images_with(conn: Conn, ids: Sequence[UUID]) -> list[TreeImage]:
     """Topic-tree before-images (a rebuild's undo) in which an erased memory was a member."""
-    return conn.execute(
-        "SELECT run_id, seq, before_image FROM consolidation_actions WHERE action = 'topic_tree'"
-        " AND before_image->'topic_tree'->'members'->'memory_id' ?| %s::text[]",
-        ([str(i) for i in ids],),
-    ).fetchall()
+    return (
+        conn.cursor(row_factory=class_row(TreeImage))
+        .execute(
+            "SELECT run_id, seq, before_image FROM consolidation_actions WHERE action = 'topic_tree'"
+            " AND before_image->'topic_tree'->'members'->'memory_id' ?| %s::text[]",
+            ([str(i) for i in ids],),
+        )
+        .fetchall()
+    )
 
 
 def replace_tree_image(conn: Conn, run_id: UUID, seq: int, image: Row) -> None:
@@ -299,14 +345,18 @@ def rename_in_lineage(conn: Conn, topic_id: str, old: str, new: str) -> None:
 # ---- exports -----------------------------------------------------------------------------------------
 
 
-def retire_exports(conn: Conn, namespaces: Sequence[str], erasure_id: UUID) -> list[Row]:
+def retire_exports(conn: Conn, namespaces: Sequence[str], erasure_id: UUID) -> list[RetiredExport]:
     """Export files that may hold an erased item (of the whole tenant, or of one of `namespaces`): the
-    job is failed with the reason and its file is deleted after commit. Returns id and s3_key."""
-    return conn.execute(
-        "UPDATE exports SET status = 'failed', error = %s, finished_at = now()"
-        " WHERE status IN ('queued', 'ready') AND (namespace IS NULL OR namespace = ANY(%s)) RETURNING id, s3_key",
-        (f"deleted by erasure {erasure_id}: it may have held erased data; start a new export", list(namespaces)),
-    ).fetchall()
+    job is failed with the reason and its file is deleted after commit."""
+    return (
+        conn.cursor(row_factory=class_row(RetiredExport))
+        .execute(
+            "UPDATE exports SET status = 'failed', error = %s, finished_at = now()"
+            " WHERE status IN ('queued', 'ready') AND (namespace IS NULL OR namespace = ANY(%s)) RETURNING id, s3_key",
+            (f"deleted by erasure {erasure_id}: it may have held erased data; start a new export", list(namespaces)),
+        )
+        .fetchall()
+    )
 
 
 # ---- the audit record --------------------------------------------------------------------------------
@@ -317,7 +367,7 @@ _COLUMNS = sql.SQL(
 )
 
 
-def insert_erasure(conn: Conn, tenant_id: UUID, record: Row) -> Row:
+def insert_erasure(conn: Conn, tenant_id: UUID, record: Row) -> Erasure:
     row = conn.execute(
         sql.SQL(
             "INSERT INTO erasures (id, tenant_id, scope, actor, key_id, selector, dry_run, cascade_mode, status,"
@@ -338,25 +388,27 @@ def insert_erasure(conn: Conn, tenant_id: UUID, record: Row) -> Row:
         ),
     ).fetchone()
     assert row is not None
-    return row
+    return Erasure.model_validate(row)
 
 
-def read_erasure(conn: Conn, erasure_id: UUID) -> Row | None:
-    return conn.execute(sql.SQL("SELECT {} FROM erasures WHERE id = %s").format(_COLUMNS), (erasure_id,)).fetchone()
+def read_erasure(conn: Conn, erasure_id: UUID) -> Erasure | None:
+    row = conn.execute(sql.SQL("SELECT {} FROM erasures WHERE id = %s").format(_COLUMNS), (erasure_id,)).fetchone()
+    return Erasure.model_validate(row) if row else None
 
 
-def erasure_of_memory(conn: Conn, memory_id: UUID) -> Row | None:
+def erasure_of_memory(conn: Conn, memory_id: UUID) -> Erasure | None:
     """The erasure that took this memory (asked for by its id, or as part of a subject)."""
-    return conn.execute(
+    row = conn.execute(
         sql.SQL(
             "SELECT {} FROM erasures WHERE NOT dry_run AND (erased_ids->'memories') ? %s"
             " ORDER BY created_at DESC LIMIT 1"
         ).format(_COLUMNS),
         (str(memory_id),),
     ).fetchone()
+    return Erasure.model_validate(row) if row else None
 
 
-def tenant_row_counts(conn: Conn) -> Row:
+def tenant_row_counts(conn: Conn) -> dict[str, int]:
     """Rows of the transaction's tenant, per table that holds its data (for the tenant's audit record)."""
     tables = (
         "memories",
@@ -390,11 +442,13 @@ def erase_tenant(conn: Conn, tenant_id: UUID) -> None:
     conn.execute("SELECT engram_erase_tenant(%s)", (tenant_id,))
 
 
-def expired_trash(conn: Conn, days: int, limit: int) -> list[Row]:
-    """(tenant_id, memory_id) of memories in the trash for longer than `days`, across tenants (definer)."""
-    return conn.execute(
-        "SELECT tenant_id, memory_id FROM engram_expired_trash(make_interval(days => %s), %s)", (days, limit)
-    ).fetchall()
+def expired_trash(conn: Conn, days: int, limit: int) -> list[TrashedMemory]:
+    """Memories in the trash for longer than `days`, across tenants (definer)."""
+    return (
+        conn.cursor(row_factory=class_row(TrashedMemory))
+        .execute("SELECT tenant_id, memory_id FROM engram_expired_trash(make_interval(days => %s), %s)", (days, limit))
+        .fetchall()
+    )
 
 
 def tenant_exists(conn: Conn) -> bool:
