@@ -126,11 +126,11 @@ def write_links(
         return []
     try:
         with conn.transaction():  # a savepoint: on a conflict the caller's transaction stays usable
-            rows = store.insert_links(conn, tenant_id, links, created_by, run_id)
-            for spec, row in zip(links, rows, strict=True):
+            written = store.insert_links(conn, tenant_id, links, created_by, run_id)
+            for spec, link in zip(links, written, strict=True):
                 if spec.relation == "supersedes":
-                    _refuse_cycle(conn, tenant_id, row["id"])
-                    _apply_supersedes(conn, row, memories[spec.from_id])
+                    _refuse_cycle(conn, tenant_id, link.id)
+                    _apply_supersedes(conn, link, memories[spec.from_id])
     except (psycopg.errors.UniqueViolation, psycopg.errors.ExclusionViolation) as exc:
         raise Conflict(
             "a link with the same from_id, to_id and relation already holds during this validity",
@@ -138,7 +138,7 @@ def write_links(
         ) from exc
     except psycopg.errors.ForeignKeyViolation as exc:  # a memory vanished under us: never say whose
         raise NotFound("memory not found") from exc
-    return [link_from_row(r) for r in rows]
+    return written
 
 
 def _refuse_cycle(conn: Conn, tenant_id: UUID, link_id: UUID) -> None:
@@ -152,45 +152,45 @@ def _refuse_cycle(conn: Conn, tenant_id: UUID, link_id: UUID) -> None:
         )
 
 
-def _apply_supersedes(conn: Conn, link: dict[str, Any], newer: dict[str, Any]) -> None:
+def _apply_supersedes(conn: Conn, link: Link, newer: store.MemoryValidity) -> None:
     """The older memory (to_id) stops being valid when the newer one (from_id) starts."""
-    older = store.memory_validity(conn, link["to_id"])
+    older = store.memory_validity(conn, link.to_id)
     if older is None:
         return
-    starts = newer["valid_from"] or link["valid_from"]
-    new_valid_to = superseded_valid_to(older["valid_from"], older["valid_to"], starts)
+    starts = newer.valid_from or link.valid_from
+    new_valid_to = superseded_valid_to(older.valid_from, older.valid_to, starts)
     if new_valid_to is not None:
-        store.record_supersession(conn, link["id"], link["to_id"], older["valid_to"], new_valid_to)
+        store.record_supersession(conn, link.id, link.to_id, older.valid_to, new_valid_to)
 
 
 def apply_supersedes(conn: Conn, tenant_id: UUID, link_ids: Sequence[UUID]) -> None:
     """The rules of write_links for supersedes links already inserted: see the module docstring."""
     order = {link_id: n for n, link_id in enumerate(link_ids)}
-    rows = sorted(store.find_links(conn, link_ids=link_ids), key=lambda r: order[r["id"]])
-    live = [r for r in rows if r["relation"] == "supersedes" and r["ended_at"] is None]
+    found = sorted(store.find_links(conn, link_ids=link_ids), key=lambda link: order[link.id])
+    live = [link for link in found if link.relation == "supersedes" and link.ended_at is None]
     if not live:
         return
     store.lock_supersedes_writers(conn, tenant_id)
-    for row in live:
-        _refuse_cycle(conn, tenant_id, row["id"])
-        newer = store.memory_validity(conn, row["from_id"])
+    for link in live:
+        _refuse_cycle(conn, tenant_id, link.id)
+        newer = store.memory_validity(conn, link.from_id)
         if newer is not None:
-            _apply_supersedes(conn, row, newer)
+            _apply_supersedes(conn, link, newer)
 
 
 def remove_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Link]:
     """Delete links for good (undo of a consolidation run): see the module docstring."""
     if link_ids is None and run_id is None:
         raise ValueError("give link_ids, run_id or both")
-    ids = [r["id"] for r in store.find_links(conn, link_ids=link_ids, run_id=run_id)]
+    ids = [link.id for link in store.find_links(conn, link_ids=link_ids, run_id=run_id)]
     store.revert_supersessions(conn, ids)
-    return [link_from_row(r) for r in store.delete_links(conn, ids)]
+    return store.delete_links(conn, ids)
 
 
 def end_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Link]:
     """End live links now, keeping them as history: see the module docstring."""
     store.revert_supersessions(conn, link_ids)
-    return [link_from_row(r) for r in store.end_links(conn, link_ids, "link_deleted")]
+    return store.end_links(conn, link_ids, "link_deleted")
 
 
 # The API: each call is one tenant transaction.

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from psycopg import sql
+from psycopg.rows import class_row
 
 from engram.core.db import Conn
 from engram.core.pagination import newest_first
-from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, LinkCreate
+from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, Link, LinkCreate
+from engram.graph.shaping import link_from_row
 
 LINK_COLUMNS = sql.SQL(
     "l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
@@ -23,10 +26,19 @@ SUMMARY_COLUMNS = sql.SQL(
     " m.importance, m.created_at, m.valid_from, m.valid_to"
 ).format(n=sql.Literal(SUMMARY_CHARS))
 
+# Walk, summary, conflict and version rows: graph/shaping.py turns them into models (its unit tests
+# build them as plain dicts).
 Row = dict[str, Any]
 
 
-def lock_active_memories(conn: Conn, ids: Sequence[UUID], to_update: Sequence[UUID]) -> dict[UUID, Row]:
+@dataclass(frozen=True)
+class MemoryValidity:
+    id: UUID
+    valid_from: datetime | None
+    valid_to: datetime | None
+
+
+def lock_active_memories(conn: Conn, ids: Sequence[UUID], to_update: Sequence[UUID]) -> dict[UUID, MemoryValidity]:
     """The active memories among `ids` this tenant can see (row-level security hides the others),
     with their validity: locked, so a concurrent delete waits for us. The rows this transaction
     will update (`to_update`) are locked first, with the lock the UPDATE takes, then the others
@@ -34,16 +46,17 @@ def lock_active_memories(conn: Conn, ids: Sequence[UUID], to_update: Sequence[UU
     writers each end up waiting for the other."""
     updated = sorted(set(to_update))
     shared = sorted(set(ids) - set(updated))
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=class_row(MemoryValidity))
+    rows = cur.execute(
         "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active'"
         " ORDER BY id FOR NO KEY UPDATE",
         (updated,),
     ).fetchall()
-    rows += conn.execute(
+    rows += cur.execute(
         "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' ORDER BY id FOR SHARE",
         (shared,),
     ).fetchall()
-    return {r["id"]: r for r in rows}
+    return {r.id: r for r in rows}
 
 
 def lock_supersedes_writers(conn: Conn, tenant_id: UUID) -> None:
@@ -76,8 +89,8 @@ def insert_links(
     specs: Sequence[LinkCreate],
     created_by: CreatedBy,
     run_id: UUID | None,
-) -> list[Row]:
-    """Insert links in one statement; rows come back in the order of `specs`."""
+) -> list[Link]:
+    """Insert links in one statement; they come back in the order of `specs`."""
     rows = conn.execute(
         sql.SQL(
             "WITH new AS (SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::real[], %s::timestamptz[],"
@@ -105,12 +118,16 @@ def insert_links(
         ),
     ).fetchall()
     assert len(rows) == len(specs)
-    return rows
+    return [link_from_row(r) for r in rows]
 
 
-def memory_validity(conn: Conn, memory_id: UUID) -> Row | None:
+def memory_validity(conn: Conn, memory_id: UUID) -> MemoryValidity | None:
     """As it is now in this transaction (an earlier link of the same batch may have changed it)."""
-    return conn.execute("SELECT valid_from, valid_to FROM memories WHERE id = %s", (memory_id,)).fetchone()
+    return (
+        conn.cursor(row_factory=class_row(MemoryValidity))
+        .execute("SELECT id, valid_from, valid_to FROM memories WHERE id = %s", (memory_id,))
+        .fetchone()
+    )
 
 
 def record_supersession(
@@ -135,9 +152,9 @@ def revert_supersessions(conn: Conn, link_ids: Sequence[UUID]) -> None:
     )
 
 
-def end_links(conn: Conn, link_ids: Sequence[UUID], reason: EndedReason) -> list[Row]:
+def end_links(conn: Conn, link_ids: Sequence[UUID], reason: EndedReason) -> list[Link]:
     """End live links now, keeping them as history (their validity stops at now)."""
-    return conn.execute(
+    rows = conn.execute(
         sql.SQL(
             "UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
             " valid_to = GREATEST(l.valid_from, LEAST(COALESCE(l.valid_to, 'infinity'), now()))"
@@ -145,9 +162,10 @@ def end_links(conn: Conn, link_ids: Sequence[UUID], reason: EndedReason) -> list
         ).format(LINK_COLUMNS),
         (reason, list(link_ids)),
     ).fetchall()
+    return [link_from_row(r) for r in rows]
 
 
-def find_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Row]:
+def find_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Link]:
     """Links by id, by the consolidation run that wrote them, or both (no condition: none)."""
     clauses: list[sql.Composable] = []
     params: list[Any] = []
@@ -159,16 +177,18 @@ def find_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UU
         params.append(run_id)
     if not clauses:
         return []
-    return conn.execute(
+    rows = conn.execute(
         sql.SQL("SELECT {} FROM links l WHERE {}").format(LINK_COLUMNS, sql.SQL(" AND ").join(clauses)), params
     ).fetchall()
+    return [link_from_row(r) for r in rows]
 
 
-def delete_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Row]:
+def delete_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Link]:
     """Remove links for good (an undone consolidation run)."""
-    return conn.execute(
+    rows = conn.execute(
         sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS), (list(link_ids),)
     ).fetchall()
+    return [link_from_row(r) for r in rows]
 
 
 def list_links(
