@@ -62,7 +62,7 @@ from engram.graph.models import (
     LinkCreate,
     LinkPage,
     MemoryHistory,
-    MemoryVersion,
+    MemorySummary,
     Traversal,
     TraversalNode,
 )
@@ -285,7 +285,7 @@ def list_links(
     limit: int = 50,
 ) -> LinkPage:
     with tenant_transaction(tenant_id) as conn:
-        rows, next_cursor = store.list_links(
+        links, next_cursor = store.list_links(
             conn,
             memory_id=memory_id,
             relations=relations,
@@ -294,10 +294,10 @@ def list_links(
             cursor=cursor,
             limit=limit,
         )
-    return LinkPage(items=[link_from_row(r) for r in rows], next_cursor=next_cursor)
+    return LinkPage(items=links, next_cursor=next_cursor)
 
 
-def _root(conn: Conn, memory_id: UUID) -> dict[str, Any]:
+def _root(conn: Conn, memory_id: UUID) -> MemorySummary:
     found = store.memory_summaries(conn, [memory_id])
     if memory_id not in found:
         raise NotFound(f"memory {memory_id} not found")
@@ -328,7 +328,7 @@ def traverse(
             conn, tenant_id, memory_id, depth=depth, direction=direction, relations=relations, as_of=at, limit=limit
         )
     nodes, truncated = traversal_nodes(memory_id, rows, limit)
-    return Traversal(root=summary_from_row(root), nodes=nodes, truncated=truncated, as_of=at)
+    return Traversal(root=root, nodes=nodes, truncated=truncated, as_of=at)
 
 
 def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
@@ -340,7 +340,7 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
         # A version at or past the current one belongs to a change that was undone (a consolidation
         # run put the row back): the memory never had it as a past.
         versions = [
-            *(v for v in store.previous_versions(conn, memory_id) if v["version"] < current["version"]),
+            *(v for v in store.previous_versions(conn, memory_id) if v.version < current.version),
             current,
         ]
         older = store.supersession_chain(conn, tenant_id, memory_id, newer=False)
@@ -351,7 +351,7 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
 
     return MemoryHistory(
         memory_id=memory_id,
-        versions=[MemoryVersion.model_validate(v) for v in versions],
+        versions=versions,
         supersedes=chain(older[::-1]),
         superseded_by=chain(newer),
     )

@@ -14,8 +14,17 @@ from psycopg.rows import class_row
 
 from engram.core.db import Conn
 from engram.core.pagination import newest_first
-from engram.graph.models import SUMMARY_CHARS, CreatedBy, Direction, EndedReason, Link, LinkCreate
-from engram.graph.shaping import link_from_row
+from engram.graph.models import (
+    SUMMARY_CHARS,
+    CreatedBy,
+    Direction,
+    EndedReason,
+    Link,
+    LinkCreate,
+    MemorySummary,
+    MemoryVersion,
+)
+from engram.graph.shaping import link_from_row, summary_from_row
 
 LINK_COLUMNS = sql.SQL(
     "l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
@@ -26,8 +35,8 @@ SUMMARY_COLUMNS = sql.SQL(
     " m.importance, m.created_at, m.valid_from, m.valid_to"
 ).format(n=sql.Literal(SUMMARY_CHARS))
 
-# Walk, summary, conflict and version rows: graph/shaping.py turns them into models (its unit tests
-# build them as plain dicts).
+# Walk, chain and conflict rows (a memory summary and a link, prefixed, in one row): graph/shaping.py
+# turns them into models (its unit tests build them as plain dicts).
 Row = dict[str, Any]
 
 
@@ -200,11 +209,11 @@ def list_links(
     include_ended: bool,
     cursor: str | None,
     limit: int,
-) -> tuple[list[Row], str | None]:
+) -> tuple[list[Link], str | None]:
     """Newest first, keyset-paginated on (created_at, id)."""
     ends = {"out": "l.from_id = %s", "in": "l.to_id = %s", "both": "(l.from_id = %s OR l.to_id = %s)"}
     end_values = None if memory_id is None else (memory_id,) * (2 if direction == "both" else 1)
-    return newest_first(
+    rows, next_cursor = newest_first(
         conn,
         select=sql.SQL("SELECT {} FROM links l").format(LINK_COLUMNS),
         filters=[
@@ -216,14 +225,15 @@ def list_links(
         limit=limit,
         alias="l",
     )
+    return [link_from_row(r) for r in rows], next_cursor
 
 
-def memory_summaries(conn: Conn, ids: Sequence[UUID], *, active_only: bool = True) -> dict[UUID, Row]:
+def memory_summaries(conn: Conn, ids: Sequence[UUID], *, active_only: bool = True) -> dict[UUID, MemorySummary]:
     status = sql.SQL("AND m.status = 'active'") if active_only else sql.SQL("")
     rows = conn.execute(
         sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status), (list(ids),)
     ).fetchall()
-    return {r["id"]: r for r in rows}
+    return {r["id"]: summary_from_row(r) for r in rows}
 
 
 # A memory valid at %(as_of)s, as recall reads memories: valid_from (or, without one, the creation
@@ -401,20 +411,22 @@ def supersession_chain(conn: Conn, tenant_id: UUID, memory_id: UUID, *, newer: b
     return conn.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
 
 
-def previous_versions(conn: Conn, memory_id: UUID) -> list[Row]:
-    return conn.execute(
+def previous_versions(conn: Conn, memory_id: UUID) -> list[MemoryVersion]:
+    rows = conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to, changed_at"
         " FROM memory_versions WHERE memory_id = %s ORDER BY version",
         (memory_id,),
     ).fetchall()
+    return [MemoryVersion.model_validate(r) for r in rows]
 
 
-def current_version(conn: Conn, memory_id: UUID) -> Row | None:
-    return conn.execute(
+def current_version(conn: Conn, memory_id: UUID) -> MemoryVersion | None:
+    row = conn.execute(
         "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to,"
         " NULL::timestamptz AS changed_at FROM memories WHERE id = %s AND status = 'active'",
         (memory_id,),
     ).fetchone()
+    return MemoryVersion.model_validate(row) if row else None
 
 
 def _prefixed_link_columns() -> sql.Composable:
