@@ -7,9 +7,9 @@ from pathlib import Path
 MAX_LINES = 500
 ENGRAM = Path(__file__).resolve().parents[2] / "layers" / "engram"
 
-# Temporary: remove each entry once its module is under the limit. oauth/service.py is new and being
-# split by its authors; core/config.py is the one Settings class, to be split into per-capability groups.
-BEING_SPLIT = frozenset({"core/config.py", "oauth/service.py"})
+# Temporary: remove each entry once its module is under the limit (oauth/service.py is new and being
+# split by its authors).
+BEING_SPLIT = frozenset({"oauth/service.py"})
 
 
 def long_modules(root: Path, limit: int) -> list[str]:
