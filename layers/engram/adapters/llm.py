@@ -27,7 +27,7 @@ from uuid import UUID
 from aws_lambda_powertools import Logger
 
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import Conn, tenant_transaction
 
 logger = Logger()
 
@@ -63,7 +63,7 @@ def llm_unavailable(optional: bool = False) -> str | None:
     return None
 
 
-def usage_today(conn: Any) -> tuple[int, int]:
+def usage_today(conn: Conn) -> tuple[int, int]:
     """The transaction tenant's LLM calls and tokens since midnight UTC (every purpose)."""
     row = conn.execute(
         "SELECT count(*) AS calls, COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) AS tokens"

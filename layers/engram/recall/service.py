@@ -361,7 +361,7 @@ def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit]
 
 
 def _touch_and_attach_graph(
-    conn: Any, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int, at: datetime, read_only: bool
+    conn: Conn, tenant_id: UUID, hits: list[RecallHit], req: RecallRequest, used: int, at: datetime, read_only: bool
 ) -> int:
     memory_ids = [h.memory_id for h in hits if h.memory_id is not None]
     if not memory_ids:
@@ -375,7 +375,7 @@ def _touch_and_attach_graph(
 
 
 def _attach_graph(
-    conn: Any,
+    conn: Conn,
     tenant_id: UUID,
     hits: list[RecallHit],
     memory_ids: list[UUID],
@@ -436,7 +436,7 @@ def _neighbour(memory: Any, link: Any, path: list[UUID], depth: int) -> GraphNei
     )
 
 
-def _attach_messages(conn: Any, hits: list[RecallHit]) -> None:
+def _attach_messages(conn: Conn, hits: list[RecallHit]) -> None:
     """Conversation results carry their window's original messages, word for word.
 
     When budget_chars cut a window's text, only the messages whose line made it into the text
