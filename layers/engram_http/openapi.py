@@ -16,15 +16,29 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from engram_http.route_table import ROUTES
+
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
 GATEWAY_REF = "#/components/schemas/GatewayError"
 SECURITY_SCHEME = "bearer"
 
-# Routes that answer without a key (the route table has them with auth=False).
-PUBLIC = {("get", "/v1/health"), ("get", "/v1/openapi.json")}
+# Routes that answer without a key: the route table's auth=False.
+PUBLIC = {(route.method.lower(), route.path) for route in ROUTES if not route.auth}
 
 # Routes whose success status is not 200.
 SUCCESS = {("post", "/v1/keys"): "201"}
+
+# OAuth's own endpoints answer their protocol errors in RFC 6749's shape, which OAuth clients read;
+# a malformed body still gets the envelope.
+OAUTH_ERROR_REF = "#/components/schemas/OAuthErrorBody"
+OAUTH_ERRORS = {
+    ("post", "/oauth/register"): {"400"},
+    ("post", "/oauth/token"): {"400", "401"},
+    ("post", "/oauth/revoke"): {"400"},
+}
+
+# Answered with a redirect; a request that cannot be sent back gets a page for the person instead.
+REDIRECTS = {("get", "/oauth/authorize"): "302"}
 
 DESCRIPTIONS = {
     "400": "Malformed body: not UTF-8, or not JSON",
@@ -70,6 +84,13 @@ class GatewayError(BaseModel):
     message: str
 
 
+class OAuthErrorBody(BaseModel):
+    """An OAuth endpoint's error (RFC 6749 section 5.2): invalid_request, invalid_grant, ..."""
+
+    error: str
+    error_description: str
+
+
 def statuses_for(method: str, path: str, operation: dict[str, Any]) -> list[str]:
     """The error statuses `method path` can answer: from what the operation takes, plus what its
     route declares (any declared 4xx/5xx other than Powertools' automatic 422)."""
@@ -85,6 +106,7 @@ def statuses_for(method: str, path: str, operation: dict[str, Any]) -> list[str]
     if any(p.get("in") == "path" for p in params):
         statuses.add("404")
     statuses |= {s for s in operation.get("responses", {}) if s[0] in "45" and s != "422"}
+    statuses |= OAUTH_ERRORS.get((method, path), set())
     return sorted(statuses)
 
 
@@ -97,6 +119,17 @@ def _error_response(status: str, declared: dict[str, Any] | None) -> dict[str, A
     if status == "503":
         response["headers"] = RETRY_AFTER_HEADER
     return response
+
+
+def _document_redirect(responses: dict[str, Any], status: str) -> None:
+    responses[status] = {
+        "description": responses.get(status, {}).get("description", "Redirect"),
+        "headers": {"Location": {"description": "Where the browser goes next", "schema": {"type": "string"}}},
+    }
+    responses["400"] = {
+        "description": "A page for the person: the request cannot be sent back to the client",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    }
 
 
 def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
@@ -113,12 +146,18 @@ def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
             for status in errors:
                 declared = responses.get(status) if status != "422" else None
                 responses[status] = _error_response(status, declared)
+            for status in OAUTH_ERRORS.get((method, path), ()):
+                body = {"anyOf": [{"$ref": OAUTH_ERROR_REF}, {"$ref": ENVELOPE_REF}]}
+                responses[status]["content"]["application/json"]["schema"] = body
+                responses[status]["description"] = "OAuth's error: invalid_request, invalid_grant, ... (RFC 6749)"
+            if (method, path) in REDIRECTS:
+                _document_redirect(responses, REDIRECTS[(method, path)])
             if (method, path) in PUBLIC:
                 operation["security"] = []
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):
         schemas.pop(name, None)
-    for model in (ErrorEnvelope, GatewayError):
+    for model in (ErrorEnvelope, GatewayError, OAuthErrorBody):
         schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema
