@@ -39,6 +39,11 @@ def confine_to_namespaces(namespaces: Sequence[str] | None) -> None:
     _confined_to.set(tuple(namespaces) if namespaces is not None else None)
 
 
+def confined_namespaces() -> tuple[str, ...] | None:
+    """The namespaces this request is confined to (confine_to_namespaces); None: every namespace."""
+    return _confined_to.get()
+
+
 def _text_array(items: Sequence[str]) -> str:
     """A PostgreSQL text[] literal: each item double-quoted, its quotes and backslashes escaped."""
     quoted = ('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)

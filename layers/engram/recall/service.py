@@ -21,7 +21,7 @@ from engram.adapters import rerank
 from engram.adapters.embeddings.base import Embedder
 from engram.core.activity import record_activity
 from engram.core.config import settings
-from engram.core.db import Conn, tenant_transaction
+from engram.core.db import Conn, confined_namespaces, tenant_transaction
 from engram.core.models import PG_INTEGER_MAX
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
@@ -67,6 +67,12 @@ def recall(
 ) -> RecallResponse:
     """`read_only` (a key without the write scope): the recall changes nothing, no touch and no
     activity note, whatever `touch` says."""
+    within = _within_grant(req)
+    if within is None:  # it names only namespaces the caller may not read: row-level security leaves nothing
+        return RecallResponse(
+            results=[], degraded=[], budget_chars=req.budget_chars, query_rewrites=[] if req.rewrite_query else None
+        )
+    req = within
     s = settings()
     degraded: list[str] = []
     where, params = recall_filters(req)
@@ -112,6 +118,22 @@ def recall(
         used_chars=used,
         query_rewrites=rewrites if req.rewrite_query else None,
     )
+
+
+def _within_grant(req: RecallRequest) -> RecallRequest | None:
+    """The request of a caller confined to a grant's namespaces (an OAuth token's) as if it named them:
+    no namespace named reads the grant's, named ones are kept to those in the grant; None when it names
+    none of them. Row-level security alone would confine the results but not the keyword side, which
+    picks its top rows and counts its words' document frequencies through tenant_chunks (the whole
+    tenant): other namespaces' rows crowded the grant's out of a small limit and shifted their ranking."""
+    grant = confined_namespaces()
+    if grant is None:
+        return req
+    named = [*(req.namespaces or []), *([req.namespace] if req.namespace else [])]
+    allowed = [ns for ns in dict.fromkeys(named) if ns in grant] if named else list(grant)
+    if not allowed:
+        return None
+    return req.model_copy(update={"namespace": None, "namespaces": allowed})
 
 
 def _compact(h: RecallHit) -> CompactHit:
