@@ -64,6 +64,17 @@ class Synth:
     def resources(self, type_: str) -> dict[str, dict[str, Any]]:
         return {k: v for k, v in self.json["Resources"].items() if v["Type"] == type_}
 
+    def key_authorizer_id(self) -> str:
+        """The cached authorizer (identity source: the Authorization header) that every /v1 route
+        uses; /mcp has a second one without an identity source, so a request with no credentials
+        reaches the route and its bearer challenge."""
+        (found,) = [
+            k
+            for k, v in self.resources("AWS::ApiGatewayV2::Authorizer").items()
+            if v["Properties"].get("IdentitySource")
+        ]
+        return found
+
     def function_logical_id(self, function: str) -> str:
         fn = self.stack.functions.functions[function]
         return self.stack.get_logical_id(fn.node.default_child)  # type: ignore[arg-type]

@@ -21,7 +21,7 @@ def _as_list(value):
 def test_the_consolidation_routes_go_to_their_function_behind_the_authorizer(dev):
     assert {f"{r.method} {r.path}" for r in ROUTES if r.function == "consolidation"} == CONSOLIDATION_ROUTES
     function_id = dev.function_logical_id("consolidation")
-    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    authorizer_id = dev.key_authorizer_id()
     routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in dev.resources("AWS::ApiGatewayV2::Route").values()}
     for key in CONSOLIDATION_ROUTES:
         props = routes[key]

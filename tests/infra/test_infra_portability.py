@@ -50,7 +50,7 @@ def _function(synth, function: str) -> dict:
 
 def test_the_routes_go_to_the_portability_function_behind_the_authorizer(dev):
     assert {f"{r.method} {r.path}" for r in ROUTES if r.function == "portability"} == PORTABILITY_ROUTES
-    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    authorizer_id = dev.key_authorizer_id()
     routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in dev.resources("AWS::ApiGatewayV2::Route").values()}
     for key in PORTABILITY_ROUTES:
         props = routes[key]

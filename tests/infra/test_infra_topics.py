@@ -22,7 +22,7 @@ def _as_list(value):
 def test_the_topic_routes_go_to_the_topics_function_behind_the_authorizer(dev):
     assert {f"{r.method} {r.path}" for r in ROUTES if r.function == "topics"} == TOPIC_ROUTES
     topics_id = dev.function_logical_id("topics")
-    (authorizer_id,) = dev.resources("AWS::ApiGatewayV2::Authorizer")
+    authorizer_id = dev.key_authorizer_id()
     routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in dev.resources("AWS::ApiGatewayV2::Route").values()}
     for key in TOPIC_ROUTES:
         props = routes[key]

@@ -94,7 +94,14 @@ def test_the_authorizer_leaves_an_unchecked_key_to_the_route_at_once(api, databa
         database.start()
     assert verdict == {
         "isAuthorized": True,
-        "context": {"tenant_id": "", "key_id": "", "scopes": "", "key_check": "route"},
+        "context": {
+            "tenant_id": "",
+            "key_id": "",
+            "scopes": "",
+            "grant_id": "",
+            "namespaces": "",
+            "key_check": "route",
+        },
     }
     assert seconds < 3.0, seconds  # API Gateway gives an authorizer 10 s; Aurora takes ~15 s to resume
 

@@ -29,7 +29,14 @@ def test_the_authorizer_answers_a_simple_response_with_the_callers_context(stack
     assert ok["context"]["tenant_id"] == tenant.id and ok["context"]["scopes"] == "admin read write"
     for bad in ("Bearer egk_not-a-key", "Basic abc", "Bearer"):
         refused = invoke("authorizer", _authorizer_event(bad))
-        no_tenant = {"tenant_id": "", "key_id": "", "scopes": "", "key_check": "authorizer"}
+        no_tenant = {
+            "tenant_id": "",
+            "key_id": "",
+            "scopes": "",
+            "grant_id": "",
+            "namespaces": "",
+            "key_check": "authorizer",
+        }
         assert refused == {"isAuthorized": True, "context": no_tenant}, bad
 
 
