@@ -4,6 +4,8 @@ lists answered with the spec's error (never a 500)."""
 
 from __future__ import annotations
 
+import json
+
 import psycopg
 
 from tests.integration.oauth_flow import (
@@ -277,3 +279,18 @@ def test_refreshing_drops_the_grants_expired_tokens(stack, tenant):
         ).fetchall()
     # the expired access token is gone; the rotated refresh token stays for reuse detection
     assert kinds == [("access", False), ("refresh", False), ("refresh", True)]
+
+
+def test_nul_characters_and_undecodable_bodies_are_refused_by_name_never_a_500(stack):
+    from engram_local import gateway
+
+    for document in ({"redirect_uris": [REDIRECT + "\x00"]}, {"redirect_uris": [REDIRECT], "client_name": "a\x00b"}):
+        r = call("POST", "/oauth/register", document)
+        assert r.status == 400 and "NUL" in r.body["error_description"], r.body
+    page = authorize("\x00", pkce()[1])
+    assert page.status == 400 and "location" not in page.headers and "NUL" in page.body
+    for path in ("/oauth/token", "/oauth/revoke"):
+        nul = call("POST", path, form={"grant_type": "refresh_token", "refresh_token": "ert_\x00", "token": "\x00"})
+        assert (nul.status, nul.body["error"]) == (400, "invalid_request"), (path, nul.body)
+        raw = gateway.handle("POST", path, {"content-type": "application/x-www-form-urlencoded"}, b"\xff\xfe=1")
+        assert raw.status == 400 and json.loads(raw.body)["error"] == "invalid_request", (path, raw.body)

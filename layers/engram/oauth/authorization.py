@@ -13,6 +13,7 @@ from uuid import UUID
 from engram.core.config import settings
 from engram.core.db import anonymous_transaction, tenant_transaction
 from engram.core.errors import Forbidden, InvalidField, NotFound
+from engram.core.text import storable_text
 from engram.oauth import store
 from engram.oauth.clients import resolve_client
 from engram.oauth.metadata import resource_url, same_resource
@@ -21,6 +22,7 @@ from engram.oauth.models import (
     SCOPES,
     Approval,
     AuthorizePageError,
+    ClientRow,
     OAuthError,
     PendingAuthorization,
     RedirectTo,
@@ -53,9 +55,13 @@ def _scopes(requested: str | None) -> list[str]:
     return asked
 
 
-def authorize(params: Mapping[str, str], base: str) -> str:
-    """The Location /authorize answers with: the consent page for a valid request, the client's
-    redirect URI with `error` for an invalid one. AuthorizePageError: nowhere safe to redirect to."""
+def _client_and_redirect(params: Mapping[str, str]) -> tuple[ClientRow, str]:
+    """The registered client and one of its redirect URIs, or AuthorizePageError: until both are
+    known there is nowhere safe to send an error."""
+    try:
+        storable_text(list(params.items()))
+    except ValueError as exc:
+        raise AuthorizePageError(f"a parameter {exc}") from None
     client_id = params.get("client_id") or ""
     if not client_id:
         raise AuthorizePageError("client_id is missing")
@@ -67,6 +73,13 @@ def authorize(params: Mapping[str, str], base: str) -> str:
         redirect_uri = client.redirect_uris[0]
     if redirect_uri is None or redirect_uri not in client.redirect_uris:
         raise AuthorizePageError("redirect_uri is missing or not one the client registered")
+    return client, redirect_uri
+
+
+def authorize(params: Mapping[str, str], base: str) -> str:
+    """The Location /authorize answers with: the consent page for a valid request, the client's
+    redirect URI with `error` for an invalid one. AuthorizePageError: nowhere safe to redirect to."""
+    client, redirect_uri = _client_and_redirect(params)
     state = params.get("state")
     try:
         if state is not None and len(state) > MAX_STATE_CHARS:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engram.core.models import Namespace, Strict
+from engram.core.text import storable_text
 
 # An API key's scopes (engram.tenancy; the tables' CHECKs hold both to this set): a grant's are a subset.
 SCOPES = ("read", "write", "admin")
@@ -52,6 +53,11 @@ class ClientRegistration(BaseModel):
     grant_types: list[str] | None = None
     response_types: list[str] | None = None
     scope: str | None = Field(default=None, max_length=200)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable(cls, document: Any) -> Any:
+        return storable_text(document)  # the whole document is kept (jsonb holds no NUL either)
 
 
 class RegisteredClient(BaseModel):

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
+from engram.core.text import storable_text
 from engram.oauth import store
 from engram.oauth.metadata import resource_url, same_resource
 from engram.oauth.models import ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, OAuthError, TokenAnswer, TokenCaller
@@ -60,8 +61,17 @@ def _tenant_of(secret: str) -> UUID:
     return tenant_id
 
 
+def _storable(form: Mapping[str, str]) -> None:
+    """Parameters the database can compare: no NUL, valid Unicode."""
+    try:
+        storable_text(list(form.items()))
+    except ValueError as exc:
+        raise OAuthError("invalid_request", f"a parameter {exc}") from None
+
+
 def token(form: Mapping[str, str], base: str) -> TokenAnswer:
     """POST /oauth/token for public clients: authorization_code (PKCE S256) or refresh_token."""
+    _storable(form)
     grant_type = _required(form, "grant_type")
     if grant_type == "authorization_code":
         return _redeem_code(form, base)
@@ -149,6 +159,7 @@ def _refresh(form: Mapping[str, str], base: str) -> TokenAnswer:
 
 def revoke(form: Mapping[str, str]) -> None:
     """RFC 7009: a token that is unknown, expired or already revoked is no error."""
+    _storable(form)
     value = _required(form, "token")
     try:
         tenant_id = _tenant_of(value)

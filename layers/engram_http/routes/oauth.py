@@ -57,7 +57,10 @@ def _form() -> dict[str, str]:
     media = (event.headers.get("content-type") or "").split(";")[0].strip().lower()
     if media != FORM_MEDIA_TYPE:
         raise OAuthError("invalid_request", f"send the parameters as {FORM_MEDIA_TYPE}")
-    body = event.decoded_body or ""
+    try:
+        body = event.decoded_body or ""
+    except (UnicodeDecodeError, ValueError):  # not UTF-8 (or not base64 when flagged so)
+        raise OAuthError("invalid_request", "the request body is not UTF-8") from None
     if len(body) > MAX_FORM_BYTES:
         raise OAuthError("invalid_request", f"the request body is over {MAX_FORM_BYTES} bytes")
     form: dict[str, str] = {}
