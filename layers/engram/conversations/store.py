@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -54,20 +53,9 @@ _MESSAGE_COLUMN_NAMES = (
 MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
 
 
-@dataclass(frozen=True)
-class ConversationRow:
+class ConversationRow(Conversation):
     """A conversations row as an append reads it: what callers see, and the next sequence number."""
 
-    id: UUID
-    namespace: str
-    title: str | None
-    agent_id: str | None
-    tags: list[str]
-    metadata: dict[str, Any]
-    message_count: int
-    last_message_at: datetime | None
-    created_at: datetime
-    updated_at: datetime
     next_seq: int
 
 
