@@ -1,9 +1,11 @@
 """all-MiniLM-L6-v2 on onnxruntime, int8 per-channel, no torch: the offline / local default embedder.
 
 The ONNX graph (minilm_onnx.py) is built from the safetensors weights with onnx.helper (no torch),
-quantized once with onnxruntime's dynamic int8 quantizer, and cached as a single .onnx file next
-to a copy of the tokenizer. Later processes (and a Lambda package that ships the cache directory)
-only need onnxruntime + tokenizers + numpy: onnx and safetensors are build-time only.
+quantized once with onnxruntime's dynamic int8 quantizer (weights per channel; activations then
+rewritten to one scale per token, so a text's vector does not depend on its batch), and cached as
+a single .onnx file next to a copy of the tokenizer. Later processes (and a Lambda package that
+ships the cache directory) only need onnxruntime + tokenizers + numpy: onnx and safetensors are
+build-time only.
 
 Heavy imports (onnxruntime, tokenizers, onnx) happen inside methods so importing this module is
 cheap; constructing `LocalEmbedder` loads nothing; the first `embed` call does, under a lock.
@@ -33,7 +35,7 @@ MODEL_ID = "all-minilm-l6-v2-int8"
 DIMENSION = 384
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 # Bump when the graph or quantization recipe changes so stale cached files are not reused.
-BUILD_VERSION = "v2"
+BUILD_VERSION = "v3"  # v3: per-token activation scales (batch-independent vectors)
 MODEL_FILENAME = f"{MODEL_ID}-{BUILD_VERSION}.onnx"
 TOKENIZER_FILENAME = "all-minilm-l6-v2-tokenizer.json"
 BATCH_SIZE = 32
@@ -110,7 +112,7 @@ def _build_into(target: Path) -> None:
     import tempfile
 
     from engram.adapters.embeddings import minilm_reference as ref
-    from engram.adapters.embeddings.minilm_onnx import build_graph, calibrate
+    from engram.adapters.embeddings.minilm_onnx import build_graph, calibrate, quantize_activations_per_row
 
     started = time.perf_counter()
     try:
@@ -137,6 +139,7 @@ def _build_into(target: Path) -> None:
             weight_type=QuantType.QInt8,
             op_types_to_quantize=["MatMul", "Gather"],
         )
+        onnx.save_model(quantize_activations_per_row(onnx.load_model(str(quant_path))), str(quant_path))
         shutil.copyfile(source / "tokenizer.json", Path(tmp) / TOKENIZER_FILENAME)
         os.replace(Path(tmp) / TOKENIZER_FILENAME, target / TOKENIZER_FILENAME)
         os.replace(quant_path, target / MODEL_FILENAME)

@@ -97,6 +97,94 @@ def calibrate(weights: ref.WeightDict, tokenizer_path: Path) -> tuple[dict[str, 
     return smoothing, outliers
 
 
+def quantize_activations_per_row(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Give every token its own activation scale, in place of dynamic int8's one scale per tensor.
+
+    onnxruntime's DynamicQuantizeLinear takes one scale over the whole [batch, seq, hidden] input,
+    padding included, so a text's vector depended on what else was in its batch (cosine ~0.998 to
+    itself alone). Here each DynamicQuantizeLinear becomes a symmetric per-row quantizer: scale =
+    max|row| / 127, codes stored as uint8 with zero point 128, so MatMulInteger keeps its fast u8s8
+    kernel (int8 activations have none: 3x slower, measured). A row's codes depend on that row
+    alone, and the same text gets the same vector in any batch, within float rounding.
+
+    The row scale is applied after the weight's per-channel scale, by a Mul of its own: left in the
+    quantizer's Mul(activation scale, weight scale), onnxruntime fuses the chain into
+    MatMulIntegerToFloat, which reads the activation scale as one number (cosine to float fell to 0.7).
+    That Mul gets a constant 1 instead, so the fused kernel still does the int8 product and the
+    per-channel dequantization in one pass. QuantizeLinear with scale 1 does the rounding, the
+    zero point and the cast in one op.
+    """
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    graph = model.graph
+    graph.initializer.extend(
+        [
+            numpy_helper.from_array(np.array(128, np.uint8), "rowq.zero_point"),
+            numpy_helper.from_array(np.array(1.0, np.float32), "rowq.one"),
+            numpy_helper.from_array(np.array(127.0, np.float32), "rowq.levels"),
+            numpy_helper.from_array(np.array(1e-8, np.float32), "rowq.tiny"),
+        ]
+    )
+    row_scales = {n.output[1] for n in graph.node if n.op_type == "DynamicQuantizeLinear"}
+    by_output = {n.output[0]: n for n in graph.node}
+    # What the quantizer wrote per product: MatMulInteger -> Cast -> Mul(cast, Mul(row scale, weight scale)).
+    # Keyed by the dequantizing Mul's output: (the MatMulInteger, the weight's scale, the row scale).
+    fused: dict[str, tuple[onnx.NodeProto, str, str]] = {}
+    dropped: set[str] = set()
+    for node in graph.node:
+        if node.op_type != "Mul" or len(node.input) != 2:
+            continue
+        cast, product = (by_output.get(i) for i in node.input)
+        if cast is None or product is None or cast.op_type != "Cast" or product.op_type != "Mul":
+            continue
+        row_scale = next((i for i in product.input if i in row_scales), None)
+        matmul = by_output.get(cast.input[0])
+        if row_scale is None or matmul is None or matmul.op_type != "MatMulInteger":
+            continue
+        weight_scale = next(i for i in product.input if i != row_scale)
+        fused[node.output[0]] = (matmul, weight_scale, row_scale)
+        dropped |= {cast.output[0], matmul.output[0], product.output[0]}
+    nodes: list[onnx.NodeProto] = []
+    for node in graph.node:
+        out = node.output[0]
+        if node.op_type == "DynamicQuantizeLinear":
+            x, (codes, scale, zero_point) = node.input[0], node.output
+            p = f"{node.name or x}.rowq"
+            nodes += [
+                helper.make_node("Abs", [x], [f"{p}.abs"], name=f"{p}.abs"),
+                helper.make_node("ReduceMax", [f"{p}.abs"], [f"{p}.peak"], name=f"{p}.peak", axes=[-1], keepdims=1),
+                helper.make_node("Max", [f"{p}.peak", "rowq.tiny"], [f"{p}.peak_safe"], name=f"{p}.peak_safe"),
+                helper.make_node("Div", [f"{p}.peak_safe", "rowq.levels"], [scale], name=f"{p}.scale"),
+                helper.make_node("Div", [x, scale], [f"{p}.scaled"], name=f"{p}.scaled"),
+                helper.make_node(
+                    "QuantizeLinear", [f"{p}.scaled", "rowq.one", "rowq.zero_point"], [codes], name=f"{p}.codes"
+                ),
+                helper.make_node("Identity", ["rowq.zero_point"], [zero_point], name=f"{p}.zero_point"),
+            ]
+        elif out in fused:
+            matmul, weight_scale, row_scale = fused[out]
+            a, b, a_zero, b_zero = matmul.input
+            nodes += [
+                helper.make_node(
+                    "MatMulIntegerToFloat",
+                    [a, b, "rowq.one", weight_scale, a_zero, b_zero],
+                    [f"{out}.per_channel"],
+                    name=f"{out}.per_channel",
+                    domain="com.microsoft",
+                ),
+                helper.make_node("Mul", [f"{out}.per_channel", row_scale], [out], name=f"{out}.per_row"),
+            ]
+        elif out not in dropped:
+            nodes.append(node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    onnx.checker.check_model(model)
+    return model
+
+
 def build_graph(
     w: ref.WeightDict,
     smoothing: dict[str, np.ndarray] | None = None,
