@@ -24,6 +24,7 @@ from constructs import Construct
 
 from infra.assets import LambdaAssets
 from infra.config import EnvConfig
+from infra.connections import reserved_concurrency
 from infra.database import Database
 from infra.nag import acknowledge, main_resource
 from infra.profiles import (
@@ -47,22 +48,39 @@ BASIC_POLICY = "service-role/AWSLambdaBasicExecutionRole"  # logs only: for func
 INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
 LIVE_ALIAS = "live"  # what the API invokes of a SnapStart function: its latest published version
 
-# A paused Aurora Serverless v2 cluster takes ~15 s to resume. A function waits for it within its own
-# timeout: the wait, the last connection attempt (which may run libpq's 2 s minimum past it) and the
-# work after it must fit, or Lambda kills the function and API Gateway answers a bare 500. The
-# authorizer and GET /v1/health do not wait (one attempt of DB_PROBE_TIMEOUT_S): API Gateway gives an
-# authorizer 10 s, so it leaves a key it could not check to the route (engram_http.authorizer).
-DB_CONNECT_WAIT_MAX_S = 25
+# A paused Aurora Serverless v2 cluster takes ~15 s to resume (~30 s after a day or more paused). A
+# function waits for it within its own timeout: the wait, the last connection attempt (which may run
+# libpq's 2 s minimum past it) and the work after it must fit, or Lambda kills the function and API
+# Gateway answers a bare 500. A route must also fit in API Gateway's 30 s, which a cold start's init
+# (the runtime, the imports, the secret read) counts against too. The authorizer and GET /v1/health do
+# not wait (one attempt of DB_PROBE_TIMEOUT_S): API Gateway gives an authorizer 10 s, so it leaves a key
+# it could not check to the route (engram_http.authorizer).
+API_GATEWAY_TIMEOUT_S = 30  # HTTP API's integration timeout, fixed
+COLD_START_S = 5  # a cold route container's init before its first attempt (the mcp function's is ~3 s)
 DB_WAIT_HEADROOM_S = 4  # the last attempt's 2 s, and 2 s for the request's own work
+ROUTE_DB_WAIT_S = API_GATEWAY_TIMEOUT_S - COLD_START_S - DB_WAIT_HEADROOM_S  # 21 s: a resume, with room
+# Queue and schedule workers answer nobody waiting: they ride out the long resume after a day's pause.
+BACKGROUND_DB_WAIT_S = 60
 DB_PROBE_TIMEOUT_S = 2
 DB_SECRET_TIMEOUT_S = 1  # each of connect and read, one attempt: a Secrets Manager endpoint that drops packets
 
 
+def database_wait_s(profile: FunctionProfile) -> int:
+    """How long a function waits for the database: its profile's own figure (migrate), a worker's
+    long wait, or a route's, never past its own timeout."""
+    if profile.db_wait_s is not None:
+        wanted = profile.db_wait_s
+    elif profile.consumes or profile.scheduled:
+        wanted = BACKGROUND_DB_WAIT_S
+    else:
+        wanted = ROUTE_DB_WAIT_S
+    return max(0, min(wanted, profile.timeout_s - DB_WAIT_HEADROOM_S))
+
+
 def database_timeouts(profile: FunctionProfile) -> dict[str, str]:
     """The connection settings of a function that uses the database, sized to its timeout."""
-    wait = max(0, min(DB_CONNECT_WAIT_MAX_S, profile.timeout_s - DB_WAIT_HEADROOM_S))
     return {
-        "ENGRAM_DB_CONNECT_WAIT_S": str(wait),
+        "ENGRAM_DB_CONNECT_WAIT_S": str(database_wait_s(profile)),
         "ENGRAM_DB_PROBE_TIMEOUT_S": str(DB_PROBE_TIMEOUT_S),
         "ENGRAM_DB_SECRET_TIMEOUT_S": str(DB_SECRET_TIMEOUT_S),
     }
@@ -180,6 +198,8 @@ class Functions(Construct):
                 layers=[self.deps_layer, self.core_layer],
                 memory_size=config.memory_for(name),
                 timeout=Duration.seconds(profile.timeout_s),
+                # Its most containers, and so its most database connections (infra/connections.py).
+                reserved_concurrent_executions=reserved_concurrency(config, name),
                 ephemeral_storage_size=Size.mebibytes(profile.temp_mb),
                 role=role,
                 vpc=vpc if profile.database else None,
