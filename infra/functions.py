@@ -25,7 +25,7 @@ from constructs import Construct
 from infra.assets import LambdaAssets
 from infra.config import EnvConfig
 from infra.connections import reserved_concurrency
-from infra.database import Database
+from infra.database import LOGIN_ROLES, Database
 from infra.nag import acknowledge, main_resource
 from infra.profiles import (
     CONSOLIDATE_QUEUE,
@@ -46,6 +46,7 @@ VPC_POLICY = "service-role/AWSLambdaVPCAccessExecutionRole"
 BASIC_POLICY = "service-role/AWSLambdaBasicExecutionRole"  # logs only: for functions outside the VPC
 # Cross-region inference profile ids start with a geography ("us.", "eu.", "apac.", "global.").
 INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
+MIGRATE_FUNCTION = "migrate"
 LIVE_ALIAS = "live"  # what the API invokes of a SnapStart function: its latest published version
 
 # A paused Aurora Serverless v2 cluster takes ~15 s to resume (~30 s after a day or more paused). A
@@ -84,6 +85,15 @@ def database_timeouts(profile: FunctionProfile) -> dict[str, str]:
         "ENGRAM_DB_PROBE_TIMEOUT_S": str(DB_PROBE_TIMEOUT_S),
         "ENGRAM_DB_SECRET_TIMEOUT_S": str(DB_SECRET_TIMEOUT_S),
     }
+
+
+def login_duty(function: str) -> str | None:
+    """The duty whose login role a function uses (infra/database.py): the queue and schedule workers
+    log in as engram_worker, the API's functions as engram_api; None: migrate, the schema owner."""
+    if function == MIGRATE_FUNCTION:
+        return None
+    profile = profile_for(function)
+    return "worker" if profile.consumes or profile.scheduled else "api"
 
 
 def construct_id(function: str) -> str:
@@ -136,7 +146,6 @@ class Functions(Construct):
         embed_queue = queues.get(EMBED_QUEUE).queue
         environment = {
             "ENGRAM_ENV": config.env,
-            "ENGRAM_DB_SECRET_ARN": database.secret.secret_arn,
             "ENGRAM_DB_NAME": database.name,
             # The host to connect to: the RDS Proxy where there is one, else the cluster
             # writer. Overrides the host in the secret.
@@ -208,6 +217,7 @@ class Functions(Construct):
                 environment={
                     **environment,
                     **(database_timeouts(profile) if profile.database else {}),
+                    **(self._database_login(name, database) if profile.database else {}),
                     "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}",
                 },
                 tracing=lambda_.Tracing.ACTIVE,
@@ -247,6 +257,18 @@ class Functions(Construct):
             description=f"{function_name(self.config, name)}: the version the API invokes (SnapStart)",
         )
 
+    def _database_login(self, name: str, database: Database) -> dict[str, str]:
+        """The secret a function logs in with: its duty's (infra/database.py), the master's for migrate."""
+        duty = login_duty(name)
+        if duty is None:
+            arns = {role: database.login_secrets[d].secret_arn for role, d in LOGIN_ROLES.items()}
+            return {
+                "ENGRAM_DB_SECRET_ARN": database.secret.secret_arn,
+                # It gives each duty role the password of that role's secret (engram.schema.logins).
+                "ENGRAM_DB_LOGIN_SECRET_ARNS": Stack.of(self).to_json_string(arns),
+            }
+        return {"ENGRAM_DB_SECRET_ARN": database.login_secrets[duty].secret_arn}
+
     # -- permissions -----------------------------------------------------------------------
 
     def _grant(
@@ -259,9 +281,13 @@ class Functions(Construct):
         uploads_bucket: s3.IBucket,
     ) -> None:
         config, profile = self.config, profile_for(name)
-        # Every function that uses the database reads the one database secret, and no other.
+        # A function that uses the database reads its duty's secret and no other; migrate alone reads the
+        # master secret, and the duty secrets whose passwords it sets.
         if profile.database:
-            database.secret.grant_read(role)
+            duty = login_duty(name)
+            readable = [database.secret, *database.login_secrets.values()] if duty is None else []
+            for secret in readable or [database.login_secrets[str(duty)]]:
+                secret.grant_read(role)
         sends = (
             (profile.embed_send, EMBED_QUEUE),
             (profile.consolidate_send, CONSOLIDATE_QUEUE),

@@ -14,7 +14,7 @@ from infra.assets import LambdaAssets
 from infra.config import REPO_ROOT, EnvConfig
 from infra.connections import connection_plan
 from infra.database import Database
-from infra.functions import Functions
+from infra.functions import MIGRATE_FUNCTION, Functions
 from infra.migrations import Migrations
 from infra.nag import acknowledge
 from infra.network import Network
@@ -22,7 +22,6 @@ from infra.observability import Observability
 from infra.storage import Storage
 from infra.workers import EventWiring, WorkQueues
 
-MIGRATE_FUNCTION = "migrate"
 CONSOLE_FUNCTION = "console"
 
 # The route table lives with the application code (layers/engram_http), which is not installed
