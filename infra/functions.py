@@ -158,6 +158,9 @@ class Functions(Construct):
             "ENGRAM_LLM_PROVIDER": config.llm_provider,
             "ENGRAM_LLM_MODEL": config.llm_model,
             "ENGRAM_UPLOADS_BUCKET": uploads_bucket.bucket_name,
+            # Client ID Metadata Documents are fetched from the client's own https URL: only with a route
+            # out of the VPC (a NAT gateway) are they advertised and accepted (docs/mcp-oauth.md).
+            "ENGRAM_OAUTH_CLIENT_METADATA_DOCUMENTS": "true" if config.nat_gateways > 0 else "false",
             "POWERTOOLS_LOG_LEVEL": config.log_level,
             "POWERTOOLS_METRICS_NAMESPACE": f"Engram/{config.env}",
         }

@@ -116,6 +116,12 @@ class Settings(ConsolidationSettings):
         le=365 * 86_400,
         description="An OAuth refresh token's life, seconds; each refresh rotates it and starts a new one",
     )
+    oauth_client_metadata_documents: bool = Field(
+        default=True,
+        description="Fetch Client ID Metadata Documents (a client id that is an https URL) and advertise it in "
+        "the authorization server metadata. The CDK app turns it off where the oauth function has no route to "
+        "the internet (no NAT gateway): clients then register (RFC 7591) instead of failing at /oauth/authorize",
+    )
     oauth_allow_local_metadata_urls: bool = Field(
         default=False,
         description="Accept http://127.0.0.1 / localhost Client ID Metadata Document URLs (tests, local runs "
