@@ -149,6 +149,7 @@ class Api(Construct):
         )
 
         integrations_by_function: dict[str, integrations.HttpLambdaIntegration] = {}
+        public_routes: list[str] = []
         self.routes: dict[str, apigwv2.HttpRoute] = {}
         for route in routes:
             if route.function not in functions:
@@ -159,6 +160,9 @@ class Api(Construct):
                     f"{route.function}-integration",
                     functions[route.function],
                     payload_format_version=apigwv2.PayloadFormatVersion.VERSION_2_0,
+                    # One permission per function for every route of this API, not one per route:
+                    # each is a CloudFormation resource, and a stack holds at most 500.
+                    scope_permission_to_route=False,
                 ),
             )
             (added,) = self.http_api.add_routes(
@@ -173,6 +177,7 @@ class Api(Construct):
             )
             self.routes[f"{route.method.upper()} {route.path}"] = added
             if not route.auth:
+                public_routes.append(f"{route.method.upper()} {route.path}")
                 acknowledge(
                     main_resource(added),
                     "AwsSolutions-APIG4",
@@ -181,6 +186,22 @@ class Api(Construct):
                     "an MCP client uses before it has a token need no API key (the console calls the API with "
                     "the operator's key; the consent's approval goes through the authorizer).",
                 )
+
+        self._throttle_public_routes(config, public_routes)
+
+    def _throttle_public_routes(self, config: EnvConfig, route_keys: list[str]) -> None:
+        """Routes anyone may call without a key get their own, smaller rate: an anonymous flood of
+        /oauth/register or /v1/health is cut at this rate, not at the stage's, which the keyed routes
+        keep for the tenants."""
+        stage = self.stage.node.default_child
+        assert isinstance(stage, apigwv2.CfnStage)
+        stage.route_settings = {
+            key: {
+                "ThrottlingRateLimit": config.public_route_throttle_rate,
+                "ThrottlingBurstLimit": config.public_route_throttle_burst,
+            }
+            for key in route_keys
+        }
 
     @property
     def url(self) -> str:

@@ -58,8 +58,18 @@ EM_AARCH64 = 183
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skip-deps", action="store_true", help="reuse the dependency layer already built")
+    parser.add_argument(
+        "--allow-no-bytecode",
+        action="store_true",
+        help="build without a CPython 3.12 (sources only: every cold start compiles them); "
+        "`make build ALLOW_NO_BYTECODE=1`",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
+    python312, problem = bytecode_python(args.allow_no_bytecode)
+    if problem:  # before the long part of the build
+        print(problem)
+        return 1
 
     functions = table_functions()
     missing = [name for name in functions if not (FUNCTIONS_SRC / name / "handler.py").is_file()]
@@ -76,11 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(BUILD_DIR / "functions", ignore_errors=True)
     for name in functions:
         copy_tree(FUNCTIONS_SRC / name, BUILD_DIR / "functions" / name)
-    python312 = lambda_python()
     if python312:
         compile_bytecode(python312, deps_dir, BUILD_DIR / "layers" / "core", BUILD_DIR / "functions")
     else:
-        print("warning: no CPython 3.12 here (set ENGRAM_PYTHON312): no bytecode shipped, cold starts compile")
+        print("warning: --allow-no-bytecode: no bytecode shipped, every cold start compiles the sources")
 
     sizes = measure(functions)
     ok = report(sizes, functions)
@@ -113,6 +122,18 @@ def lambda_python() -> str | None:
         if found and subprocess.run([found, "-c", check], stderr=subprocess.DEVNULL).returncode == 0:
             return found
     return None
+
+
+def bytecode_python(allow_sources: bool) -> tuple[str | None, str | None]:
+    """The CPython 3.12 that compiles the shipped bytecode, or why the build stops: sources alone make
+    every cold start 1.6-4x slower (infra/README.md), so that takes --allow-no-bytecode."""
+    python312 = lambda_python()
+    if python312 or allow_sources:
+        return python312, None
+    return None, (
+        "error: no CPython 3.12 here to compile the bytecode Lambda's Python 3.12 runs (set ENGRAM_PYTHON312, "
+        "or install python3.12 / pyenv 3.12); `make build ALLOW_NO_BYTECODE=1` ships sources instead"
+    )
 
 
 def compile_bytecode(python: str, *folders: Path) -> None:

@@ -64,9 +64,10 @@ class EnvConfig:
     db_rds_proxy: bool = False
     db_rotation_days: int = 30
     db_performance_insights: bool = False
-    # Server-side idle_session_timeout: closes connections that frozen Lambda containers hold,
-    # so a scale-to-zero cluster can actually pause. 0 leaves it off.
-    db_idle_session_timeout_s: int = 0
+    # Server-side idle_session_timeout: closes connections that frozen Lambda containers hold, so a
+    # scale-to-zero cluster can actually pause and a container Lambda froze gives its slot back.
+    # Required everywhere (a reused connection that was closed is reopened by the code).
+    db_idle_session_timeout_s: int = 600
     # retain (prod): the database is snapshotted and the buckets kept when the stack goes.
     retain_data: bool = False
 
@@ -80,9 +81,22 @@ class EnvConfig:
     # after the handler's import. Billed per cached version and per restore (Python runtimes).
     snap_start: bool = False
 
+    # Reserved concurrency (infra/connections.py): of each HTTP route function and the authorizer,
+    # unless function_concurrency names it; queue workers reserve worker_max_concurrency. Their sum,
+    # times the connections each container holds, stays under Aurora's max_connections.
+    route_concurrency: int = 20
+    function_concurrency: dict[str, int] = field(default_factory=dict)
+    # The account's Lambda concurrency quota in this Region (1,000 unless raised): Lambda keeps 100 of
+    # it unreserved, so the reservations must fit in the rest.
+    account_concurrency: int = 1000
+
     # api
     api_throttle_rate: int = 50
     api_throttle_burst: int = 100
+    # Each route without a key (auth=False in the route table: health, the OAuth endpoints, the
+    # console's files) has its own rate, well under the stage's.
+    public_route_throttle_rate: int = 10
+    public_route_throttle_burst: int = 20
     authorizer_cache_seconds: int = 300
 
     # embeddings and LLM
@@ -159,8 +173,14 @@ class EnvConfig:
         if self.db_min_acu == 0 and not 5 <= self.db_auto_pause_minutes <= 1440:
             yield "db_auto_pause_minutes must be within 5..1440 when db_min_acu is 0"
         if self.db_min_acu == 0 and self.db_rds_proxy:
-            # A proxy holds connections open, so the cluster would never pause while paying for both.
+            # Auto-pause needs zero connections; RDS Proxy keeps its pool open to the writer, so AWS lists
+            # it among what auto-pause does not work with: the cluster would never pause (docs/operations.md).
             yield "db_rds_proxy and db_min_acu 0 together: the proxy keeps the cluster awake"
+        if not 60 <= self.db_idle_session_timeout_s <= 86400:
+            # Connections of frozen Lambda containers would otherwise stay until the server restarts.
+            yield "db_idle_session_timeout_s must be within 60..86400 (seconds)"
+        if self.route_concurrency < 1 or any(int(v) < 1 for v in self.function_concurrency.values()):
+            yield "route_concurrency and function_concurrency values must be >= 1"
 
     def _network_problems(self) -> Iterator[str]:
         if not 1 <= self.endpoint_azs <= self.max_azs:

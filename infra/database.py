@@ -22,6 +22,9 @@ from infra.retention import retention_days
 DB_NAME = "engram"
 DB_USER = "engram_admin"
 DB_PORT = 5432
+# The login role of each duty (migration 0040) -> the duty's name in ids and secret names.
+LOGIN_ROLES = {"engram_api": "api", "engram_worker": "worker"}
+EXCLUDED_PASSWORD_CHARACTERS = " %+~`#$&*()|[]{}:;<>?!'/@\"\\"
 
 
 class Database(Construct):
@@ -87,7 +90,7 @@ class Database(Construct):
             # in the maintenance window. The template's version is what a new cluster starts on.
             auto_minor_version_upgrade=True,
             credentials=rds.Credentials.from_generated_secret(
-                DB_USER, secret_name=f"{config.prefix}/db-admin", exclude_characters=" %+~`#$&*()|[]{}:;<>?!'/@\"\\"
+                DB_USER, secret_name=f"{config.prefix}/db-admin", exclude_characters=EXCLUDED_PASSWORD_CHARACTERS
             ),
             default_database_name=DB_NAME,
             port=DB_PORT,
@@ -147,6 +150,33 @@ class Database(Construct):
             security_group=self.rotation_security_group,
         )
 
+        # A login role per duty (migration 0040), each with its own secret: a function reads only its
+        # duty's, and only migrate (and the master's rotation) holds the master secret. Each role rotates
+        # its own password (single-user rotation); the migrate function gives a role its secret's
+        # password when the secret cannot log in yet (engram.schema.logins).
+        self.login_secrets: dict[str, secretsmanager.ISecret] = {}
+        for role, duty in LOGIN_ROLES.items():
+            generated = rds.DatabaseSecret(
+                self,
+                f"{duty.title()}LoginSecret",
+                username=role,
+                secret_name=f"{config.prefix}/db-{duty}",
+                exclude_characters=EXCLUDED_PASSWORD_CHARACTERS,
+            )
+            secret = generated.attach(self.cluster)  # adds the host, port, engine and database name
+            secretsmanager.SecretRotation(
+                self,
+                f"{duty.title()}LoginRotation",
+                application=secretsmanager.SecretRotationApplication.POSTGRES_ROTATION_SINGLE_USER,
+                secret=secret,
+                target=self.cluster,
+                vpc=vpc,
+                vpc_subnets=subnets,
+                security_group=self.rotation_security_group,
+                automatically_after=Duration.days(config.db_rotation_days),
+            )
+            self.login_secrets[duty] = secret
+
         cfn_cluster = self.cluster.node.default_child
         assert cfn_cluster is not None
         acknowledge(
@@ -176,7 +206,7 @@ class Database(Construct):
             self.proxy = self.cluster.add_proxy(
                 "Proxy",
                 db_proxy_name=config.prefix,
-                secrets=[self.secret],
+                secrets=[self.secret, *self.login_secrets.values()],
                 vpc=vpc,
                 vpc_subnets=subnets,
                 security_groups=[proxy_security_group],

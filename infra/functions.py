@@ -24,7 +24,8 @@ from constructs import Construct
 
 from infra.assets import LambdaAssets
 from infra.config import EnvConfig
-from infra.database import Database
+from infra.connections import reserved_concurrency
+from infra.database import LOGIN_ROLES, Database
 from infra.nag import acknowledge, main_resource
 from infra.profiles import (
     CONSOLIDATE_QUEUE,
@@ -45,27 +46,54 @@ VPC_POLICY = "service-role/AWSLambdaVPCAccessExecutionRole"
 BASIC_POLICY = "service-role/AWSLambdaBasicExecutionRole"  # logs only: for functions outside the VPC
 # Cross-region inference profile ids start with a geography ("us.", "eu.", "apac.", "global.").
 INFERENCE_PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "global.")
+MIGRATE_FUNCTION = "migrate"
 LIVE_ALIAS = "live"  # what the API invokes of a SnapStart function: its latest published version
 
-# A paused Aurora Serverless v2 cluster takes ~15 s to resume. A function waits for it within its own
-# timeout: the wait, the last connection attempt (which may run libpq's 2 s minimum past it) and the
-# work after it must fit, or Lambda kills the function and API Gateway answers a bare 500. The
-# authorizer and GET /v1/health do not wait (one attempt of DB_PROBE_TIMEOUT_S): API Gateway gives an
-# authorizer 10 s, so it leaves a key it could not check to the route (engram_http.authorizer).
-DB_CONNECT_WAIT_MAX_S = 25
+# A paused Aurora Serverless v2 cluster takes ~15 s to resume (~30 s after a day or more paused). A
+# function waits for it within its own timeout: the wait, the last connection attempt (which may run
+# libpq's 2 s minimum past it) and the work after it must fit, or Lambda kills the function and API
+# Gateway answers a bare 500. A route must also fit in API Gateway's 30 s, which a cold start's init
+# (the runtime, the imports, the secret read) counts against too. The authorizer and GET /v1/health do
+# not wait (one attempt of DB_PROBE_TIMEOUT_S): API Gateway gives an authorizer 10 s, so it leaves a key
+# it could not check to the route (engram_http.authorizer).
+API_GATEWAY_TIMEOUT_S = 30  # HTTP API's integration timeout, fixed
+COLD_START_S = 5  # a cold route container's init before its first attempt (the mcp function's is ~3 s)
 DB_WAIT_HEADROOM_S = 4  # the last attempt's 2 s, and 2 s for the request's own work
+ROUTE_DB_WAIT_S = API_GATEWAY_TIMEOUT_S - COLD_START_S - DB_WAIT_HEADROOM_S  # 21 s: a resume, with room
+# Queue and schedule workers answer nobody waiting: they ride out the long resume after a day's pause.
+BACKGROUND_DB_WAIT_S = 60
 DB_PROBE_TIMEOUT_S = 2
 DB_SECRET_TIMEOUT_S = 1  # each of connect and read, one attempt: a Secrets Manager endpoint that drops packets
 
 
+def database_wait_s(profile: FunctionProfile) -> int:
+    """How long a function waits for the database: its profile's own figure (migrate), a worker's
+    long wait, or a route's, never past its own timeout."""
+    if profile.db_wait_s is not None:
+        wanted = profile.db_wait_s
+    elif profile.consumes or profile.scheduled:
+        wanted = BACKGROUND_DB_WAIT_S
+    else:
+        wanted = ROUTE_DB_WAIT_S
+    return max(0, min(wanted, profile.timeout_s - DB_WAIT_HEADROOM_S))
+
+
 def database_timeouts(profile: FunctionProfile) -> dict[str, str]:
     """The connection settings of a function that uses the database, sized to its timeout."""
-    wait = max(0, min(DB_CONNECT_WAIT_MAX_S, profile.timeout_s - DB_WAIT_HEADROOM_S))
     return {
-        "ENGRAM_DB_CONNECT_WAIT_S": str(wait),
+        "ENGRAM_DB_CONNECT_WAIT_S": str(database_wait_s(profile)),
         "ENGRAM_DB_PROBE_TIMEOUT_S": str(DB_PROBE_TIMEOUT_S),
         "ENGRAM_DB_SECRET_TIMEOUT_S": str(DB_SECRET_TIMEOUT_S),
     }
+
+
+def login_duty(function: str) -> str | None:
+    """The duty whose login role a function uses (infra/database.py): the queue and schedule workers
+    log in as engram_worker, the API's functions as engram_api; None: migrate, the schema owner."""
+    if function == MIGRATE_FUNCTION:
+        return None
+    profile = profile_for(function)
+    return "worker" if profile.consumes or profile.scheduled else "api"
 
 
 def construct_id(function: str) -> str:
@@ -118,7 +146,6 @@ class Functions(Construct):
         embed_queue = queues.get(EMBED_QUEUE).queue
         environment = {
             "ENGRAM_ENV": config.env,
-            "ENGRAM_DB_SECRET_ARN": database.secret.secret_arn,
             "ENGRAM_DB_NAME": database.name,
             # The host to connect to: the RDS Proxy where there is one, else the cluster
             # writer. Overrides the host in the secret.
@@ -131,6 +158,9 @@ class Functions(Construct):
             "ENGRAM_LLM_PROVIDER": config.llm_provider,
             "ENGRAM_LLM_MODEL": config.llm_model,
             "ENGRAM_UPLOADS_BUCKET": uploads_bucket.bucket_name,
+            # Client ID Metadata Documents are fetched from the client's own https URL: only with a route
+            # out of the VPC (a NAT gateway) are they advertised and accepted (docs/mcp-oauth.md).
+            "ENGRAM_OAUTH_CLIENT_METADATA_DOCUMENTS": "true" if config.nat_gateways > 0 else "false",
             "POWERTOOLS_LOG_LEVEL": config.log_level,
             "POWERTOOLS_METRICS_NAMESPACE": f"Engram/{config.env}",
         }
@@ -180,6 +210,8 @@ class Functions(Construct):
                 layers=[self.deps_layer, self.core_layer],
                 memory_size=config.memory_for(name),
                 timeout=Duration.seconds(profile.timeout_s),
+                # Its most containers, and so its most database connections (infra/connections.py).
+                reserved_concurrent_executions=reserved_concurrency(config, name),
                 ephemeral_storage_size=Size.mebibytes(profile.temp_mb),
                 role=role,
                 vpc=vpc if profile.database else None,
@@ -188,6 +220,7 @@ class Functions(Construct):
                 environment={
                     **environment,
                     **(database_timeouts(profile) if profile.database else {}),
+                    **(self._database_login(name, database) if profile.database else {}),
                     "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}",
                 },
                 tracing=lambda_.Tracing.ACTIVE,
@@ -227,6 +260,18 @@ class Functions(Construct):
             description=f"{function_name(self.config, name)}: the version the API invokes (SnapStart)",
         )
 
+    def _database_login(self, name: str, database: Database) -> dict[str, str]:
+        """The secret a function logs in with: its duty's (infra/database.py), the master's for migrate."""
+        duty = login_duty(name)
+        if duty is None:
+            arns = {role: database.login_secrets[d].secret_arn for role, d in LOGIN_ROLES.items()}
+            return {
+                "ENGRAM_DB_SECRET_ARN": database.secret.secret_arn,
+                # It gives each duty role the password of that role's secret (engram.schema.logins).
+                "ENGRAM_DB_LOGIN_SECRET_ARNS": Stack.of(self).to_json_string(arns),
+            }
+        return {"ENGRAM_DB_SECRET_ARN": database.login_secrets[duty].secret_arn}
+
     # -- permissions -----------------------------------------------------------------------
 
     def _grant(
@@ -239,9 +284,13 @@ class Functions(Construct):
         uploads_bucket: s3.IBucket,
     ) -> None:
         config, profile = self.config, profile_for(name)
-        # Every function that uses the database reads the one database secret, and no other.
+        # A function that uses the database reads its duty's secret and no other; migrate alone reads the
+        # master secret, and the duty secrets whose passwords it sets.
         if profile.database:
-            database.secret.grant_read(role)
+            duty = login_duty(name)
+            readable = [database.secret, *database.login_secrets.values()] if duty is None else []
+            for secret in readable or [database.login_secrets[str(duty)]]:
+                secret.grant_read(role)
         sends = (
             (profile.embed_send, EMBED_QUEUE),
             (profile.consolidate_send, CONSOLIDATE_QUEUE),

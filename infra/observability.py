@@ -5,8 +5,13 @@ Alarms (all into one SNS topic, mailed to `alarm_email`, and into `alarm_topic_a
 - every on-failure destination of an asynchronously invoked function holding an event;
 - the oldest message in a job queue older than 15 minutes (the worker is not keeping up);
 - every function's errors (crashes and timeouts, not 4xx answers);
-- the API's p95 latency and its 5xx count;
-- Aurora pinned at its maximum capacity;
+- handled errors: a route that caught a bug and answered 500 ("unhandled error" in its log, which
+  Lambda's Errors metric never sees), an MCP tool that failed, an authorizer that raised;
+- every function at its capacity: throttled, or at 90% of its reserved concurrency;
+- the API's p95 latency; its 5xx answers other than 503 (read from the access log), and 503s that
+  last 15 minutes (a resuming Aurora answers 503 for ~15-30 s by design; longer is an outage);
+- Aurora pinned at its maximum capacity, its connections near max_connections, and connections the
+  database refused as too many (engram.core.db logs each);
 - consolidation: a run that failed (counted from the worker's "consolidation cycle" log lines),
   and a schedule event the scheduler could not deliver (its dead-letter queue).
 """
@@ -26,10 +31,19 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.config import EnvConfig
+from infra.connections import ConnectionPlan
 from infra.nag import acknowledge, main_resource
 from infra.workers import WorkQueues
 
 PERIOD = Duration.minutes(5)
+# Log messages the code writes when it answers a bug or a full database (engram_http.errors,
+# engram_mcp.server, engram_http.authorizer, engram.core.db): metric filters count them.
+UNHANDLED_ERROR_LOG = "unhandled error"
+AUTHORIZER_FAILED_LOG = "authorizer failed: the route will check the key"
+DATABASE_BUSY_LOG = "database refused the connection: too many clients"
+CAPACITY_SHARE = 0.9  # a function at this share of its reserved concurrency is about to throttle
+CONNECTIONS_SHARE = 0.8  # Aurora's connections at this share of max_connections
+SUSTAINED_503_PERIODS = 3
 QUEUE_AGE_ALARM_SECONDS = 900
 CONSOLIDATION_WORKER = "consolidation_worker"
 CONSOLIDATION_DISPATCHER = "consolidation_dispatcher"
@@ -45,7 +59,9 @@ class Observability(Construct):
         functions: dict[str, lambda_.Function],
         queues: WorkQueues,
         http_api: apigwv2.HttpApi,
+        access_logs: logs.ILogGroup,
         cluster: rds.DatabaseCluster,
+        connection_plan: ConnectionPlan,
         schedule_dead_letter_queues: dict[str, sqs.Queue] | None = None,
         failure_queues: dict[str, sqs.Queue] | None = None,
     ) -> None:
@@ -84,6 +100,7 @@ class Observability(Construct):
                 description=f"{work.key} has a backlog older than {QUEUE_AGE_ALARM_SECONDS // 60} minutes.",
                 periods=3,
             )
+        reserved = {f.function: f.concurrency for f in connection_plan.functions}
         for name, function in functions.items():
             self._alarm(
                 f"{name.replace('_', '-')}-errors",
@@ -91,6 +108,58 @@ class Observability(Construct):
                 threshold=config.function_error_threshold,
                 description=f"{name} raised or timed out.",
             )
+            if name in reserved:
+                self._alarm(
+                    f"{name.replace('_', '-')}-at-capacity",
+                    cloudwatch.MathExpression(
+                        expression=f"throttles + IF(concurrency >= {CAPACITY_SHARE * reserved[name]:g}, 1, 0)",
+                        using_metrics={
+                            "throttles": function.metric_throttles(period=PERIOD, statistic="Sum"),
+                            "concurrency": function.metric("ConcurrentExecutions", period=PERIOD, statistic="Maximum"),
+                        },
+                        label=f"{name} throttles (+1 at {CAPACITY_SHARE:.0%} of {reserved[name]} reserved)",
+                        period=PERIOD,
+                    ),
+                    threshold=1,
+                    description=f"{name} was throttled or ran at {CAPACITY_SHARE:.0%} of its reserved concurrency "
+                    f"({reserved[name]}): raise it in cdk.json within the connection budget (python -m "
+                    "infra.connections), or find what floods it.",
+                )
+        self.handled_errors = self._count_logs(
+            "HandledErrors",
+            [f for n, f in functions.items() if n in reserved],
+            logs.FilterPattern.any(
+                logs.FilterPattern.string_value("$.message", "=", UNHANDLED_ERROR_LOG),
+                logs.FilterPattern.string_value("$.message", "=", AUTHORIZER_FAILED_LOG),
+            ),
+        )
+        self._alarm(
+            "handled-errors",
+            self.handled_errors,
+            threshold=1,
+            description="A route answered 500 for a bug it caught, an MCP tool failed, or the authorizer raised: "
+            'the function\'s log has the traceback (message "unhandled error").',
+        )
+        self.connections_refused = self._count_logs(
+            "DatabaseConnectionsRefused",
+            list(functions.values()),
+            logs.FilterPattern.string_value("$.message", "=", DATABASE_BUSY_LOG),
+        )
+        self._alarm(
+            "db-connections-refused",
+            self.connections_refused,
+            threshold=1,
+            description="The database refused connections as too many (503 database_busy): see the connections "
+            "alarm and each function's reserved concurrency.",
+        )
+        connections = cluster.metric_database_connections(period=PERIOD, statistic="Maximum")
+        self._alarm(
+            "db-connections-high",
+            connections,
+            threshold=int(CONNECTIONS_SHARE * connection_plan.max_connections),
+            description=f"Aurora holds over {CONNECTIONS_SHARE:.0%} of its ~{connection_plan.max_connections} "
+            "connections.",
+        )
         latency = http_api.metric_latency(period=PERIOD, statistic="p95")
         self._alarm(
             "api-p95-latency",
@@ -99,12 +168,33 @@ class Observability(Construct):
             description=f"API p95 latency above {config.p95_latency_ms} ms for 15 minutes.",
             periods=3,
         )
-        server_errors = http_api.metric_server_error(period=PERIOD, statistic="Sum")
+        # API Gateway's 5xx metric counts every 503 of a resume. The access log has each answer's status
+        # (a string), so the alarm counts 5xx but 503, and 503s alone only when they last.
+        server_errors = self._access_log_metric(
+            "ApiServerErrors",
+            access_logs,
+            logs.FilterPattern.all(
+                logs.FilterPattern.string_value("$.status", "=", "5*"),
+                logs.FilterPattern.string_value("$.status", "!=", "503"),
+            ),
+        )
         self._alarm(
             "api-5xx",
             server_errors,
             threshold=config.api_5xx_threshold,
-            description="The API answered with 5xx.",
+            description="The API answered 500, 502 or 504 (a bug, a throttled function, a timeout); "
+            "503s of a resuming database are left out.",
+        )
+        unavailable = self._access_log_metric(
+            "ApiUnavailable", access_logs, logs.FilterPattern.string_value("$.status", "=", "503")
+        )
+        self._alarm(
+            "api-503-sustained",
+            unavailable,
+            threshold=1,
+            description=f"The API has answered 503 for {SUSTAINED_503_PERIODS * 5} minutes: longer than any "
+            "Aurora resume; a dependency is down.",
+            periods=SUSTAINED_503_PERIODS,
         )
         capacity = cluster.metric_serverless_database_capacity(period=PERIOD, statistic="Maximum")
         self._alarm(
@@ -140,8 +230,49 @@ class Observability(Construct):
             )
 
         self.dashboard = self._dashboard(functions, queues, http_api, cluster, latency, server_errors, capacity)
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(
+                title="Bugs answered and connections refused",
+                left=[self.handled_errors, self.connections_refused],
+                right=[unavailable],
+                width=8,
+            )
+        )
         if self.consolidation_metrics:
             self._consolidation_widgets(functions, schedule_dead_letter_queues or {})
+
+    def _count_logs(
+        self, metric_name: str, functions: list[lambda_.Function], pattern: logs.IFilterPattern
+    ) -> cloudwatch.Metric:
+        """One metric (no dimensions) counted from the log lines of every given function."""
+        namespace = f"Engram/{self.config.env}"
+        for function in functions:
+            logs.MetricFilter(
+                self,
+                f"{function.node.id}{metric_name}Filter",
+                log_group=function.log_group,
+                metric_namespace=namespace,
+                metric_name=metric_name,
+                filter_pattern=pattern,
+                metric_value="1",
+            )
+        return cloudwatch.Metric(
+            namespace=namespace, metric_name=metric_name, period=PERIOD, statistic="Sum", label=metric_name
+        )
+
+    def _access_log_metric(
+        self, metric_name: str, access_logs: logs.ILogGroup, pattern: logs.IFilterPattern
+    ) -> cloudwatch.Metric:
+        metric_filter = logs.MetricFilter(
+            self,
+            f"{metric_name}Filter",
+            log_group=access_logs,
+            metric_namespace=f"Engram/{self.config.env}",
+            metric_name=metric_name,
+            filter_pattern=pattern,
+            metric_value="1",
+        )
+        return metric_filter.metric(period=PERIOD, statistic="Sum", label=metric_name)
 
     def _consolidation_metrics(self, functions: dict[str, lambda_.Function]) -> dict[str, cloudwatch.Metric]:
         """Metrics counted from the consolidation functions' JSON log lines (engram.consolidation.dispatch

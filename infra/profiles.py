@@ -45,6 +45,11 @@ class FunctionProfile:
     temp_mb: int = 512  # /tmp (ephemeral storage); Lambda bills above 512 MB
     # In the VPC with the database secret; False: outside the VPC, no secret (static files only).
     database: bool = True
+    # Seconds it waits for a resuming database; None: a route's (within API Gateway's 30 s) or, for a
+    # queue or schedule worker, a long one (infra/functions.py).
+    db_wait_s: int | None = None
+    # Database connections one warm container holds (infra/connections.py sums them against max_connections).
+    connections: int = 1
     # Lambda SnapStart where the environment turns it on (`snap_start` in cdk.json): for a function
     # whose import is slow enough to be worth a snapshot's cost. Its handler must reseed `random` at
     # its first invocation (engram.core.snapstart), and its temp_mb stay within SnapStart's 512 MB.
@@ -127,7 +132,11 @@ PROFILES: dict[str, FunctionProfile] = {
         timeout_s=120, bedrock_embed=True, consumes=EMBED_QUEUE, description="fills chunk embeddings"
     ),
     "migrate": FunctionProfile(
-        timeout_s=600, description="applies SQL migrations on deploy; creates tenants on direct invoke"
+        timeout_s=600,
+        # A deploy that finds the cluster paused for days must not roll back for a slow resume (~30 s
+        # after a day paused; more if RDS is patching it): Settings' longest wait.
+        db_wait_s=300,
+        description="applies SQL migrations on deploy; creates tenants on direct invoke",
     ),
     # The routes of POST /v1/consolidate and the runs: the work goes through the queue.
     "consolidation": FunctionProfile(consolidate_send=True, description="consolidation runs: start, inspect, undo"),
@@ -172,6 +181,7 @@ PROFILES: dict[str, FunctionProfile] = {
         consumes=CONSOLIDATE_QUEUE,
         consolidate_send=True,
         batch_size=1,  # one namespace per invocation: bounded, resumable runs
+        connections=2,  # the request connection, and the run's own one that holds its session lock
         embed_send=True,
         bedrock_embed=True,
         bedrock_llm=True,

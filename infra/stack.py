@@ -12,8 +12,9 @@ from constructs import Construct
 from infra.api import AUTHORIZER_FUNCTION, Api, RouteSpec
 from infra.assets import LambdaAssets
 from infra.config import REPO_ROOT, EnvConfig
+from infra.connections import connection_plan
 from infra.database import Database
-from infra.functions import Functions
+from infra.functions import MIGRATE_FUNCTION, Functions
 from infra.migrations import Migrations
 from infra.nag import acknowledge
 from infra.network import Network
@@ -21,7 +22,6 @@ from infra.observability import Observability
 from infra.storage import Storage
 from infra.workers import EventWiring, WorkQueues
 
-MIGRATE_FUNCTION = "migrate"
 CONSOLE_FUNCTION = "console"
 
 # The route table lives with the application code (layers/engram_http), which is not installed
@@ -67,6 +67,11 @@ class EngramStack(Stack):
             if required not in names:
                 raise ValueError(f"the route table must name the {required!r} function")
         self.function_names = names
+        # No burst may open more database connections than Aurora accepts (infra/connections.py).
+        self.connection_plan = connection_plan(config, names)
+        problems = self.connection_plan.problems()
+        if problems:
+            raise ValueError(f"cdk.json settings for {config.env!r}: " + "; ".join(problems))
         self.assets = assets
 
         # AWS::RDS::DBProxyTargetGroup has no Tags property; CloudFormation would reject one.
@@ -137,7 +142,9 @@ class EngramStack(Stack):
             functions=fns,
             queues=self.queues,
             http_api=self.api.http_api,
+            access_logs=self.api.access_logs,
             cluster=self.database.cluster,
+            connection_plan=self.connection_plan,
             schedule_dead_letter_queues=self.events.schedule_dead_letter_queues,
             failure_queues=self.events.failure_queues,
         )

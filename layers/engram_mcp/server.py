@@ -114,7 +114,8 @@ async def _call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallTool
         return call(who, params.name, dict(params.arguments or {}))
     except Exception:  # a bug, not the caller's fault: logged whole, answered without internals
         request_id = _request_id(ctx)
-        logger.exception("tool %s failed (request %s)", params.name, request_id)
+        # The same message as a route's 500 (engram_http.errors): the CDK app counts it into an alarm.
+        logger.exception("unhandled error", extra={"tool": params.name, "request_id": request_id})
         return tool_error(
             "internal_error", "something went wrong on our side; it has been logged", {"request_id": request_id}
         )

@@ -137,3 +137,53 @@ def test_alarm_settings_are_validated():
         EnvConfig(env="dev", alarm_email="oncall").validate()
     with pytest.raises(ValueError, match=r"alarm_topic_arn: .* is not an SNS topic ARN"):
         EnvConfig(env="dev", alarm_topic_arn="arn:aws:sqs:us-east-1:123456789012:q").validate()
+
+
+def _alarm(s, suffix: str) -> dict[str, Any]:
+    (found,) = [
+        a["Properties"]
+        for a in s.resources("AWS::CloudWatch::Alarm").values()
+        if a["Properties"]["AlarmName"] == f"engram-{s.env}-{suffix}"
+    ]
+    return found
+
+
+def _metric_name(alarm: dict[str, Any]) -> str:
+    if "MetricName" in alarm:
+        return str(alarm["MetricName"])
+    (metric,) = alarm["Metrics"]
+    return str(metric["MetricStat"]["Metric"]["MetricName"])
+
+
+def _filters_of(s, metric_name: str) -> list[dict[str, Any]]:
+    return [
+        f["Properties"]
+        for f in s.resources("AWS::Logs::MetricFilter").values()
+        if f["Properties"]["MetricTransformations"][0]["MetricName"] == metric_name
+    ]
+
+
+def test_a_route_that_answers_500_for_a_bug_reaches_an_alarm(dev):
+    """A route catches its bug and answers 500: Lambda's Errors metric never sees it, the log does."""
+    filters = _filters_of(dev, "HandledErrors")
+    log_groups = {f["LogGroupName"]["Ref"] for f in filters}
+    for function in ("memories", "recall", "mcp", "oauth", "authorizer"):
+        fn = dev.json["Resources"][dev.function_logical_id(function)]
+        assert fn["Properties"]["LoggingConfig"]["LogGroup"]["Ref"] in log_groups, function
+    assert all('$.message = "unhandled error"' in f["FilterPattern"] for f in filters)
+    alarm = _alarm(dev, "handled-errors")
+    assert _metric_name(alarm) == "HandledErrors" and alarm["Threshold"] == 1
+
+
+def test_the_5xx_alarm_leaves_out_a_resumes_503s_and_a_lasting_503_still_alarms(dev):
+    (stage,) = dev.resources("AWS::ApiGatewayV2::Stage").values()
+    access_logs = stage["Properties"]["AccessLogSettings"]["DestinationArn"]["Fn::GetAtt"][0]
+    (server_errors,) = _filters_of(dev, "ApiServerErrors")
+    assert server_errors["LogGroupName"] == {"Ref": access_logs}
+    assert server_errors["FilterPattern"] == '{ ($.status = "5*") && ($.status != "503") }'
+    assert _metric_name(_alarm(dev, "api-5xx")) == "ApiServerErrors"
+    (unavailable,) = _filters_of(dev, "ApiUnavailable")
+    assert unavailable["FilterPattern"] == '{ $.status = "503" }'
+    sustained = _alarm(dev, "api-503-sustained")
+    (metric,) = sustained["Metrics"]
+    assert sustained["EvaluationPeriods"] * metric["MetricStat"]["Period"] >= 15 * 60  # longer than any resume

@@ -156,3 +156,35 @@ def test_functions_are_arm64_python312_json_logging_traced_in_the_vpc(dev):
         # HTTP integrations time out at 30 s: route functions must finish before that.
         if any(r.function == name for r in ROUTES):
             assert props["Timeout"] < 30
+
+
+def test_public_routes_have_their_own_smaller_throttle(dev):
+    from aws_cdk import App
+
+    from engram_http.route_table import ROUTES
+    from infra.config import load_config
+
+    config = load_config(App().node, "dev")
+    (stage,) = dev.resources("AWS::ApiGatewayV2::Stage").values()
+    settings = stage["Properties"]["RouteSettings"]
+    public = {f"{r.method} {r.path}" for r in ROUTES if not r.auth}
+    assert {"GET /v1/health", "POST /oauth/register", "GET /oauth/authorize"} <= public
+    assert set(settings) == public
+    for route in public:
+        assert settings[route]["ThrottlingRateLimit"] == config.public_route_throttle_rate
+        assert settings[route]["ThrottlingRateLimit"] < config.api_throttle_rate
+        assert settings[route]["ThrottlingBurstLimit"] < config.api_throttle_burst
+
+
+def test_one_lambda_permission_per_function_not_per_route(dev):
+    invoked_by_the_api = [
+        p["Properties"]
+        for p in dev.resources("AWS::Lambda::Permission").values()
+        if p["Properties"]["Principal"] == "apigateway.amazonaws.com"
+    ]
+    functions = {str(p["FunctionName"]) for p in invoked_by_the_api}
+    route_functions = {r.function for r in dev.stack.routes}
+    # One per route function, and the authorizer's two (the cached and the challenge one).
+    assert len(invoked_by_the_api) == len(route_functions) + 2
+    assert len(functions) == len(route_functions) + 1
+    assert len(dev.json["Resources"]) <= 450, len(dev.json["Resources"])  # CloudFormation's limit is 500

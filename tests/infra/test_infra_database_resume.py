@@ -10,7 +10,7 @@ import pytest
 
 from engram.core.config import Settings
 from engram_http.route_table import ROUTES
-from infra.functions import DB_WAIT_HEADROOM_S, database_timeouts
+from infra.functions import COLD_START_S, DB_WAIT_HEADROOM_S, database_timeouts
 from infra.profiles import FunctionProfile, profile_for
 
 AURORA_RESUME_S = 15  # Aurora Serverless v2 resuming from a pause (AWS: "about 15 seconds")
@@ -50,12 +50,24 @@ def test_every_authorized_route_waits_out_a_resume_within_its_timeout(env, reque
         assert timeout < INTEGRATION_LIMIT_S, function
         assert wait >= AURORA_RESUME_S + 5, (function, wait)  # a resume, with room to spare
         assert wait + LIBPQ_MIN_ATTEMPT_S + 2 <= timeout, (function, wait, timeout)
+        # API Gateway's 30 s count the cold start's init too: the wait, the last attempt and the work fit after it.
+        assert COLD_START_S + wait + LIBPQ_MIN_ATTEMPT_S + 2 <= INTEGRATION_LIMIT_S, (function, wait)
+
+
+@pytest.mark.parametrize("env", ["dev", "prod"])
+def test_migrate_waits_out_a_resume_after_a_long_pause(env, request) -> None:
+    """A cluster paused for a day or more resumes in ~30 s: a deploy must not roll back for it."""
+    synth = request.getfixturevalue(env)
+    wait = float(_variables(synth, "migrate")["ENGRAM_DB_CONNECT_WAIT_S"])
+    assert wait >= 4 * 30, wait
+    assert wait + LIBPQ_MIN_ATTEMPT_S + 2 <= _timeout(synth, "migrate")
+    Settings(db_connect_wait_s=wait)  # a value the code accepts
 
 
 def test_a_short_timeout_shortens_the_wait_instead_of_being_outlived() -> None:
     assert database_timeouts(FunctionProfile(timeout_s=10))["ENGRAM_DB_CONNECT_WAIT_S"] == str(10 - DB_WAIT_HEADROOM_S)
     assert database_timeouts(FunctionProfile(timeout_s=3))["ENGRAM_DB_CONNECT_WAIT_S"] == "0"
-    assert database_timeouts(profile_for("embed_worker"))["ENGRAM_DB_CONNECT_WAIT_S"] == "25"
+    assert database_timeouts(profile_for("embed_worker"))["ENGRAM_DB_CONNECT_WAIT_S"] == "60"  # a worker waits longer
 
 
 def test_no_database_settings_on_a_function_without_the_database(dev) -> None:

@@ -66,3 +66,10 @@ def test_the_mcp_function_may_call_claude_where_the_llm_is_on(prod):
     statements = prod.role_statements("mcp")
     resources = [str(st["Resource"]) for st in statements if "bedrock:InvokeModel" in _as_list(st["Action"])]
     assert any("anthropic" in r for r in resources)
+
+
+def test_metadata_documents_are_advertised_only_where_the_oauth_function_can_fetch_them(dev):
+    """dev has no NAT gateway: no route out of the VPC, so no Client ID Metadata Documents."""
+    assert not dev.resources("AWS::EC2::NatGateway")
+    variables = dev.json["Resources"][dev.function_logical_id("oauth")]["Properties"]["Environment"]["Variables"]
+    assert variables["ENGRAM_OAUTH_CLIENT_METADATA_DOCUMENTS"] == "false"

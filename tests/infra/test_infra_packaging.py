@@ -59,3 +59,14 @@ def test_the_size_report_fails_a_function_over_the_lambda_limit(capsys):
     assert build_assets.report({k: v for k, v in sizes.items() if k != "function:huge"}, ["small"]) is True
     assert build_assets.report(sizes, ["small", "huge"]) is False
     assert "TOO LARGE" in capsys.readouterr().out
+
+
+def test_a_build_without_cpython_312_stops_unless_told_to_ship_sources(monkeypatch, capsys):
+    monkeypatch.setattr(build_assets, "lambda_python", lambda: None)
+    python, problem = build_assets.bytecode_python(allow_sources=False)
+    assert python is None and problem and "ALLOW_NO_BYTECODE=1" in problem
+    assert build_assets.main([]) == 1  # before building anything
+    assert "no CPython 3.12" in capsys.readouterr().out
+    assert build_assets.bytecode_python(allow_sources=True) == (None, None)
+    monkeypatch.setattr(build_assets, "lambda_python", lambda: "/usr/bin/python3.12")
+    assert build_assets.bytecode_python(allow_sources=False) == ("/usr/bin/python3.12", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -58,8 +59,48 @@ def test_database_is_encrypted_tls_only_and_rotated(dev):
     assert cluster["Properties"]["EngineVersion"].startswith("16.")
     (params,) = dev.resources("AWS::RDS::DBClusterParameterGroup").values()
     assert params["Properties"]["Parameters"]["rds.force_ssl"] == "1"
-    (rotation,) = dev.resources("AWS::SecretsManager::RotationSchedule").values()
-    assert rotation["Properties"]["RotationRules"]["ScheduleExpression"] == "rate(30 days)"
+    rotations = dev.resources("AWS::SecretsManager::RotationSchedule").values()
+    assert len(rotations) == 3  # the master secret and each duty's login secret
+    for rotation in rotations:
+        assert rotation["Properties"]["RotationRules"]["ScheduleExpression"] == "rate(30 days)"
+
+
+def _secret_reads(s, function: str) -> list[Any]:
+    """The secrets (their attachments' Refs) a function's role may read."""
+    found = []
+    for statement in s.role_statements(function):
+        if _actions(statement) & {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}:
+            found += _resources(statement)
+    return found
+
+
+def _attachment_of(s, role: str) -> dict[str, str]:
+    """The Ref of the attached secret that logs in as `role` (the master's is engram_admin)."""
+    secrets = s.resources("AWS::SecretsManager::Secret")
+    for attachment_id, attachment in s.resources("AWS::SecretsManager::SecretTargetAttachment").items():
+        secret = secrets[attachment["Properties"]["SecretId"]["Ref"]]
+        template = secret["Properties"]["GenerateSecretString"]["SecretStringTemplate"]
+        if json.loads(template)["username"] == role:
+            return {"Ref": attachment_id}
+    raise AssertionError(f"no secret logs in as {role}")
+
+
+@pytest.mark.parametrize("env", ["dev", "prod"])
+def test_functions_log_in_as_their_duty_and_only_migrate_holds_the_master_secret(env, request):
+    s = request.getfixturevalue(env)
+    master, api, worker = (_attachment_of(s, r) for r in ("engram_admin", "engram_api", "engram_worker"))
+    for name in s.stack.function_names:
+        reads = _secret_reads(s, name)
+        variables = s.json["Resources"][s.function_logical_id(name)]["Properties"]["Environment"]["Variables"]
+        if name == "console":
+            assert reads == [] and "ENGRAM_DB_SECRET_ARN" not in variables
+        elif name == "migrate":
+            assert sorted(map(str, reads)) == sorted(map(str, [master, api, worker]))
+            assert variables["ENGRAM_DB_SECRET_ARN"] == master
+        else:
+            duty = worker if name.endswith(("_worker", "_ingest", "_dispatcher")) else api
+            assert reads == [duty], name  # the oauth function's included: never the master secret
+            assert variables["ENGRAM_DB_SECRET_ARN"] == duty, name
 
 
 def test_recall_cannot_write_s3_or_read_other_secrets(dev):
@@ -67,15 +108,8 @@ def test_recall_cannot_write_s3_or_read_other_secrets(dev):
     actions = set().union(*(_actions(st) for st in statements))
     assert not any(a.startswith("s3:") for a in actions)
     assert not any(a.startswith("sqs:") for a in actions)
-    (secret_id,) = dev.resources("AWS::SecretsManager::Secret")
-    (attachment_id,) = dev.resources("AWS::SecretsManager::SecretTargetAttachment")
-    secret_reads = [
-        st for st in statements if _actions(st) & {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
-    ]
-    assert secret_reads
-    for statement in secret_reads:
-        # the attachment's Ref is the same secret's ARN (with the cluster attached)
-        assert _resources(statement) in ([{"Ref": secret_id}], [{"Ref": attachment_id}])
+    assert _secret_reads(dev, "recall") == [_attachment_of(dev, "engram_api")]
+    for statement in statements:
         if "bedrock:InvokeModel" in _actions(statement):
             (resource,) = _resources(statement)
             assert "foundation-model/amazon.titan-embed-text-v2:0" in str(resource)

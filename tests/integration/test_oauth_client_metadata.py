@@ -76,3 +76,16 @@ def test_local_or_plain_http_metadata_urls_are_refused_unless_the_setting_allows
     assert r.status == 400 and "https" in r.body
     r = authorize("https://127.0.0.1/c.json", pkce()[1])
     assert r.status == 400 and "not a public address" in r.body
+
+
+def test_without_a_route_out_metadata_documents_are_neither_advertised_nor_fetched(stack, documents, settings_env):
+    """In AWS without a NAT gateway the oauth function cannot fetch a client's document: the metadata must
+    not advertise it (MCP clients prefer it when advertised), and a URL client id is told to register."""
+    settings_env(ENGRAM_OAUTH_ALLOW_LOCAL_METADATA_URLS="true", ENGRAM_OAUTH_CLIENT_METADATA_DOCUMENTS="false")
+    assert call("GET", "/.well-known/oauth-authorization-server").body["client_id_metadata_document_supported"] is False
+    base, served = documents
+    served["/c.json"] = {"client_id": f"{base}/c.json", "redirect_uris": [REDIRECT]}
+    r = authorize(f"{base}/c.json", pkce()[1])
+    assert r.status == 400 and "location" not in r.headers and "/oauth/register" in r.body
+    settings_env(ENGRAM_OAUTH_CLIENT_METADATA_DOCUMENTS="true")
+    assert call("GET", "/.well-known/oauth-authorization-server").body["client_id_metadata_document_supported"] is True

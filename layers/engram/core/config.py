@@ -53,6 +53,11 @@ class Settings(ConsolidationSettings):
         description="Reading the database secret from Secrets Manager: connect and read timeouts of its one "
         "attempt, seconds (a connection waiting for the database tries again within ENGRAM_DB_CONNECT_WAIT_S)",
     )
+    db_login_secret_arns: dict[str, str] = Field(
+        default_factory=dict,
+        description="The migrate function only: the secret of each duty's login role, as JSON "
+        '{"engram_api": arn, "engram_worker": arn}; migrate gives each role LOGIN and its secret\'s password',
+    )
     db_app_role: str = Field(
         default="engram_app",
         description="Role every request runs as (row-level security applies to it); empty to skip SET ROLE",
@@ -110,6 +115,12 @@ class Settings(ConsolidationSettings):
         ge=3600,
         le=365 * 86_400,
         description="An OAuth refresh token's life, seconds; each refresh rotates it and starts a new one",
+    )
+    oauth_client_metadata_documents: bool = Field(
+        default=True,
+        description="Fetch Client ID Metadata Documents (a client id that is an https URL) and advertise it in "
+        "the authorization server metadata. The CDK app turns it off where the oauth function has no route to "
+        "the internet (no NAT gateway): clients then register (RFC 7591) instead of failing at /oauth/authorize",
     )
     oauth_allow_local_metadata_urls: bool = Field(
         default=False,
@@ -361,16 +372,26 @@ def _build_dsn(force_fetch: bool) -> str:
         return s.database_url
     if not s.db_secret_arn:
         raise RuntimeError("set ENGRAM_DATABASE_URL or ENGRAM_DB_SECRET_ARN")
+    return dsn_from_secret(database_secret(s.db_secret_arn, force_fetch=force_fetch))
+
+
+def database_secret(arn: str, force_fetch: bool = False) -> dict[str, Any]:
+    """An RDS database secret (username, password, host, port, dbname) from Secrets Manager."""
     from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
 
     try:
-        secret = json.loads(str(secrets_provider().get(s.db_secret_arn, max_age=300, force_fetch=force_fetch)))
+        return dict(json.loads(str(secrets_provider().get(arn, max_age=300, force_fetch=force_fetch))))
     except GetParameterError as exc:  # Secrets Manager unreachable, slow or refusing: the database is out of reach
         raise DependencyDown(
             "the database secret could not be read",
             {"dependency": "database_secret"},
             retry_after_s=RESUME_RETRY_AFTER_S,
         ) from exc
+
+
+def dsn_from_secret(secret: dict[str, Any]) -> str:
+    """The DSN of a database secret, to ENGRAM_DB_HOST when set (the proxy, or the writer)."""
+    s = settings()
     from psycopg.conninfo import make_conninfo
 
     return make_conninfo(

@@ -19,11 +19,14 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 import psycopg
+from aws_lambda_powertools import Logger
 from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 
 from engram.core.config import database_dsn, refresh_database_dsn, settings
 from engram.core.errors import RESUME_RETRY_AFTER_S, Conflict, DependencyDown, EngramError, Forbidden
+
+logger = Logger()
 
 # The one spelling of a connection in this library: every store and service annotates with it.
 Conn = psycopg.Connection[DictRow]
@@ -56,6 +59,35 @@ class NamespaceForbidden(Forbidden):
 
 _local = threading.local()
 
+# What PostgreSQL (53300 too_many_connections: the server's max_connections, a role's or a database's
+# CONNECTION LIMIT, the slots kept for superusers) and RDS Proxy (a client waiting longer than its
+# borrow timeout) say when every connection is taken. libpq reports a refused connection's text, not
+# its SQLSTATE, so these words are what tells "full" from "not there".
+_TOO_MANY_CLIENTS = (
+    "too many clients",
+    "too many connections",
+    "remaining connection slots are reserved",
+    "timed-out waiting to acquire database connection",
+)
+# A full database frees a slot as soon as one request ends: retry within this much, then answer.
+DATABASE_BUSY_WAIT_S = 2.0
+DATABASE_BUSY_RETRY_AFTER_S = 2
+
+
+class DatabaseBusy(DependencyDown):
+    """Every database connection is taken (a burst of cold containers, a role's connection limit).
+    Not "unreachable": the database is up, and waiting the full resume wait would only make the
+    burst longer. Logged as DATABASE_BUSY_LOG so the CDK app can count and alarm on it."""
+
+    code = "database_busy"
+
+
+DATABASE_BUSY_LOG = "database refused the connection: too many clients"
+
+
+def is_too_many_clients(exc: psycopg.OperationalError) -> bool:
+    return exc.sqlstate == "53300" or any(words in str(exc).lower() for words in _TOO_MANY_CLIENTS)
+
 
 def open_connection(
     dsn: str | None = None, wait_s: float | None = None, connect_timeout_s: int | None = None, **kwargs: Any
@@ -65,7 +97,8 @@ def open_connection(
     after `wait_s` nor runs past it by more than libpq's 2 s minimum, so a function whose timeout
     leaves room for the wait answers 503 rather than being killed (a 500 at the gateway)."""
     s = settings()
-    deadline = time.monotonic() + (s.db_connect_wait_s if wait_s is None else wait_s)
+    started = time.monotonic()
+    deadline = started + (s.db_connect_wait_s if wait_s is None else wait_s)
     timeout = s.db_connect_timeout_s if connect_timeout_s is None else connect_timeout_s
     refreshed = False
     while True:
@@ -76,6 +109,16 @@ def open_connection(
             if dsn is None and not refreshed and "password authentication failed" in str(exc):
                 refreshed = True
                 refresh_database_dsn()
+                continue
+            if is_too_many_clients(exc):
+                if time.monotonic() - started >= min(DATABASE_BUSY_WAIT_S, deadline - started):
+                    logger.warning(DATABASE_BUSY_LOG, extra={"reason": str(exc).strip()[-200:]})
+                    raise DatabaseBusy(
+                        "every database connection is in use; retry shortly",
+                        {"dependency": "database", "reason": "too_many_connections"},
+                        retry_after_s=DATABASE_BUSY_RETRY_AFTER_S,
+                    ) from exc
+                time.sleep(random.uniform(0.1, 0.4))  # jitter: the burst's other containers retry too
                 continue
             failure = database_down("the database is unreachable")
             failure.__cause__ = exc

@@ -153,6 +153,13 @@ def resolve_client(client_id: str) -> ClientRow | None:
         found = store.client(conn, client_id)
     if not _is_metadata_document_url(client_id):
         return found
+    if not settings().oauth_client_metadata_documents:
+        if found is not None:  # fetched while the setting allowed it: its stored document still stands
+            return found
+        raise AuthorizePageError(
+            "this server does not fetch client metadata documents (its metadata says so): register the client "
+            "at /oauth/register and use the client_id it answers"
+        )
     if (
         found is not None
         and found.fetched_at is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engram.core.config import settings
 from engram.oauth.models import SCOPES
 
 __all__ = ["authorization_server_metadata", "protected_resource_metadata", "resource_url", "same_resource"]
@@ -44,5 +45,6 @@ def authorization_server_metadata(base: str) -> dict[str, Any]:
         "token_endpoint_auth_methods_supported": ["none"],
         "revocation_endpoint_auth_methods_supported": ["none"],
         "scopes_supported": list(SCOPES),
-        "client_id_metadata_document_supported": True,
+        # Only where the function can fetch them: a client that prefers them would fail at /oauth/authorize.
+        "client_id_metadata_document_supported": settings().oauth_client_metadata_documents,
     }

@@ -6,9 +6,10 @@ from typing import Any
 
 from engram.adapters.embeddings.factory import embedder_from_env
 from engram.adapters.queue import enqueue_embedding
-from engram.core.config import database_dsn
+from engram.core.config import database_dsn, settings
 from engram.core.db import owner_connection
 from engram.indexing.vectors import active_space, ensure_embedding_space, pending_chunks
+from engram.schema.logins import provision_logins
 from engram.schema.migrate import apply_migrations
 from engram.tenancy.store import create_tenant, issue_key
 
@@ -19,6 +20,9 @@ def migrate_and_register_embedder(dsn: str | None = None, activate: bool = False
     embedder = embedder_from_env()
     with owner_connection(dsn) as owner:
         ensure_embedding_space(owner, embedder.model_id, embedder.dimension, activate=activate)
+        logins = settings().db_login_secret_arns
+        if logins:  # in AWS: each duty's login role, with the password of its own secret
+            provision_logins(owner, logins)
     return applied
 
 
