@@ -109,8 +109,9 @@ def test_an_unregistered_redirect_uri_gets_a_page_not_a_redirect(stack):
     assert unknown.status == 400 and "location" not in unknown.headers
 
 
-def test_authorize_errors_go_back_to_the_client_with_state(stack):
+def test_authorize_errors_go_back_to_an_approved_client_with_state(stack, tenant):
     client_id = register()
+    code_for(tenant.key, client_id)  # a person approved this client once
     cases = {
         "unsupported_response_type": {"response_type": "token"},
         "invalid_request": {"code_challenge_method": "plain"},
@@ -125,6 +126,23 @@ def test_authorize_errors_go_back_to_the_client_with_state(stack):
         assert (params["error"], params["state"]) == (error, "st-1")
     no_pkce = authorize(client_id, None)  # type: ignore[arg-type]
     assert query_of(no_pkce.headers["location"])["error"] == "invalid_request"
+
+
+def test_authorize_is_no_open_redirector_for_a_client_nobody_approved(stack, tenant):
+    # Anyone may register any https redirect URI: until a person approves the client, an invalid
+    # request gets our page, never a 302 from our domain to that URI (RFC 9700 §4.11.2).
+    landing = "https://evil.example/landing"
+    client_id = register([landing])
+    for extra in ({"response_type": "x"}, {"code_challenge_method": "plain"}, {"scope": "everything"}):
+        r = authorize(client_id, pkce()[1], redirect_uri=landing, **extra)
+        assert r.status == 400 and "location" not in r.headers, (extra, r.headers)
+        assert r.headers["content-type"].startswith("text/html") and "evil.example" not in r.body
+    assert (
+        "response_type must be code (unsupported_response_type)"
+        in authorize(client_id, pkce()[1], redirect_uri=landing, response_type="x").body
+    )
+    # A valid request still reaches the consent page, where the person sees the host and decides.
+    assert request_id_of(authorize(client_id, pkce()[1], redirect_uri=landing))
 
 
 def test_registration_refuses_bad_redirect_uris_and_confidential_clients(stack):

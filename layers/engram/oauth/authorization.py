@@ -78,7 +78,9 @@ def _client_and_redirect(params: Mapping[str, str]) -> tuple[ClientRow, str]:
 
 def authorize(params: Mapping[str, str], base: str) -> str:
     """The Location /authorize answers with: the consent page for a valid request, the client's
-    redirect URI with `error` for an invalid one. AuthorizePageError: nowhere safe to redirect to."""
+    redirect URI with `error` for an invalid one. AuthorizePageError: nowhere safe to redirect to,
+    which includes any error of a client no person has approved yet (RFC 9700 §4.11.2: registering
+    is open to anyone, so a redirect before then would make this API an open redirector)."""
     client, redirect_uri = _client_and_redirect(params)
     state = params.get("state")
     try:
@@ -98,6 +100,8 @@ def authorize(params: Mapping[str, str], base: str) -> str:
         if not same_resource(resource, resource_url(base)):
             raise OAuthError("invalid_target", f"the resource must be {resource_url(base)}")
     except OAuthError as exc:
+        if not client.approved:
+            raise AuthorizePageError(f"{exc.description} ({exc.error})") from None
         return _with_params(redirect_uri, {"error": exc.error, "error_description": exc.description, "state": state})
     request_id = secrets.token_urlsafe(32)
     with anonymous_transaction() as conn:
@@ -157,6 +161,7 @@ def approve(
             if scope not in key_scopes and "admin" not in key_scopes:
                 raise Forbidden(f"this key lacks the '{scope}' scope, so it cannot grant it", {"scope": scope})
         store.take_request(conn, row.id)
+        store.mark_client_approved(conn, row.client_id)
         grant_id = store.create_grant(
             conn,
             tenant_id,

@@ -128,6 +128,7 @@ class ClientRow:
     redirect_uris: list[str]
     metadata_document: bool
     fetched_at: datetime | None
+    approved: bool  # a person approved it once: /authorize may redirect its errors to it
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,15 @@ def token_hash(token: str) -> bytes:
 def client(conn: Conn, client_id: str) -> ClientRow | None:
     with conn.cursor(row_factory=class_row(ClientRow)) as cur:
         return cur.execute(
-            "SELECT id, client_name, redirect_uris, metadata_document, fetched_at FROM oauth_clients WHERE id = %s",
+            "SELECT id, client_name, redirect_uris, metadata_document, fetched_at, approved_at IS NOT NULL AS approved"
+            " FROM oauth_clients WHERE id = %s",
             (client_id,),
         ).fetchone()
+
+
+def mark_client_approved(conn: Conn, client_id: str) -> None:
+    """A person approved this client once: from now on /authorize may send its errors back to it."""
+    conn.execute("UPDATE oauth_clients SET approved_at = now() WHERE id = %s AND approved_at IS NULL", (client_id,))
 
 
 def save_client(
