@@ -20,9 +20,18 @@ from engram_http.authorizer import CHECKED_BY_ROUTE, bearer_key, key_principal, 
 PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 
 
-def principal(app: APIGatewayHttpResolver | Router, scope: str) -> Principal:
-    """The authorizer's context for this request; 403 unless the key has `scope` (admin has all)."""
-    return require_scope(current_caller(app), scope)
+def principal(app: APIGatewayHttpResolver | Router, scope: str, *, api_key_only: bool = False) -> Principal:
+    """The authorizer's context for this request; 403 unless the key has `scope` (admin has all).
+    `api_key_only`: 403 for an OAuth access token too, whatever its scopes: what the route makes
+    (an API key) or ends (the tenant) would outlive the grant, and revoking the grant must end
+    everything the app could do."""
+    who = require_scope(current_caller(app), scope)
+    if api_key_only and who.grant_id is not None:
+        raise Forbidden(
+            "an OAuth access token cannot do this, whatever its scopes; use an API key",
+            {"required_credential": "api_key"},
+        )
+    return who
 
 
 def current_caller(app: APIGatewayHttpResolver | Router) -> Principal:

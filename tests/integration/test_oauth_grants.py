@@ -211,3 +211,22 @@ def test_namespaces_with_punctuation_confine_exactly(stack, tenant):
     assert call("POST", "/v1/memories", {"content": "out"}, token=token).status == 403  # default namespace
     listed = call("GET", "/v1/memories", token=token).body["items"]
     assert sorted(m["namespace"] for m in listed) == ["team/a.b:c", "x-1"]
+
+
+def test_an_admin_grant_cannot_make_keys_or_erase_the_tenant(stack, tenant):
+    # A key made with a token would outlive the grant: revoking the grant must end all the app can do.
+    _, answer = tokens_for(tenant.key, scopes=["read", "write", "admin"])
+    token = answer["access_token"]
+    made = call("POST", "/v1/keys", {"scopes": ["read", "write", "admin"], "name": "kept"}, token=token)
+    assert made.status == 403, made.body
+    assert made.body["error"]["details"] == {"required_credential": "api_key"}
+    assert "www-authenticate" not in made.headers  # no scope would help: not a step-up
+    assert call("GET", "/v1/keys", token=token).status == 403
+    (key,) = call("GET", "/v1/keys", token=tenant.key).body
+    assert call("DELETE", f"/v1/keys/{key['id']}", token=token).status == 403
+    erased = call("POST", "/v1/tenant/erase", {"confirm": tenant.id}, token=token)
+    assert erased.status == 403 and erased.body["error"]["details"] == {"required_credential": "api_key"}
+    # Its admin scope still does what ends with the grant; the key itself still manages keys.
+    assert call("GET", "/v1/grants", token=token).status == 200
+    assert call("GET", "/v1/memories", token=tenant.key).status == 200
+    assert call("POST", "/v1/keys", {"scopes": ["read"]}, token=tenant.key).status == 201

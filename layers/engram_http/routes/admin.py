@@ -72,25 +72,31 @@ def purge_namespace(namespace: Annotated[str, Path(pattern=NAMESPACE_PATTERN)]) 
 @router.post(
     "/v1/keys",
     tags=["admin"],
-    summary="Issue an API key for this tenant (admin scope); shown once",
+    summary="Issue an API key for this tenant (admin scope; an API key, not an OAuth token); shown once",
     responses={
         201: {"description": "Issued"},
         409: {"description": "The tenant has as many active keys as it may (details.limit)"},
     },
 )
 def create_key(body: KeyCreate) -> Response[IssuedApiKey]:
-    who = principal(router, "admin")
+    who = principal(router, "admin", api_key_only=True)
     return json_response(tenancy.create_tenant_key(who.tenant_id, body), 201)
 
 
-@router.get("/v1/keys", tags=["admin"], summary="This tenant's keys, without secrets (admin scope)")
+@router.get(
+    "/v1/keys",
+    tags=["admin"],
+    summary="This tenant's keys, without secrets (admin scope; an API key, not an OAuth token)",
+)
 def list_keys() -> list[ApiKeyInfo]:
-    who = principal(router, "admin")
+    who = principal(router, "admin", api_key_only=True)
     return tenancy.tenant_keys(who.tenant_id)
 
 
-@router.delete("/v1/keys/<key_id>", tags=["admin"], summary="Revoke a key (admin scope)")
+@router.delete(
+    "/v1/keys/<key_id>", tags=["admin"], summary="Revoke a key (admin scope; an API key, not an OAuth token)"
+)
 def revoke_key(key_id: UUID) -> dict[str, str]:
-    who = principal(router, "admin")
+    who = principal(router, "admin", api_key_only=True)
     tenancy.revoke_tenant_key(who.tenant_id, key_id)
     return {"revoked": str(key_id)}

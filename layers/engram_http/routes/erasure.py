@@ -51,10 +51,10 @@ def get_erasure(erasure_id: UUID) -> Erasure:
 @router.post(
     "/v1/tenant/erase",
     tags=["erasure"],
-    summary="Erase this tenant: every row, key and object; cannot be undone (admin scope)",
+    summary="Erase this tenant: every row, key and object; cannot be undone (admin scope; API key only)",
 )
 def erase_tenant(body: TenantErase) -> Erasure:
-    who = principal(router, "admin")
+    who = principal(router, "admin", api_key_only=True)
     if body.confirm != who.tenant_id:
         raise InvalidField("confirm", "must be this tenant's id")
     return erasure.erase_tenant(who.tenant_id, key_id=who.key_id)
