@@ -32,7 +32,7 @@ SUCCESS = {("post", "/v1/keys"): "201"}
 # a malformed body still gets the envelope.
 OAUTH_ERROR_REF = "#/components/schemas/OAuthErrorBody"
 OAUTH_ERRORS = {
-    ("post", "/oauth/register"): {"400"},
+    ("post", "/oauth/register"): {"400", "413"},
     ("post", "/oauth/token"): {"400", "401"},
     ("post", "/oauth/revoke"): {"400"},
 }

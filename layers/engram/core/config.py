@@ -122,6 +122,13 @@ class Settings(ConsolidationSettings):
         "the authorization server metadata. The CDK app turns it off where the oauth function has no route to "
         "the internet (no NAT gateway): clients then register (RFC 7591) instead of failing at /oauth/authorize",
     )
+    oauth_unused_client_ttl_s: int = Field(
+        default=86_400,
+        ge=600,
+        le=365 * 86_400,
+        description="How long an OAuth client is kept after it registered or last started an authorization, "
+        "seconds, unless a grant it holds lasts longer; then it is deleted (registration is open to anyone)",
+    )
     oauth_allow_local_metadata_urls: bool = Field(
         default=False,
         description="Accept http://127.0.0.1 / localhost Client ID Metadata Document URLs (tests, local runs "

@@ -105,6 +105,8 @@ def authorize(params: Mapping[str, str], base: str) -> str:
         return _with_params(redirect_uri, {"error": exc.error, "error_description": exc.description, "state": state})
     request_id = secrets.token_urlsafe(32)
     with anonymous_transaction() as conn:
+        if not store.keep_client(conn, client.id, settings().oauth_unused_client_ttl_s):
+            raise AuthorizePageError("this client is not registered")  # it expired a moment ago
         store.save_request(
             conn, request_id, client.id, redirect_uri, challenge, state, scopes, resource_url(base), REQUEST_TTL_S
         )
@@ -173,6 +175,7 @@ def approve(
             row.resource,
             settings().oauth_refresh_token_ttl_s,
         )
+        store.keep_client_of_grant(conn, grant_id, settings().oauth_refresh_token_ttl_s)
         store.save_code(conn, tenant_id, code, grant_id, row.redirect_uri, row.code_challenge, CODE_TTL_S)
     return RedirectTo(redirect_to=_with_params(row.redirect_uri, {"code": code, "state": row.state}))
 

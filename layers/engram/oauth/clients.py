@@ -74,13 +74,24 @@ def _client_metadata(document: Mapping[str, Any]) -> ClientRegistration:
     return meta
 
 
+def _kept(meta: ClientRegistration) -> dict[str, Any]:
+    """What is stored of a registration: the members the server uses, as validated."""
+    return meta.model_dump(mode="json", exclude_none=True)
+
+
+def _unused_ttl_s() -> int:
+    return settings().oauth_unused_client_ttl_s
+
+
 def register_client(document: Mapping[str, Any]) -> RegisteredClient:
-    """RFC 7591 dynamic registration of a public client."""
+    """RFC 7591 dynamic registration of a public client. Kept for ENGRAM_OAUTH_UNUSED_CLIENT_TTL_S
+    unless an authorization or a grant keeps it longer (then deleted as later clients register)."""
     meta = _client_metadata(document)
     client_id = "ecl_" + secrets.token_urlsafe(24)
     with anonymous_transaction() as conn:
+        store.drop_expired_clients(conn)
         store.save_client(
-            conn, client_id, meta.client_name or "", meta.redirect_uris, meta.model_dump(mode="json"), False
+            conn, client_id, meta.client_name or "", meta.redirect_uris, _kept(meta), False, _unused_ttl_s()
         )
     return RegisteredClient(
         client_id=client_id,
@@ -172,5 +183,8 @@ def resolve_client(client_id: str) -> ClientRow | None:
     except OAuthError as exc:
         raise AuthorizePageError(f"the client's metadata document is invalid: {exc.description}") from None
     with anonymous_transaction() as conn:
-        store.save_client(conn, client_id, meta.client_name or "", meta.redirect_uris, document, True)
+        store.drop_expired_clients(conn)
+        store.save_client(
+            conn, client_id, meta.client_name or "", meta.redirect_uris, _kept(meta), True, _unused_ttl_s()
+        )
         return store.client(conn, client_id)

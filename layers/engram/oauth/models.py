@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -21,6 +21,9 @@ CODE_PREFIX = "eac_"
 MAX_REDIRECT_URIS = 10
 MAX_URI_CHARS = 2000
 MAX_GRANT_NAMESPACES = 50
+# A registration document with ten redirect URIs of MAX_URI_CHARS fits; anything larger is refused
+# before it is parsed (the endpoint is open to anyone).
+MAX_REGISTRATION_BYTES = 32 * 1024
 
 
 class OAuthError(Exception):
@@ -43,21 +46,24 @@ class AuthorizePageError(Exception):
 
 
 class ClientRegistration(BaseModel):
-    """RFC 7591's request, public clients only. Other members a client sends are kept, not checked."""
+    """RFC 7591's request, public clients only: the members the server uses, each capped. Any other
+    member is ignored and not kept (RFC 7591 §2: a server ignores metadata it does not understand)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="ignore")
 
-    redirect_uris: list[str] = Field(min_length=1, max_length=MAX_REDIRECT_URIS)
+    redirect_uris: list[Annotated[str, Field(max_length=MAX_URI_CHARS)]] = Field(
+        min_length=1, max_length=MAX_REDIRECT_URIS
+    )
     client_name: str | None = Field(default=None, max_length=200)
-    token_endpoint_auth_method: str | None = None
-    grant_types: list[str] | None = None
-    response_types: list[str] | None = None
+    token_endpoint_auth_method: str | None = Field(default=None, max_length=100)
+    grant_types: list[Annotated[str, Field(max_length=100)]] | None = Field(default=None, max_length=10)
+    response_types: list[Annotated[str, Field(max_length=100)]] | None = Field(default=None, max_length=10)
     scope: str | None = Field(default=None, max_length=200)
 
     @model_validator(mode="before")
     @classmethod
     def _storable(cls, document: Any) -> Any:
-        return storable_text(document)  # the whole document is kept (jsonb holds no NUL either)
+        return storable_text(document)  # kept in jsonb, which holds no NUL
 
 
 class RegisteredClient(BaseModel):

@@ -27,7 +27,7 @@ def client(conn: Conn, client_id: str) -> ClientRow | None:
     with conn.cursor(row_factory=class_row(ClientRow)) as cur:
         return cur.execute(
             "SELECT id, client_name, redirect_uris, metadata_document, fetched_at, approved_at IS NOT NULL AS approved"
-            " FROM oauth_clients WHERE id = %s",
+            " FROM oauth_clients WHERE id = %s AND active_until > now()",
             (client_id,),
         ).fetchone()
 
@@ -44,14 +44,50 @@ def save_client(
     redirect_uris: Sequence[str],
     metadata: dict[str, Any],
     metadata_document: bool,
+    ttl_s: int,
 ) -> None:
-    """Insert a client, or (a metadata document fetched again) replace what it says."""
+    """Insert a client kept for `ttl_s`, or (a metadata document fetched again) replace what it says;
+    an expired one is taken over as new."""
     conn.execute(
-        "INSERT INTO oauth_clients (id, client_name, redirect_uris, metadata, metadata_document, fetched_at)"
-        " VALUES (%s, %s, %s, %s, %s, CASE WHEN %s THEN now() END)"
+        "INSERT INTO oauth_clients"
+        " (id, client_name, redirect_uris, metadata, metadata_document, fetched_at, active_until)"
+        " VALUES (%s, %s, %s, %s, %s, CASE WHEN %s THEN now() END, now() + make_interval(secs => %s))"
         " ON CONFLICT (id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,"
-        " metadata = EXCLUDED.metadata, fetched_at = EXCLUDED.fetched_at",
-        (client_id, client_name, list(redirect_uris), Jsonb(metadata), metadata_document, metadata_document),
+        " metadata = EXCLUDED.metadata, fetched_at = EXCLUDED.fetched_at,"
+        " active_until = GREATEST(oauth_clients.active_until, EXCLUDED.active_until)",
+        (client_id, client_name, list(redirect_uris), Jsonb(metadata), metadata_document, metadata_document, ttl_s),
+    )
+
+
+def drop_expired_clients(conn: Conn) -> None:
+    """Clients past their active_until, a hundred at a time (each registration adds one, so the table
+    stays the size of its live clients); their requests and expired grants go with them. Rows another
+    transaction holds are left for later."""
+    conn.execute(
+        "DELETE FROM oauth_clients WHERE id IN (SELECT id FROM oauth_clients WHERE active_until < now()"
+        " ORDER BY active_until LIMIT 100 FOR UPDATE SKIP LOCKED)"
+    )
+
+
+def keep_client(conn: Conn, client_id: str, ttl_s: int) -> bool:
+    """An /authorize of a live client keeps it `ttl_s` more; False when it is gone or expired."""
+    row = conn.execute(
+        "UPDATE oauth_clients SET active_until = GREATEST(active_until, now() + make_interval(secs => %s))"
+        " WHERE id = %s AND active_until > now() RETURNING id",
+        (ttl_s, client_id),
+    ).fetchone()
+    return row is not None
+
+
+def keep_client_of_grant(conn: Conn, grant_id: UUID, ttl_s: int) -> None:
+    """A grant made or refreshed keeps its client as long as the grant's refresh token lasts (`ttl_s`).
+    Written only when that moves it by over a tenth of `ttl_s`: a client shared by many people (a
+    metadata document's) is not one row every refresh waits on."""
+    conn.execute(
+        "UPDATE oauth_clients c SET active_until = now() + make_interval(secs => %(ttl)s)"
+        " FROM oauth_grants g WHERE g.id = %(grant)s AND c.id = g.client_id"
+        " AND c.active_until < now() + make_interval(secs => %(ttl)s * 0.9)",
+        {"ttl": ttl_s, "grant": grant_id},
     )
 
 

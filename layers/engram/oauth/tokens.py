@@ -45,6 +45,7 @@ def _issue(conn: Conn, tenant_id: UUID, grant_id: UUID, scopes: Sequence[str]) -
     store.save_token(conn, tenant_id, grant_id, access, "access", scopes, s.oauth_access_token_ttl_s)
     store.save_token(conn, tenant_id, grant_id, refresh, "refresh", scopes, s.oauth_refresh_token_ttl_s)
     store.extend_grant(conn, grant_id, s.oauth_refresh_token_ttl_s)
+    store.keep_client_of_grant(conn, grant_id, s.oauth_refresh_token_ttl_s)
     store.drop_expired_tokens(conn, grant_id)
     return TokenAnswer(
         access_token=access, expires_in=s.oauth_access_token_ttl_s, refresh_token=refresh, scope=" ".join(scopes)

@@ -7,6 +7,7 @@ would refuse: the handler lets Powertools resolve those two routes without it.""
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
@@ -19,6 +20,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from engram.core.db import confine_to_namespaces
 from engram.oauth import service
 from engram.oauth.models import (
+    MAX_REGISTRATION_BYTES,
     Approval,
     AuthorizePageError,
     GrantList,
@@ -114,6 +116,7 @@ def openid_configuration() -> Response[dict[str, Any]]:
     responses={
         201: {"description": "Registered"},
         400: {"description": "invalid_redirect_uri, invalid_client_metadata"},
+        413: {"description": f"invalid_client_metadata: the document is over {MAX_REGISTRATION_BYTES} bytes"},
     },
 )
 def register(document: dict[str, Any]) -> Response[Any]:
@@ -225,6 +228,30 @@ def revoke_grant(grant_id: UUID) -> dict[str, str]:
     return {"revoked": str(grant_id)}
 
 
+def _body_bytes(event: dict[str, Any]) -> int:
+    """The body's size in bytes, without decoding it (base64 carries 3 bytes in 4 characters)."""
+    body = event.get("body") or ""
+    return len(body) * 3 // 4 if event.get("isBase64Encoded") else len(body.encode("utf-8", "surrogatepass"))
+
+
+def _registration_too_large() -> dict[str, Any]:
+    """413 before the body is parsed: registration is open to anyone, so a large document costs us
+    nothing but this answer."""
+    error = OAuthError(
+        "invalid_client_metadata",
+        f"the registration document is over {MAX_REGISTRATION_BYTES} bytes; send only the RFC 7591 fields"
+        " the server uses (redirect_uris, client_name, token_endpoint_auth_method, grant_types,"
+        " response_types, scope)",
+        status=413,
+    )
+    return {
+        "statusCode": error.status,
+        "headers": {"Content-Type": "application/json", **NO_STORE},
+        "body": json.dumps(error.body()),
+        "isBase64Encoded": False,
+    }
+
+
 def lambda_handler() -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     """functions/oauth's entry point: the resolver, except that the two form routes skip the JSON
     body check (Powertools' own resolve serves them)."""
@@ -237,6 +264,8 @@ def lambda_handler() -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     @logger.inject_lambda_context(clear_state=True, correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         try:
+            if event.get("routeKey") == "POST /oauth/register" and _body_bytes(event) > MAX_REGISTRATION_BYTES:
+                return _registration_too_large()
             if event.get("routeKey") in FORM_ROUTES:
                 return APIGatewayHttpResolver.resolve(app, event, context)
             return app.resolve(event, context)

@@ -1,0 +1,81 @@
+"""What a stranger can make the OAuth endpoints store and keep: registration keeps only the RFC 7591
+fields the server uses, refuses a large document before parsing it, and an unused client expires."""
+
+from __future__ import annotations
+
+import json
+
+import psycopg
+
+from tests.integration.oauth_flow import REDIRECT, authorize, call, code_for, pkce, redeem, refresh, register
+
+
+def client_row(stack, client_id: str) -> tuple | None:
+    with psycopg.connect(stack.dsn) as conn:
+        return conn.execute(
+            "SELECT metadata, active_until - now() FROM oauth_clients WHERE id = %s", (client_id,)
+        ).fetchone()
+
+
+def expire_client(stack, client_id: str) -> None:
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("UPDATE oauth_clients SET active_until = now() - interval '1 second' WHERE id = %s", (client_id,))
+
+
+def test_registration_keeps_only_the_fields_it_uses(stack):
+    r = call(
+        "POST",
+        "/oauth/register",
+        {
+            "redirect_uris": [REDIRECT],
+            "client_name": "Kept",
+            "logo_uri": "https://evil.example/logo.png",
+            "junk": {"nested": ["x" * 1000] * 10},
+        },
+    )
+    assert r.status == 201, r.body
+    metadata, _ = client_row(stack, r.body["client_id"])
+    assert metadata == {"redirect_uris": [REDIRECT], "client_name": "Kept"}
+
+
+def test_a_large_registration_is_refused_before_it_is_parsed_and_nothing_is_stored(stack):
+    from engram_local import gateway
+
+    with psycopg.connect(stack.dsn) as conn:
+        before = conn.execute("SELECT count(*) FROM oauth_clients").fetchone()
+    body = json.dumps({"redirect_uris": [REDIRECT], "junk": "x" * (9 * 1024 * 1024)}).encode()
+    r = gateway.handle("POST", "/oauth/register", {"content-type": "application/json"}, body)
+    assert r.status == 413, r.body[:300]
+    answer = json.loads(r.body)
+    assert answer["error"] == "invalid_client_metadata" and "32768 bytes" in answer["error_description"]
+    assert r.headers["cache-control"] == "no-store"
+    with psycopg.connect(stack.dsn) as conn:
+        assert conn.execute("SELECT count(*) FROM oauth_clients").fetchone() == before
+    # Just under the cap is parsed as usual (and the unknown member dropped).
+    fits = {"redirect_uris": [REDIRECT], "junk": "x" * (30 * 1024)}
+    assert call("POST", "/oauth/register", fits).status == 201
+
+
+def test_an_unused_client_expires_and_is_deleted_as_others_register(stack):
+    client_id = register()
+    _, kept_for = client_row(stack, client_id)
+    assert 86_000 < kept_for.total_seconds() <= 86_400  # ENGRAM_OAUTH_UNUSED_CLIENT_TTL_S
+    expire_client(stack, client_id)
+    page = authorize(client_id, pkce()[1])
+    assert page.status == 400 and "location" not in page.headers and "not registered" in page.body
+    register()  # sweeps expired clients
+    assert client_row(stack, client_id) is None
+
+
+def test_a_client_is_kept_as_long_as_its_grant_can_be_refreshed(stack, tenant):
+    client_id = register()
+    code, verifier = code_for(tenant.key, client_id)
+    _, kept_for = client_row(stack, client_id)
+    assert kept_for.days >= 29  # ENGRAM_OAUTH_REFRESH_TOKEN_TTL_S: 30 days
+    answer = redeem(client_id, code, verifier)
+    assert answer.status == 200
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("UPDATE oauth_clients SET active_until = now() + interval '1 day' WHERE id = %s", (client_id,))
+    assert refresh(client_id, answer.body["refresh_token"]).status == 200
+    _, kept_for = client_row(stack, client_id)
+    assert kept_for.days >= 29
