@@ -79,3 +79,13 @@ def test_a_client_is_kept_as_long_as_its_grant_can_be_refreshed(stack, tenant):
     assert refresh(client_id, answer.body["refresh_token"]).status == 200
     _, kept_for = client_row(stack, client_id)
     assert kept_for.days >= 29
+
+
+def test_uris_urllib_cannot_parse_are_refused_by_name_never_a_500(stack):
+    for uri in ("http://[::1/cb", "https://[::1/cb", "https://x:99999/cb", "https://x:port/cb", "http://[zz]/cb"):
+        r = call("POST", "/oauth/register", {"redirect_uris": [uri]})
+        assert (r.status, r.body["error"]) == (400, "invalid_redirect_uri"), (uri, r.body)
+    for client_id in ("https://[::1", "https://x:99999/a", "https://[::1]:99999/a", "http://[::1/x"):
+        page = authorize(client_id, pkce()[1])
+        assert page.status == 400 and "location" not in page.headers, (client_id, page.body)
+        assert "cannot be read" in page.body or "must be https" in page.body, page.body

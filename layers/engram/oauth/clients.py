@@ -13,7 +13,7 @@ import time
 import urllib.request
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from pydantic import ValidationError
 
@@ -29,7 +29,7 @@ from engram.oauth.models import (
     RegisteredClient,
 )
 
-__all__ = ["register_client", "resolve_client"]
+__all__ = ["register_client", "resolve_client", "split_uri"]
 
 METADATA_DOCUMENT_TIMEOUT_S = 3.0
 METADATA_DOCUMENT_MAX_BYTES = 64 * 1024
@@ -39,11 +39,24 @@ _UNSAFE_SCHEMES = {"javascript", "data", "file", "vbscript", "about", "blob"}
 _LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
+def split_uri(uri: str) -> SplitResult | None:
+    """The URI's parts, every one read once: None for what urllib cannot parse (an unclosed IPv6
+    bracket, a port that is not a number from 0 to 65535), which it raises on only when a part is read."""
+    try:
+        parts = urlsplit(uri)
+        _ = parts.hostname, parts.port
+    except ValueError:
+        return None
+    return parts
+
+
 def _check_redirect_uri(uri: str) -> None:
     """https, http on a loopback host (native apps, RFC 8252), or a private-use scheme; no fragment."""
     if len(uri) > MAX_URI_CHARS:
         raise OAuthError("invalid_redirect_uri", f"a redirect URI is at most {MAX_URI_CHARS} characters")
-    parts = urlsplit(uri)
+    parts = split_uri(uri)
+    if parts is None:
+        raise OAuthError("invalid_redirect_uri", f"{uri[:200]!r} is not a URI: its host or port cannot be read")
     scheme = parts.scheme.lower()
     if not _SCHEME.match(scheme) or scheme in _UNSAFE_SCHEMES or parts.fragment:
         raise OAuthError("invalid_redirect_uri", f"{uri[:200]!r} is not an absolute URI without a fragment")
@@ -108,7 +121,9 @@ def _is_metadata_document_url(client_id: str) -> bool:
 def _check_metadata_document_url(url: str) -> None:
     """An https URL with a path (Client ID Metadata Documents) whose host is public: the fetch must not
     reach into the network the function runs in. Loopback http only when the setting allows (tests)."""
-    parts = urlsplit(url)
+    parts = split_uri(url)
+    if parts is None:
+        raise AuthorizePageError("the client id URL is not a URL: its host or port cannot be read")
     local = settings().oauth_allow_local_metadata_urls and parts.hostname in _LOOPBACK_HOSTS
     if len(url) > MAX_URI_CHARS or parts.fragment or not parts.hostname or parts.path in ("", "/"):
         raise AuthorizePageError("the client id URL must be an https URL with a path and no fragment")
