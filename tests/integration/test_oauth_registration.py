@@ -7,7 +7,17 @@ import json
 
 import psycopg
 
-from tests.integration.oauth_flow import REDIRECT, authorize, call, code_for, pkce, redeem, refresh, register
+from tests.integration.oauth_flow import (
+    REDIRECT,
+    authorize,
+    call,
+    code_for,
+    pkce,
+    redeem,
+    refresh,
+    register,
+    request_id_of,
+)
 
 
 def client_row(stack, client_id: str) -> tuple | None:
@@ -89,3 +99,34 @@ def test_uris_urllib_cannot_parse_are_refused_by_name_never_a_500(stack):
         page = authorize(client_id, pkce()[1])
         assert page.status == 400 and "location" not in page.headers, (client_id, page.body)
         assert "cannot be read" in page.body or "must be https" in page.body, page.body
+
+
+def pending_host(client_id: str, redirect_uri: str) -> str:
+    request_id = request_id_of(authorize(client_id, pkce()[1], redirect_uri=redirect_uri))
+    shown = call("GET", f"/oauth/requests/{request_id}")
+    assert shown.status == 200, shown.body
+    host: str = shown.body["redirect_host"]
+    return host
+
+
+def test_the_consent_page_shows_the_host_the_code_goes_to(stack):
+    tricked = "https://trusted.example@evil.example/landing"
+    r = call("POST", "/oauth/register", {"redirect_uris": [tricked]})
+    assert (r.status, r.body["error"]) == (400, "invalid_redirect_uri") and "user name" in r.body["error_description"]
+    # A client stored before registration refused them still shows where the browser really goes.
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO oauth_clients (id, redirect_uris, active_until)"
+            " VALUES ('ecl_legacy', %s, now() + interval '1 day')",
+            ([tricked],),
+        )
+    assert pending_host("ecl_legacy", tricked) == "evil.example"
+    cases = {
+        "https://xn--pple-43d.com/cb": "xn--pple-43d.com",
+        "https://\u0430pple.com/cb": "xn--pple-43d.com",  # a Cyrillic a: shown as the browser resolves it
+        "http://[::1]:8123/cb": "[::1]:8123",
+        "https://Example.COM:8443/cb": "example.com:8443",
+        "com.example.app:/oauth/cb": "com.example.app",
+    }
+    for uri, host in cases.items():
+        assert pending_host(register([uri]), uri) == host, uri

@@ -15,7 +15,7 @@ from engram.core.db import anonymous_transaction, tenant_transaction
 from engram.core.errors import Forbidden, InvalidField, NotFound
 from engram.core.text import storable_text
 from engram.oauth import store
-from engram.oauth.clients import resolve_client
+from engram.oauth.clients import redirect_host, resolve_client
 from engram.oauth.metadata import resource_url, same_resource
 from engram.oauth.models import (
     CODE_PREFIX,
@@ -127,7 +127,7 @@ def pending_authorization(request_id: str) -> PendingAuthorization:
     return PendingAuthorization(
         client_name=row.client_name or row.client_id,
         client_id=row.client_id,
-        redirect_host=urlsplit(row.redirect_uri).netloc or row.redirect_uri.split(":", 1)[0],
+        redirect_host=redirect_host(row.redirect_uri),
         scopes=row.scopes,
         resource=row.resource,
         expires_at=row.expires_at,

@@ -29,7 +29,7 @@ from engram.oauth.models import (
     RegisteredClient,
 )
 
-__all__ = ["register_client", "resolve_client", "split_uri"]
+__all__ = ["redirect_host", "register_client", "resolve_client", "split_uri"]
 
 METADATA_DOCUMENT_TIMEOUT_S = 3.0
 METADATA_DOCUMENT_MAX_BYTES = 64 * 1024
@@ -50,6 +50,21 @@ def split_uri(uri: str) -> SplitResult | None:
     return parts
 
 
+def redirect_host(uri: str) -> str:
+    """Where a redirect URI sends the browser, as the consent page shows it: the host (IDNA, so a
+    look-alike Unicode name shows as xn--...) and port, never a user name; a private-use scheme
+    (a native app's) by its name."""
+    parts = split_uri(uri)
+    if parts is None or not parts.hostname:
+        return (parts.scheme if parts else "") or uri.split(":", 1)[0]
+    try:
+        host = parts.hostname.encode("idna").decode("ascii")
+    except UnicodeError:
+        host = parts.hostname
+    host = f"[{host}]" if ":" in host else host
+    return f"{host}:{parts.port}" if parts.port is not None else host
+
+
 def _check_redirect_uri(uri: str) -> None:
     """https, http on a loopback host (native apps, RFC 8252), or a private-use scheme; no fragment."""
     if len(uri) > MAX_URI_CHARS:
@@ -60,6 +75,10 @@ def _check_redirect_uri(uri: str) -> None:
     scheme = parts.scheme.lower()
     if not _SCHEME.match(scheme) or scheme in _UNSAFE_SCHEMES or parts.fragment:
         raise OAuthError("invalid_redirect_uri", f"{uri[:200]!r} is not an absolute URI without a fragment")
+    if "@" in parts.netloc:
+        # https://trusted.example@evil.example/ goes to evil.example: the consent page must not show
+        # a name the browser will not visit.
+        raise OAuthError("invalid_redirect_uri", f"{uri[:200]!r}: a redirect URI carries no user name or password")
     if scheme == "http" and (parts.hostname or "") not in _LOOPBACK_HOSTS:
         raise OAuthError("invalid_redirect_uri", f"{uri[:200]!r}: http is allowed for loopback hosts only; use https")
     if scheme in ("http", "https") and not parts.hostname:

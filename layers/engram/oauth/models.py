@@ -81,7 +81,9 @@ class PendingAuthorization(BaseModel):
 
     client_name: str
     client_id: str
-    redirect_host: str
+    redirect_host: str = Field(
+        description="The host (and port) the answer goes to, never a user name; IDNA for non-ASCII names"
+    )
     scopes: list[str]
     resource: str
     expires_at: datetime
