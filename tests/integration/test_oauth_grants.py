@@ -230,3 +230,22 @@ def test_an_admin_grant_cannot_make_keys_or_erase_the_tenant(stack, tenant):
     assert call("GET", "/v1/grants", token=token).status == 200
     assert call("GET", "/v1/memories", token=tenant.key).status == 200
     assert call("POST", "/v1/keys", {"scopes": ["read"]}, token=tenant.key).status == 201
+
+
+def test_a_confined_token_sees_only_its_namespaces_erasure_records(stack, tenant, two_namespaces):
+    alpha, beta = two_namespaces["alpha"], two_namespaces["beta"]
+    erased = call("POST", f"/v1/memories/{beta['memory']}/erase", {}, token=tenant.key)
+    assert erased.status == 200
+    _, answer = tokens_for(tenant.key, namespaces=["alpha"])
+    token = answer["access_token"]
+    # Erased in another namespace: as unknown to this token as an id that never existed.
+    again = call("POST", f"/v1/memories/{beta['memory']}/erase", {}, token=token)
+    assert again.status == 404, again.body
+    assert erased.body["namespaces"] == ["beta"]
+    # Its own namespace's erasures answer idempotently, with the record.
+    first = call("POST", f"/v1/memories/{alpha['memory']}/erase", {}, token=token)
+    assert first.status == 200 and first.body["namespaces"] == ["alpha"]
+    repeat = call("POST", f"/v1/memories/{alpha['memory']}/erase", {}, token=token)
+    assert repeat.status == 200 and repeat.body["id"] == first.body["id"]
+    # The key sees both.
+    assert call("POST", f"/v1/memories/{beta['memory']}/erase", {}, token=tenant.key).body["id"] == erased.body["id"]

@@ -95,6 +95,10 @@ class Erasure(BaseModel):
     selector: dict[str, Any] = Field(description="What was asked: the selector, the memory id, or the tenant")
     counts: ErasureCounts
     ids: ErasedIds
+    namespaces: list[str] | None = Field(
+        default=None,
+        description="Namespaces of what it erased; null: the tenant's erasure, or a record older than this field",
+    )
     actor: Literal["api", "mcp", "schedule", "cli"]
     key_id: UUID | None = Field(description="The API key that asked (None: the schedule, the CLI, MCP)")
     error: str | None = None

@@ -48,6 +48,7 @@ Actor = str  # "api" | "mcp" | "schedule" | "cli"
 class _Erased:
     counts: ErasureCounts = field(default_factory=ErasureCounts)
     ids: ErasedIds = field(default_factory=ErasedIds)
+    namespaces: list[str] | None = None  # of what it erased (None: the whole tenant)
     s3_keys: list[str] = field(default_factory=list)  # deleted after commit
 
 
@@ -76,9 +77,10 @@ def _erase(
         conversations=len(conversation_ids),
         **asdict(copies),
     )
+    namespaces = store.namespaces_of(conn, targets, conversation_ids)
+    out.namespaces = namespaces
     if dry_run or not (targets or conversation_ids):
         return out
-    namespaces = store.namespaces_of(conn, targets, conversation_ids)
     if targets:
         store.trash_active(conn, targets)
         gone_words = topics.erased_words(store.memory_texts(conn, targets))
@@ -134,6 +136,7 @@ def _record(
             "cascade": cascade,
             "counts": erased.counts.model_dump(),
             "ids": erased.ids.model_dump(mode="json"),
+            "namespaces": erased.namespaces,
         },
     )
 

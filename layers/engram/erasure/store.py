@@ -362,8 +362,8 @@ def retire_exports(conn: Conn, namespaces: Sequence[str], erasure_id: UUID) -> l
 # ---- the audit record --------------------------------------------------------------------------------
 
 _COLUMNS = sql.SQL(
-    "id, scope, status, dry_run, cascade_mode AS cascade, selector, counts, erased_ids AS ids, actor, key_id, error,"
-    " created_at, finished_at"
+    "id, scope, status, dry_run, cascade_mode AS cascade, selector, counts, erased_ids AS ids, namespaces, actor,"
+    " key_id, error, created_at, finished_at"
 )
 
 
@@ -371,7 +371,8 @@ def insert_erasure(conn: Conn, tenant_id: UUID, record: Row) -> Erasure:
     row = conn.execute(
         sql.SQL(
             "INSERT INTO erasures (id, tenant_id, scope, actor, key_id, selector, dry_run, cascade_mode, status,"
-            " counts, erased_ids, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING {}"
+            " counts, erased_ids, namespaces, finished_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING {}"
         ).format(_COLUMNS),
         (
             record["id"],
@@ -385,6 +386,7 @@ def insert_erasure(conn: Conn, tenant_id: UUID, record: Row) -> Erasure:
             "done",
             Jsonb(record["counts"]),
             Jsonb(record["ids"]),
+            record["namespaces"],
         ),
     ).fetchone()
     assert row is not None
