@@ -249,3 +249,34 @@ def test_a_confined_token_sees_only_its_namespaces_erasure_records(stack, tenant
     assert repeat.status == 200 and repeat.body["id"] == first.body["id"]
     # The key sees both.
     assert call("POST", f"/v1/memories/{beta['memory']}/erase", {}, token=tenant.key).body["id"] == erased.body["id"]
+
+
+def keyed_post(path: str, body: dict[str, Any], token: str, idempotency_key: str) -> Any:
+    from engram_local import gateway
+
+    headers = {
+        "authorization": f"Bearer {token}",
+        "content-type": "application/json",
+        "idempotency-key": idempotency_key,
+    }
+    reply = gateway.handle("POST", path, headers, json.dumps(body).encode())
+    return reply.status, json.loads(reply.body)
+
+
+def test_a_confined_token_never_gets_an_answer_stored_for_another_caller(stack, tenant):
+    body = {"content": "The beta vault code is 7731.", "namespace": "beta"}
+    status, stored = keyed_post("/v1/memories", body, tenant.key, "shared-key-1")
+    assert status == 201
+    _, answer = tokens_for(tenant.key, namespaces=["alpha"])
+    token = answer["access_token"]
+    # The same key and body from the confined token: a new request (refused: beta is not its own),
+    # never the key's stored answer with the beta memory in it.
+    status, replayed = keyed_post("/v1/memories", body, token, "shared-key-1")
+    assert (status, replayed["error"]["code"]) == (403, "namespace_forbidden"), replayed
+    assert stored["memory"]["id"] not in json.dumps(replayed)
+    # Each caller's retry still gets its own answer.
+    mine = {"content": "The alpha vault code is 1234.", "namespace": "alpha"}
+    status, first = keyed_post("/v1/memories", mine, token, "shared-key-2")
+    assert status == 201
+    assert keyed_post("/v1/memories", mine, token, "shared-key-2") == (201, first)
+    assert keyed_post("/v1/memories", body, tenant.key, "shared-key-1") == (201, stored)

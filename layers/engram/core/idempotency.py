@@ -6,7 +6,9 @@ answer in the same transaction. The key's row is claimed by that transaction's I
 concurrent request with the same key waits for it to end: after a commit it finds the answer,
 after a rollback (the request failed) it claims the key itself. A write and its remembered answer
 therefore commit together or not at all. Keys are per tenant (row-level security and the
-primary key), and live for `idempotency_retention_hours`.
+primary key) and per confinement (a caller confined to namespaces, an OAuth grant's, never gets an
+answer stored for a caller confined otherwise, or not at all: migration 0038), and live for
+`idempotency_retention_hours`.
 
 Appending messages keeps its own record (`conversation_appends`, engram.conversations): its keys
 belong to a conversation and live as long as it, a retry answers 200 with `replayed: true`, and
@@ -24,7 +26,7 @@ from psycopg.rows import class_row
 from pydantic import BaseModel
 
 from engram.core.config import settings
-from engram.core.db import Conn
+from engram.core.db import Conn, confined_namespaces
 from engram.core.errors import Conflict
 
 HEADER = "Idempotency-Key"
@@ -56,19 +58,26 @@ def request_key(key: str | None, operation: str, request: BaseModel) -> Idempote
     return IdempotencyKey(key, operation, hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).digest())
 
 
+def _confined_to() -> str:
+    """The request's confinement as the table keeps it: its namespaces sorted, as a JSON array; ''
+    for none."""
+    namespaces = confined_namespaces()
+    return "" if namespaces is None else json.dumps(sorted(set(namespaces)), ensure_ascii=False)
+
+
 # A live key conflicts; an expired one is taken over as if it were new.
 _CLAIM = """
-INSERT INTO idempotency_keys AS k (tenant_id, idempotency_key, operation, request_hash)
-VALUES (engram_current_tenant(), %(key)s, %(operation)s, %(hash)s)
-ON CONFLICT (tenant_id, idempotency_key) DO UPDATE
+INSERT INTO idempotency_keys AS k (tenant_id, confined_to, idempotency_key, operation, request_hash)
+VALUES (engram_current_tenant(), %(confined_to)s, %(key)s, %(operation)s, %(hash)s)
+ON CONFLICT (tenant_id, confined_to, idempotency_key) DO UPDATE
   SET operation = excluded.operation, request_hash = excluded.request_hash, answer = NULL, created_at = now()
   WHERE k.created_at < now() - make_interval(hours => %(hours)s)
 RETURNING 1
 """
 # Expired keys of this tenant, a few at a time; rows another transaction holds are left for later.
 _SWEEP = """
-DELETE FROM idempotency_keys WHERE (tenant_id, idempotency_key) IN (
-  SELECT tenant_id, idempotency_key FROM idempotency_keys
+DELETE FROM idempotency_keys WHERE (tenant_id, confined_to, idempotency_key) IN (
+  SELECT tenant_id, confined_to, idempotency_key FROM idempotency_keys
   WHERE tenant_id = engram_current_tenant() AND created_at < now() - make_interval(hours => %(hours)s)
   ORDER BY created_at LIMIT 100 FOR UPDATE SKIP LOCKED)
 """
@@ -84,6 +93,7 @@ def replay(conn: Conn, idempotency: IdempotencyKey | None, answer_type: type[Ans
         "operation": idempotency.operation,
         "hash": idempotency.request_hash,
         "hours": settings().idempotency_retention_hours,
+        "confined_to": _confined_to(),
     }
     if conn.execute(_CLAIM, params).fetchone() is not None:
         conn.execute(_SWEEP, params)
@@ -91,8 +101,8 @@ def replay(conn: Conn, idempotency: IdempotencyKey | None, answer_type: type[Ans
     with conn.cursor(row_factory=class_row(_KeyRow)) as cur:
         seen = cur.execute(
             "SELECT operation, request_hash, answer::text AS answer FROM idempotency_keys"
-            " WHERE tenant_id = engram_current_tenant() AND idempotency_key = %s",
-            (idempotency.key,),
+            " WHERE tenant_id = engram_current_tenant() AND confined_to = %s AND idempotency_key = %s",
+            (params["confined_to"], idempotency.key),
         ).fetchone()
     if seen is None or seen.answer is None:  # cannot be, the claim and the answer commit together
         raise Conflict(
@@ -112,6 +122,6 @@ def remember(conn: Conn, idempotency: IdempotencyKey | None, answer: BaseModel) 
     if idempotency is not None:
         conn.execute(
             "UPDATE idempotency_keys SET answer = %s::json"
-            " WHERE tenant_id = engram_current_tenant() AND idempotency_key = %s",
-            (answer.model_dump_json(), idempotency.key),
+            " WHERE tenant_id = engram_current_tenant() AND confined_to = %s AND idempotency_key = %s",
+            (answer.model_dump_json(), _confined_to(), idempotency.key),
         )
