@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -168,10 +168,12 @@ def memory_weight(m: MemoryFields) -> float:
     return float(m["importance"]) + rep + acc + KIND_BIAS.get(m["kind"], 0.0) + LAYER_BIAS.get(m["layer"], 0.0)
 
 
-def eviction_order(buffer: Sequence[Memory], cap: int) -> list[Memory]:
-    """The buffer memories over the cap, lowest weight first (oldest first among equals)."""
+def eviction_order(buffer: Sequence[Memory], cap: int, keep: Set[Any] = frozenset()) -> list[Memory]:
+    """The buffer memories over the cap, lowest weight first (oldest first among equals); those whose
+    id is in `keep` count towards the cap but are never evicted."""
     excess = len(buffer) - cap
     if excess <= 0:
         return []
-    ranked = sorted(buffer, key=lambda m: (memory_weight(m), m["created_at"], str(m["id"])))
+    evictable = [m for m in buffer if m["id"] not in keep]
+    ranked = sorted(evictable, key=lambda m: (memory_weight(m), m["created_at"], str(m["id"])))
     return ranked[:excess]

@@ -293,15 +293,30 @@ def pair_seen_in_run(conn: Conn, run_id: UUID, a: UUID, b: UUID) -> bool:
     return row is not None
 
 
+def merge_survivors(conn: Conn, run_id: UUID) -> set[UUID]:
+    """The memories this run's merges kept (applied, or planned in a dry run): trashing one would end
+    its supersedes link and bring the duplicate it absorbed back to current."""
+    with conn.cursor(row_factory=scalar_row) as cur:
+        rows = cur.execute(
+            "SELECT DISTINCT (details->>'survivor')::uuid FROM consolidation_actions"
+            " WHERE run_id = %s AND details ? 'survivor'",
+            (run_id,),
+        ).fetchall()
+    return set(rows)
+
+
 def changed_since_run(conn: Conn, run_id: UUID) -> list[UUID]:
     """Memories this run touched that changed afterwards (a later write moved updated_at past the
-    run's last action on them), or that are gone."""
+    run's last action on them), or that are gone. A change stamped with the time of one of the run's
+    own batches is the run's (a later step's trash or restore moved a memory an earlier step named,
+    through the graph's triggers): its undo puts that back too."""
     with conn.cursor(row_factory=scalar_row) as cur:
         return cur.execute(
-            "WITH touched AS (SELECT unnest(memory_ids) AS id, max(created_at) AS at FROM consolidation_actions"
-            " WHERE run_id = %s AND applied GROUP BY 1)"
+            "WITH acts AS (SELECT memory_ids, created_at FROM consolidation_actions WHERE run_id = %s AND applied),"
+            " touched AS (SELECT unnest(memory_ids) AS id, max(created_at) AS at FROM acts GROUP BY 1)"
             " SELECT t.id FROM touched t LEFT JOIN memories m ON m.id = t.id"
-            " WHERE m.id IS NULL OR m.updated_at > t.at ORDER BY t.id",
+            " WHERE m.id IS NULL OR (m.updated_at > t.at AND m.updated_at NOT IN (SELECT created_at FROM acts))"
+            " ORDER BY t.id",
             (run_id,),
         ).fetchall()
 

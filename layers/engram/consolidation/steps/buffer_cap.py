@@ -1,15 +1,16 @@
-"""The buffer cap: over the cap, the lowest-weight buffer memories go to the trash."""
+"""The buffer cap: over the cap, the lowest-weight buffer memories go to the trash, never one this
+run's merges kept (trashing it would bring back the duplicate it absorbed)."""
 
 from __future__ import annotations
 
-from engram.consolidation import memory_store
+from engram.consolidation import memory_store, store
 from engram.consolidation.lifecycle import eviction_order
 from engram.consolidation.steps.context import Cursor, StepContext
 
 
 def buffer_cap(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
     buffer = memory_store.buffer_weights(ctx.conn, ctx.namespace)
-    doomed = eviction_order(buffer, ctx.rules.buffer_cap)
+    doomed = eviction_order(buffer, ctx.rules.buffer_cap, keep=store.merge_survivors(ctx.conn, ctx.run_id))
     if not doomed:
         return None
     # Applied: evict a batch, then look again. Planned: nothing changes, so plan every eviction now.

@@ -1,8 +1,9 @@
-"""Decayed buffer memories (importance at or under the drop threshold) go to the trash."""
+"""Decayed buffer memories (importance at or under the drop threshold) go to the trash, except one
+this run's merges kept (trashing it would bring back the duplicate it absorbed)."""
 
 from __future__ import annotations
 
-from engram.consolidation import memory_store
+from engram.consolidation import memory_store, store
 from engram.consolidation.steps.context import Cursor, StepContext, after_id, next_cursor
 
 
@@ -16,9 +17,11 @@ def drop_decayed(ctx: StepContext, cursor: Cursor | None) -> Cursor | None:
         lock=ctx.apply,
         max_importance=ctx.rules.drop_below,
     )
-    if ctx.apply and rows:
-        memory_store.trash_memories(ctx.conn, [m.id for m in rows])
-    for m in rows:
+    survivors = store.merge_survivors(ctx.conn, ctx.run_id) if rows else set()
+    dropped = [m for m in rows if m.id not in survivors]
+    if ctx.apply and dropped:
+        memory_store.trash_memories(ctx.conn, [m.id for m in dropped])
+    for m in dropped:
         ctx.act(
             "drop_decayed",
             "drop_decayed",
