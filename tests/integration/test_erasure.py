@@ -350,3 +350,38 @@ def test_a_tenant_is_erased_with_its_keys_and_objects_and_the_audit_record_stays
     assert audit is not None and audit[1] == ("api" if through == "route" else "cli")
     assert audit[2]["rows"]["memories"] == 1 and audit[2]["objects"] >= 1
     assert erasure_id in (None, audit[0])
+
+
+def test_a_dry_run_counts_everything_the_erasure_then_touches(api, tenant, stack, drain):
+    from engram.consolidation import service as consolidation
+
+    mark = marker()
+    subject = {"user_id": f"u-{mark}"}
+    topics = ("sourdough starter feeding", "rye flour hydration", "proofing basket care", "oven steam baking")
+    mine = [
+        _store(api, f"The user {mark} keeps notes on {topic}, step {n}.", metadata=subject, tags=["bread"])
+        for n, topic in enumerate(topics)
+    ]
+    keyed = _keyed_post(
+        api,
+        "/v1/memories",
+        {"namespace": NS, "content": f"The user {mark} bakes on Sundays.", "metadata": subject},
+        f"k-{mark}",
+    )
+    assert keyed.status == 201, keyed.body
+    drain()
+    run = api.post("/v1/consolidate", {"namespace": NS, "steps": ["decay", "topics"]}).body
+    assert consolidation.run_cycle(stack.dsn, UUID(tenant.id), UUID(run["id"]), time_budget_s=600.0).status == "done"
+    export_id = _export(api, stack)
+
+    plan = api.post("/v1/erasures", {"selector": {"metadata": subject}, "dry_run": True})
+    assert plan.status == 202, plan.body
+    assert (
+        api.get(f"/v1/memories/{mine[0]}").status == 200
+        and api.get(f"/v1/exports/{export_id}").body["status"] == "ready"
+    )  # a plan changes nothing
+    done = api.post("/v1/erasures", {"selector": {"metadata": subject}}).body
+    counts = done["counts"]
+    assert counts["exports"] == 1 and counts["idempotent_answers"] == 1 and counts["consolidation_actions"] >= 1
+    assert plan.body["counts"] == counts
+    assert plan.body["ids"] == done["ids"]

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
+import psycopg
 from aws_lambda_powertools import Logger
 
 from engram.adapters import s3
@@ -61,7 +62,21 @@ def _erase(
     dry_run: bool,
 ) -> _Erased:
     """Everything of these memories (existing ones, locked by the caller) and conversations, in the
-    caller's transaction; a dry run only counts."""
+    caller's transaction. A dry run does the same work in a savepoint it rolls back, so its counts and
+    ids are exactly what the erasure would touch (consolidation actions, idempotent answers, topics and
+    exports included, which only doing it tells), and it deletes no S3 object."""
+    if not dry_run:
+        return _erase_now(conn, erasure_id, memory_ids, conversation_ids, cascade)
+    with conn.transaction():
+        planned = _erase_now(conn, erasure_id, memory_ids, conversation_ids, cascade)
+        raise psycopg.Rollback()
+    planned.s3_keys = []
+    return planned
+
+
+def _erase_now(
+    conn: Conn, erasure_id: UUID, memory_ids: list[UUID], conversation_ids: list[UUID], cascade: Cascade
+) -> _Erased:
     out = _Erased()
     derived = store.derived_from(conn, memory_ids) if memory_ids else []
     targets = memory_ids + derived if cascade == "erase" else list(memory_ids)
@@ -79,7 +94,7 @@ def _erase(
     )
     namespaces = store.namespaces_of(conn, targets, conversation_ids)
     out.namespaces = namespaces
-    if dry_run or not (targets or conversation_ids):
+    if not (targets or conversation_ids):
         return out
     if targets:
         store.trash_active(conn, targets)
