@@ -23,6 +23,8 @@ class Route:
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/health", "admin", auth=False),
+    # Liveness without the database: an uptime probe here never wakes a paused Aurora.
+    Route("GET", "/v1/health/live", "admin", auth=False),
     Route("GET", "/v1/openapi.json", "admin", auth=False),
     Route("GET", "/v1/stats", "admin"),
     Route("GET", "/v1/usage", "admin"),

@@ -62,9 +62,13 @@ def test_only_the_routes_marked_public_are_public(dev):
         "GET /oauth/requests/{request_id}",
         "POST /oauth/requests/{request_id}/deny",
     }
-    assert public <= {"GET /v1/health", "GET /v1/openapi.json", "GET /console", "GET /console/{asset}"} | (
-        oauth_client_endpoints
-    )
+    assert public <= {
+        "GET /v1/health",
+        "GET /v1/health/live",
+        "GET /v1/openapi.json",
+        "GET /console",
+        "GET /console/{asset}",
+    } | (oauth_client_endpoints)
     # Approving a pending authorization grants access: it goes through the authorizer like /v1.
     assert "POST /oauth/requests/{request_id}/approve" not in public
 

@@ -80,6 +80,19 @@ def test_health_is_200_when_the_database_answers(stack) -> None:
     assert seconds < 2
 
 
+def test_liveness_answers_without_the_database(stack, settings_env, silent_port) -> None:
+    from engram.core.db import reset_connections
+    from engram_local import gateway
+
+    settings_env(ENGRAM_DATABASE_URL=f"postgresql://nobody@127.0.0.1:{silent_port}/engram")
+    reset_connections()  # no warm connection to lean on
+    started = time.monotonic()
+    reply = gateway.handle("GET", "/v1/health/live", {}, b"")
+    assert (reply.status, json.loads(reply.body)) == (200, {"status": "ok"})
+    assert time.monotonic() - started < 0.5  # no connection attempt (one would wait the 2 s probe)
+    assert _health()[0] == 503  # while the database check cannot reach it
+
+
 def test_health_is_a_quick_503_when_the_database_never_answers(stack, settings_env, silent_port, tenant) -> None:
     settings_env(ENGRAM_DATABASE_URL=f"postgresql://nobody@127.0.0.1:{silent_port}/engram")
     status, body, headers, seconds = _health()

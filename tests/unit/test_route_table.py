@@ -37,6 +37,7 @@ def test_every_function_has_a_handler_module():
 def test_only_health_openapi_the_console_files_and_the_oauth_client_endpoints_are_public():
     assert {r.path for r in ROUTES if not r.auth} == {
         "/v1/health",
+        "/v1/health/live",
         "/v1/openapi.json",
         "/console",
         "/console/{asset}",

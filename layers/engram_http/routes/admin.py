@@ -1,4 +1,4 @@
-"""Health (no auth), the OpenAPI document (no auth), tenant statistics, API keys, namespace purge."""
+"""Health and liveness (no auth), the OpenAPI document (no auth), tenant statistics, API keys, namespace purge."""
 
 from __future__ import annotations
 
@@ -36,6 +36,17 @@ def health() -> Response[dict[str, Any]]:
             503, exc.code, "database unreachable; nothing works without it", exc.details, exc.retry_after_s
         )
     return json_response({"status": "ok", "database": "ok"})
+
+
+@router.get(
+    "/v1/health/live",
+    tags=["admin"],
+    summary="Liveness only: the function answers, the database is not touched (no auth)",
+)
+def liveness() -> Response[dict[str, Any]]:
+    # No connection, no secret read: an uptime probe polling this keeps no paused database awake and
+    # costs no connection; /v1/health is the check that the database answers.
+    return json_response({"status": "ok"})
 
 
 @router.get("/v1/openapi.json", tags=["admin"], summary="This API's OpenAPI 3.1 document (no auth)")
