@@ -16,7 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from engram.oauth.models import ClientRegistration
+from engram_http.openapi_oauth import FORM_MODELS, QUERY_PARAMETERS
 from engram_http.route_table import ROUTES
+
+FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 
 ENVELOPE_REF = "#/components/schemas/ErrorEnvelope"
 GATEWAY_REF = "#/components/schemas/GatewayError"
@@ -36,6 +40,10 @@ OAUTH_ERRORS = {
     ("post", "/oauth/token"): {"400", "401"},
     ("post", "/oauth/revoke"): {"400"},
 }
+
+# Bodies a route reads as a plain object (so that its errors keep OAuth's shape) and checks with a
+# model itself: the document states that model's rules.
+REQUEST_MODELS: dict[tuple[str, str], type[BaseModel]] = {("post", "/oauth/register"): ClientRegistration}
 
 # Answered with a redirect; a request that cannot be sent back gets a page for the person instead.
 REDIRECTS = {("get", "/oauth/authorize"): "302"}
@@ -132,10 +140,25 @@ def _document_redirect(responses: dict[str, Any], status: str) -> None:
     }
 
 
+def _document_inputs(method: str, path: str, operation: dict[str, Any]) -> None:
+    """What a route reads as a plain mapping (a JSON object, a form, a query string), as its model or
+    parameters state it."""
+    key = (method, path)
+    if key in REQUEST_MODELS:
+        ref = f"#/components/schemas/{REQUEST_MODELS[key].__name__}"
+        operation["requestBody"]["content"]["application/json"]["schema"] = {"$ref": ref}
+    if key in FORM_MODELS:
+        ref = f"#/components/schemas/{FORM_MODELS[key].__name__}"
+        operation["requestBody"] = {"required": True, "content": {FORM_MEDIA_TYPE: {"schema": {"$ref": ref}}}}
+    if key in QUERY_PARAMETERS:
+        operation["parameters"] = QUERY_PARAMETERS[key]
+
+
 def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
     """Rewrite Powertools' document in place: error statuses, success codes, public routes."""
     for path, operations in doc.get("paths", {}).items():
         for method, operation in operations.items():
+            _document_inputs(method, path, operation)
             responses = operation.setdefault("responses", {})
             success = SUCCESS.get((method, path))
             if success and "200" in responses and success not in responses:
@@ -147,7 +170,8 @@ def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
                 declared = responses.get(status) if status != "422" else None
                 responses[status] = _error_response(status, declared)
             for status in OAUTH_ERRORS.get((method, path), ()):
-                body = {"anyOf": [{"$ref": OAUTH_ERROR_REF}, {"$ref": ENVELOPE_REF}]}
+                shapes = [OAUTH_ERROR_REF, ENVELOPE_REF] + ([GATEWAY_REF] if status in FROM_GATEWAY_TOO else [])
+                body = {"anyOf": [{"$ref": ref} for ref in shapes]}
                 responses[status]["content"]["application/json"]["schema"] = body
                 responses[status]["description"] = "OAuth's error: invalid_request, invalid_grant, ... (RFC 6749)"
             if (method, path) in REDIRECTS:
@@ -157,7 +181,14 @@ def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):
         schemas.pop(name, None)
-    for model in (ErrorEnvelope, GatewayError, OAuthErrorBody):
+    models: list[type[BaseModel]] = [
+        ErrorEnvelope,
+        GatewayError,
+        OAuthErrorBody,
+        *REQUEST_MODELS.values(),
+        *FORM_MODELS.values(),
+    ]
+    for model in models:
         schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema

@@ -15,7 +15,8 @@ PRINTABLE_PATTERN = r"^[^\x00-\x1f\x7f]+$"  # no NUL or other control characters
 
 NamespaceQuery = Annotated[str | None, Query(pattern=NAMESPACE_PATTERN)]
 TagsQuery = Annotated[list[Tag] | None, Query(description="Repeatable; every tag given must be present")]
-CursorQuery = Annotated[str | None, Query(pattern=CURSOR_PATTERN, description="next_cursor of the previous page")]
+CURSOR_DESCRIPTION = "next_cursor of the previous page, exactly as returned: any other value is 422 (cursor)"
+CursorQuery = Annotated[str | None, Query(pattern=CURSOR_PATTERN, description=CURSOR_DESCRIPTION)]
 PageLimitQuery = Annotated[int, Query(ge=1, le=MAX_PAGE)]  # the default is each list's own
 SinceQuery = Annotated[Timestamp | None, Query(description="Created at or after (ISO 8601)")]
 UntilQuery = Annotated[Timestamp | None, Query(description="Created before (ISO 8601)")]

@@ -42,8 +42,8 @@ class ConversationPage(BaseModel):
 class MessageCreate(Strict):
     role: Role
     content: str = Field(description="Verbatim text, stored and returned exactly as sent (empty allowed)")
-    tool_call_id: str | None = Field(default=None, max_length=200)
-    tool_name: str | None = Field(default=None, max_length=200)
+    tool_call_id: str | None = Field(default=None, max_length=200, description="Only for tool and assistant messages")
+    tool_name: str | None = Field(default=None, max_length=200, description="Only for tool and assistant messages")
     created_at: Timestamp | None = Field(default=None, description="When it was said; may lie in the past")
     metadata: Metadata = Field(default_factory=dict, description="A JSON object, returned as given")
 
@@ -63,7 +63,7 @@ class MessagesAppend(Strict):
         min_length=1,
         max_length=200,
         description="A retry with the same key returns the first answer and writes nothing "
-        "(the Idempotency-Key header does the same)",
+        "(the Idempotency-Key header does the same; when both are given they must be equal)",
     )
 
 

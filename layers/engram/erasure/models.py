@@ -32,7 +32,7 @@ class Selector(Strict):
     )
     conversation_id: UuidField | None = Field(default=None, description="This conversation, with its messages")
     since: Timestamp | None = Field(default=None, description="Created at or after")
-    until: Timestamp | None = Field(default=None, description="Created before")
+    until: Timestamp | None = Field(default=None, description="Created before; later than since when both are given")
 
     @model_validator(mode="after")
     def _narrow(self) -> Selector:

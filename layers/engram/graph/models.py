@@ -32,7 +32,9 @@ class LinkCreate(Strict):
     relation: Relation
     strength: Strength = 1.0
     valid_from: Timestamp | None = Field(default=None, description="When the relation starts to hold; default now")
-    valid_to: Timestamp | None = Field(default=None, description="When it stops holding (exclusive); default never")
+    valid_to: Timestamp | None = Field(
+        default=None, description="When it stops holding (exclusive), later than valid_from; default never"
+    )
     metadata: Metadata = Field(default_factory=dict)
 
 

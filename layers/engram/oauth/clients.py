@@ -95,14 +95,6 @@ def _client_metadata(document: Mapping[str, Any]) -> ClientRegistration:
         raise OAuthError(error, f"{where}: {first['msg']}") from None
     for uri in meta.redirect_uris:
         _check_redirect_uri(uri)
-    if meta.token_endpoint_auth_method not in (None, "none"):
-        raise OAuthError(
-            "invalid_client_metadata", "token_endpoint_auth_method: only public clients ('none') are supported"
-        )
-    if meta.grant_types is not None and not set(meta.grant_types) <= {"authorization_code", "refresh_token"}:
-        raise OAuthError("invalid_client_metadata", "grant_types: only authorization_code and refresh_token")
-    if meta.response_types is not None and not set(meta.response_types) <= {"code"}:
-        raise OAuthError("invalid_client_metadata", "response_types: only code")
     return meta
 
 

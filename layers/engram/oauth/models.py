@@ -52,12 +52,16 @@ class ClientRegistration(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     redirect_uris: list[Annotated[str, Field(max_length=MAX_URI_CHARS)]] = Field(
-        min_length=1, max_length=MAX_REDIRECT_URIS
+        min_length=1,
+        max_length=MAX_REDIRECT_URIS,
+        description="Each https, http on a loopback host (127.0.0.1, localhost, [::1]: native apps), or an"
+        " app's own scheme (com.example.app:/cb); absolute, with a host and port that parse, no fragment, no"
+        " user name or password",
     )
     client_name: str | None = Field(default=None, max_length=200)
-    token_endpoint_auth_method: str | None = Field(default=None, max_length=100)
-    grant_types: list[Annotated[str, Field(max_length=100)]] | None = Field(default=None, max_length=10)
-    response_types: list[Annotated[str, Field(max_length=100)]] | None = Field(default=None, max_length=10)
+    token_endpoint_auth_method: Literal["none"] | None = Field(default=None, description="Public clients only")
+    grant_types: list[Literal["authorization_code", "refresh_token"]] | None = Field(default=None, max_length=10)
+    response_types: list[Literal["code"]] | None = Field(default=None, max_length=10)
     scope: str | None = Field(default=None, max_length=200)
 
     @model_validator(mode="before")
@@ -90,7 +94,11 @@ class PendingAuthorization(BaseModel):
 
 
 class Approval(Strict):
-    scopes: list[Scope] = Field(min_length=1, max_length=3, description="Within the request's and the key's scopes")
+    scopes: list[Scope] = Field(
+        min_length=1,
+        max_length=3,
+        description="Within the request's and the key's scopes; admin only without namespaces",
+    )
     namespaces: list[Namespace] | None = Field(
         default=None,
         min_length=1,

@@ -73,7 +73,7 @@ class RecallRequest(Strict):
     )
     explain: bool = False
     touch: bool = True
-    include_expired: bool = Field(default=False, description="Also memories whose valid_to has passed")
+    include_expired: bool = Field(default=False, description="Also memories whose valid_to has passed; not with as_of")
     min_score: float | None = Field(
         default=None,
         ge=0.0,
@@ -81,7 +81,9 @@ class RecallRequest(Strict):
         description="Drop results scoring below this (the scale of `score`): no filler when little is relevant",
     )
     as_of: Timestamp | None = Field(
-        default=None, description="What was valid at this instant: valid_from (or creation) <= as_of < valid_to"
+        default=None,
+        description="What was valid at this instant: valid_from (or creation) <= as_of < valid_to; not with"
+        " include_expired",
     )
     expand: RecallExpand | None = Field(
         default=None, description="Attach each result's linked memories (summaries, inside budget_chars)"

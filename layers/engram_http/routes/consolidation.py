@@ -18,7 +18,10 @@ from engram_http.resolver import json_response
 
 router = Router()
 
-ActionCursorQuery = Annotated[str | None, Query(pattern=r"^[0-9]{1,10}$", description="actions.next_cursor")]
+ActionCursorQuery = Annotated[
+    str | None,
+    Query(pattern=r"^[0-9]{1,10}$", description="actions.next_cursor, exactly as returned: any other value is 422"),
+]
 
 
 @router.post(

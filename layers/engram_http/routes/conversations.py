@@ -106,7 +106,7 @@ def append_messages(
 def list_messages(
     conversation_id: UUID,
     from_seq: Annotated[int | None, Query(ge=1, le=PG_INTEGER_MAX)] = None,
-    to_seq: Annotated[int | None, Query(ge=1, le=PG_INTEGER_MAX)] = None,
+    to_seq: Annotated[int | None, Query(ge=1, le=PG_INTEGER_MAX, description="Not below from_seq")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> MessagePage:
     who = principal(router, "read")
