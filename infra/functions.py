@@ -31,6 +31,7 @@ from infra.profiles import (
     CONSOLIDATE_QUEUE,
     EMBED_QUEUE,
     EXPORT_QUEUE,
+    EXTRACT_QUEUE,
     UPLOAD_EVENTS_QUEUE,
     FunctionProfile,
     profile_for,
@@ -170,6 +171,8 @@ class Functions(Construct):
             environment["ENGRAM_CONSOLIDATE_QUEUE_URL"] = queues.get(CONSOLIDATE_QUEUE).queue.queue_url
             # The worker marks a run failed on the last receive before the dead-letter queue.
             environment["ENGRAM_CONSOLIDATION_MAX_RECEIVES"] = str(MAX_RECEIVES)
+        if EXTRACT_QUEUE in queues.queues:
+            environment["ENGRAM_EXTRACT_QUEUE_URL"] = queues.get(EXTRACT_QUEUE).queue.queue_url
         if EXPORT_QUEUE in queues.queues:
             environment["ENGRAM_EXPORT_QUEUE_URL"] = queues.get(EXPORT_QUEUE).queue.queue_url
         if UPLOAD_EVENTS_QUEUE in queues.queues:
@@ -294,6 +297,7 @@ class Functions(Construct):
         sends = (
             (profile.embed_send, EMBED_QUEUE),
             (profile.consolidate_send, CONSOLIDATE_QUEUE),
+            (profile.extract_send, EXTRACT_QUEUE),
             (profile.export_send, EXPORT_QUEUE),
             (profile.upload_events_send, UPLOAD_EVENTS_QUEUE),
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 # Queue keys used by `consumes` and the *_send flags (see infra/workers.py).
 EMBED_QUEUE = "embed-jobs"
 CONSOLIDATE_QUEUE = "consolidate-jobs"
+EXTRACT_QUEUE = "extract-jobs"  # windows of conversation turns for the extraction worker
 UPLOAD_EVENTS_QUEUE = "upload-events"  # S3 ObjectCreated notifications for the uploads bucket
 EXPORT_QUEUE = "export-jobs"
 IMPORT_EVENTS_QUEUE = "import-events"  # S3 ObjectCreated notifications under imports/
@@ -25,6 +26,7 @@ class FunctionProfile:
     timeout_s: int = 29  # HTTP API waits 30 s for an integration; stay below it.
     embed_send: bool = False  # may enqueue embedding jobs
     consolidate_send: bool = False  # may enqueue consolidation jobs
+    extract_send: bool = False  # may enqueue extraction jobs (conversation appends, the sweep)
     bedrock_embed: bool = False  # bedrock:InvokeModel on the embedding model only
     bedrock_llm: bool = False  # bedrock:InvokeModel on the configured Claude model (when llm_level != off)
     bedrock_rerank: bool = False  # bedrock:Rerank, InvokeModel on the rerank model (when rerank_model is set)
@@ -88,7 +90,13 @@ PROFILES: dict[str, FunctionProfile] = {
     ),
     # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.
     "console": FunctionProfile(timeout_s=10, database=False, description="the memory console's static files"),
-    "conversations": FunctionProfile(embed_send=True, description="verbatim conversations"),
+    "conversations": FunctionProfile(
+        embed_send=True, extract_send=True, description="verbatim conversations; queues extraction of new turns"
+    ),
+    # POST /v1/extract asks the model in the request (up to ENGRAM_LLM_TIMEOUT_S, inside the 29 s).
+    "extraction": FunctionProfile(
+        embed_send=True, bedrock_embed=True, bedrock_llm=True, description="derived memories: extract, runs, settings"
+    ),
     # GET of an upload past its expiry asks S3 whether the object arrived (HEAD needs s3:GetObject):
     # only a missing one fails it as expired; one that is there gets its notification sent again.
     "documents": FunctionProfile(
@@ -168,10 +176,23 @@ PROFILES: dict[str, FunctionProfile] = {
     "consolidation_dispatcher": FunctionProfile(
         timeout_s=120,
         consolidate_send=True,
+        extract_send=True,  # it also sweeps quiet conversations with unread turns to extraction
         scheduled=True,
         # It also empties the trash past its retention (engram.erasure): export files that held those memories go.
         object_access=(("s3:DeleteObject", "uploads/"), ("s3:DeleteObject", EXPORTS_PREFIX)),
         description="fans consolidation out per namespace; erases trash past its retention",
+    ),
+    "extraction_worker": FunctionProfile(
+        # One window of turns per message: a model call (ENGRAM_LLM_TIMEOUT_S, retried) and one
+        # transaction; a long backlog continues in a new message (it may send to its own queue).
+        timeout_s=300,
+        consumes=EXTRACT_QUEUE,
+        extract_send=True,
+        batch_size=1,
+        embed_send=True,
+        bedrock_embed=True,
+        bedrock_llm=True,
+        description="derives memories and the summary from one window of a conversation's turns",
     ),
     "consolidation_worker": FunctionProfile(
         # Lambda's maximum; the cycle's time budget (ENGRAM_CONSOLIDATION_TIME_BUDGET_S, 600 s)

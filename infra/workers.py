@@ -30,7 +30,14 @@ from constructs import Construct
 
 from infra.config import EnvConfig
 from infra.nag import acknowledge, logical_id
-from infra.profiles import CONSOLIDATE_QUEUE, EMBED_QUEUE, EXPORT_QUEUE, UPLOAD_EVENTS_QUEUE, profile_for
+from infra.profiles import (
+    CONSOLIDATE_QUEUE,
+    EMBED_QUEUE,
+    EXPORT_QUEUE,
+    EXTRACT_QUEUE,
+    UPLOAD_EVENTS_QUEUE,
+    profile_for,
+)
 
 MAX_RECEIVES = 5
 SCHEDULE_FLEXIBLE_WINDOW = Duration.minutes(10)
@@ -51,6 +58,8 @@ def queue_keys(functions: Iterable[str]) -> list[str]:
             keys.add(profile.consumes)
         if profile.consolidate_send:
             keys.add(CONSOLIDATE_QUEUE)
+        if profile.extract_send:
+            keys.add(EXTRACT_QUEUE)
         if profile.export_send:
             keys.add(EXPORT_QUEUE)
         if profile.upload_events_send:

@@ -1,6 +1,7 @@
 """EventBridge Scheduler -> one consolidation run per active namespace, each sent to
 consolidate-jobs (engram.consolidation.dispatch.dispatch); then the trash past its retention is
-erased (engram.erasure.service.erase_expired_trash)."""
+erased (engram.erasure.service.erase_expired_trash), and quiet conversations with unread turns go to
+extract-jobs (engram.extraction.service.sweep): one schedule, so a paused database wakes once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from aws_lambda_powertools import Logger
 
 from engram.consolidation.dispatch import dispatch
 from engram.erasure.service import erase_expired_trash
+from engram.extraction.service import sweep
 
 logger = Logger()
 
@@ -21,4 +23,8 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         counts["trash_erased"] = erase_expired_trash()["memories"]
     except Exception:  # the dispatch went out; the next schedule tries the trash again
         logger.exception("trash expiry failed")
+    try:
+        counts["extraction_queued"] = sweep()
+    except Exception:  # the next schedule sweeps again
+        logger.exception("extraction sweep failed")
     return counts

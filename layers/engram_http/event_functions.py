@@ -12,8 +12,9 @@ EVENT_FUNCTIONS: tuple[str, ...] = (
     "embed_worker",  # SQS embed-jobs: fills chunk vectors
     "migrate",  # CloudFormation custom resource on deploy; operator invocations
     "document_ingest",  # S3 ObjectCreated (through SQS): ingests uploaded documents
-    "consolidation_dispatcher",  # EventBridge Scheduler: one consolidation run per active namespace
+    "consolidation_dispatcher",  # EventBridge Scheduler: consolidation per active namespace; extraction sweep
     "consolidation_worker",  # SQS consolidate-jobs: runs a consolidation cycle, continues if needed
+    "extraction_worker",  # SQS extract-jobs: derives memories and the summary from a window of turns
     "export_worker",  # SQS export-jobs: writes a tenant's export file to S3
     "import_worker",  # S3 ObjectCreated under imports/ (through SQS): imports an export file
 )

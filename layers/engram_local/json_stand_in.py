@@ -78,3 +78,19 @@ def message(body: dict[str, Any], text: str, usage: tuple[int, int]) -> dict[str
         "stop_sequence": None,
         "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
     }
+
+
+def tool_message(body: dict[str, Any], arguments: dict[str, Any], usage: tuple[int, int]) -> dict[str, Any]:
+    """The Messages API's answer to `body` when the model calls the tool `body` forces (tool_choice)
+    with `arguments`."""
+    name = body.get("tool_choice", {}).get("name") or body["tools"][0]["name"]
+    return {
+        "id": "msg_stand_in",
+        "type": "message",
+        "role": "assistant",
+        "model": body["model"],
+        "content": [{"type": "tool_use", "id": "toolu_stand_in", "name": name, "input": arguments}],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+    }

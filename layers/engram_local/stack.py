@@ -46,6 +46,7 @@ class LocalStack:
     consolidation_schedule: LocalSchedule | None = None
     export_queue_url: str = ""
     import_events_queue_url: str = ""
+    extract_queue_url: str = ""
 
     def start(self) -> LocalStack:
         external = config.Settings().database_url  # afresh: an earlier stack in this process set its own
@@ -66,6 +67,9 @@ class LocalStack:
         os.environ["ENGRAM_EMBED_QUEUE_URL"] = self.embed_queue_url
         self.consolidate_queue_url, self.consolidate_dlq_url = self.aws.create_queue("engram-consolidate-jobs")
         os.environ["ENGRAM_CONSOLIDATE_QUEUE_URL"] = self.consolidate_queue_url
+        # Extraction jobs wait on a model call: a longer visibility timeout, as the CDK app gives them.
+        self.extract_queue_url, _ = self.aws.create_queue("engram-extract-jobs", visibility_timeout=30)
+        os.environ["ENGRAM_EXTRACT_QUEUE_URL"] = self.extract_queue_url
         # The worker marks a run failed on the last receive before the local DLQ takes the message.
         os.environ["ENGRAM_CONSOLIDATION_MAX_RECEIVES"] = str(MAX_RECEIVE_COUNT)
         # S3 stand-in for large documents: presigned PUTs go to the moto server, its ObjectCreated
@@ -94,6 +98,7 @@ class LocalStack:
         # One run per invocation, as the CDK app maps the queue (batch size 1).
         self.consolidation_poller = SqsPoller(self.consolidate_queue_url, "consolidation_worker", batch_size=1)
         self.export_poller = SqsPoller(self.export_queue_url, "export_worker", batch_size=1)
+        self.extraction_poller = SqsPoller(self.extract_queue_url, "extraction_worker", batch_size=1)
         self.import_poller = SqsPoller(
             self.import_events_queue_url, "import_worker", batch_size=1, shape_body=complete_s3_notification
         )
@@ -103,6 +108,7 @@ class LocalStack:
                 self.upload_poller.start()
             self.consolidation_poller.start()
             self.export_poller.start()
+            self.extraction_poller.start()
             self.import_poller.start()
             # The consolidation schedule (ENGRAM_CONSOLIDATION_INTERVAL_S; 0 turns it off).
             interval = config.settings().consolidation_interval_s
@@ -131,6 +137,7 @@ class LocalStack:
         self.upload_poller.stop()
         self.consolidation_poller.stop()
         self.export_poller.stop()
+        self.extraction_poller.stop()
         self.import_poller.stop()
         if self.consolidation_schedule:
             self.consolidation_schedule.stop()

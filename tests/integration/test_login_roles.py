@@ -8,7 +8,6 @@ import json
 import boto3
 import psycopg
 import pytest
-from moto import mock_aws
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
@@ -71,13 +70,13 @@ def test_the_owner_login_the_functions_used_before_could(stack, two_tenants):
 
 
 @pytest.fixture
-def secrets(monkeypatch):
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-        monkeypatch.setenv(name, "testing")
-    with mock_aws():
-        secrets_provider.cache_clear()
-        yield boto3.client("secretsmanager")
+def secrets(monkeypatch, stack):
+    """Secrets Manager on the local stack's moto server. Not mock_aws: it shares the server's in-process
+    backends and resets them when it ends, which would take the stack's queues with it."""
+    assert stack.aws is not None
+    monkeypatch.setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", f"http://127.0.0.1:{stack.aws.port}")
+    secrets_provider.cache_clear()
+    yield boto3.client("secretsmanager")
     secrets_provider.cache_clear()
 
 

@@ -230,6 +230,17 @@ class RecalledMessage(Result):
     metadata: Any = None
 
 
+class EvidenceTurn(Result):
+    """A conversation turn a derived memory came from, verbatim."""
+
+    conversation_id: str
+    message_id: str
+    seq: int
+    role: str
+    content: str
+    created_at: datetime
+
+
 class RecallHit(Result):
     """A result of `format="full"`: the memory's summary, its best chunk, the score."""
 
@@ -249,6 +260,7 @@ class RecallHit(Result):
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] = []
     linked: list[GraphNeighbour] | None = None
+    evidence: list[EvidenceTurn] | None = None  # a derived memory's turns (source "extraction")
 
     @property
     def text(self) -> str:
@@ -270,6 +282,7 @@ class CompactHit(Result):
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] | None = None
     linked: list[GraphNeighbour] | None = None
+    evidence: list[EvidenceTurn] | None = None
 
 
 class RecallResponse(Result):
@@ -296,6 +309,10 @@ class Conversation(Result):
     last_message_at: datetime | None
     created_at: datetime
     updated_at: datetime
+    summary: str | None = None  # the rolling summary extraction keeps
+    summary_updated_at: datetime | None = None
+    extracted_seq: int = 0
+    extraction: str | None = None  # GET: "on" or "off: <why>"
 
 
 class DeletedConversation(Result):

@@ -45,6 +45,9 @@ class LlmResult:
     output_tokens: int
     latency_ms: int
     attempts: int
+    # With a `tool`: the arguments the model called it with (None: it answered in text, or refused).
+    tool_input: dict[str, Any] | None = None
+    stop_reason: str | None = None
 
 
 class LlmError(RuntimeError):
@@ -155,10 +158,19 @@ def _log_usage(
 
 
 def complete(
-    tenant_id: UUID | str, purpose: str, system: str, prompt: str, max_tokens: int = 1024, run_id: UUID | None = None
+    tenant_id: UUID | str,
+    purpose: str,
+    system: str,
+    prompt: str,
+    max_tokens: int = 1024,
+    run_id: UUID | None = None,
+    tool: dict[str, Any] | None = None,
 ) -> LlmResult:
     """One Messages call with retries; logged in llm_usage (with the consolidation run, if any)
-    whatever happens. Raises LlmError."""
+    whatever happens. Raises LlmError.
+
+    With `tool` (a tool definition: name, description, input_schema) the model is made to answer by
+    calling it (`tool_choice`), so the answer is JSON in the tool's schema: `tool_input`."""
     s = settings()
     model, provider = s.llm_model, s.llm_provider
     started = time.monotonic()
@@ -170,8 +182,15 @@ def complete(
         for attempt in range(s.llm_max_retries + 1):
             attempts = attempt + 1
             try:
+                forced: dict[str, Any] = (
+                    {"tools": [tool], "tool_choice": {"type": "tool", "name": tool["name"]}} if tool else {}
+                )
                 msg = client.messages.create(
-                    model=model, max_tokens=max_tokens, system=system, messages=[{"role": "user", "content": prompt}]
+                    model=model,
+                    max_tokens=max_tokens,
+                    system=system,
+                    messages=[{"role": "user", "content": prompt}],
+                    **forced,
                 )
             except Exception as exc:
                 last_error = exc
@@ -185,7 +204,10 @@ def complete(
                     continue
                 break
             text = "".join(getattr(block, "text", "") for block in msg.content)
+            called = [b for b in msg.content if getattr(b, "type", "") == "tool_use"]
             result = LlmResult(
+                tool_input=dict(called[0].input) if called and isinstance(called[0].input, dict) else None,
+                stop_reason=getattr(msg, "stop_reason", None),
                 text=text,
                 model=getattr(msg, "model", model) or model,
                 provider=provider,

@@ -12,6 +12,9 @@
   continuation of a run that spent its time budget). A run whose message was lost stays
   `queued`; the dispatcher sends it again later. Sending a run twice is harmless: the worker
   never applies a step twice and acknowledges a finished run's message.
+- extract-jobs: one message per window of a conversation's turns, `{"tenant_id", "conversation_id",
+  "through_seq"}`, sent after the append (or the sweep) committed. A lost message leaves the turns
+  unread and the sweep sends them again; a repeated one finds its run done and does nothing.
 - upload-events: S3 sends the uploads bucket's ObjectCreated notifications here; an upload whose
   object arrived but was never ingested (its notification lost) gets it sent again. A repeated
   notification finds the upload settled and does nothing.
@@ -95,6 +98,30 @@ def enqueue_consolidations(runs: Iterable[tuple[UUID | str, UUID | str]]) -> lis
             logger.exception("enqueue failed; runs stay queued", extra={"runs": len(part)})
             unsent += [r for _, r in part]
     return unsent
+
+
+def extraction_job_message(tenant_id: UUID | str, conversation_id: UUID | str, through_seq: int) -> str:
+    return json.dumps(
+        {"tenant_id": str(tenant_id), "conversation_id": str(conversation_id), "through_seq": through_seq}
+    )
+
+
+def enqueue_extractions(jobs: Iterable[tuple[UUID | str, UUID | str, int]]) -> int:
+    """Send (tenant, conversation, through_seq) jobs, ten per SQS call; returns how many were sent (the
+    rest stay unread and the sweep sends them again)."""
+    bodies = [extraction_job_message(t, c, s) for t, c, s in jobs]
+    queue_url = settings().extract_queue_url
+    if not bodies or not queue_url:
+        return 0
+    sent = 0
+    for i in range(0, len(bodies), 10):  # SQS batch limit
+        entries = [{"Id": str(n), "MessageBody": b} for n, b in enumerate(bodies[i : i + 10])]
+        try:
+            resp = _sqs().send_message_batch(QueueUrl=queue_url, Entries=entries)
+            sent += len(entries) - len(resp.get("Failed", []))
+        except Exception:
+            logger.exception("enqueue failed; the sweep sends these turns again", extra={"jobs": len(entries)})
+    return sent
 
 
 def enqueue_export(tenant_id: UUID | str, export_id: UUID | str) -> bool:

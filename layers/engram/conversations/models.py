@@ -32,6 +32,15 @@ class Conversation(BaseModel):
     last_message_at: datetime | None
     created_at: datetime
     updated_at: datetime
+    summary: str | None = Field(
+        default=None, description="The rolling summary extraction keeps (null until a first extraction job ran)"
+    )
+    summary_updated_at: datetime | None = None
+    extracted_seq: int = Field(default=0, description="Turns up to this sequence number have been read by extraction")
+    extraction: str | None = Field(
+        default=None,
+        description="GET only: 'on', or 'off: <why>' (no LLM configured, turned off) when nothing is derived from it",
+    )
 
 
 class ConversationPage(BaseModel):

@@ -12,18 +12,21 @@ import hashlib
 import json
 from uuid import UUID
 
-from engram.adapters.queue import enqueue_embedding
+from engram.adapters.llm import llm_unavailable
+from engram.adapters.queue import enqueue_embedding, enqueue_extractions
 from engram.conversations.models import (
     AppendResult,
     Conversation,
     ConversationCreate,
     ConversationPage,
     DeletedConversation,
+    Message,
     MessageCreate,
     MessagePage,
     MessagesAppend,
 )
 from engram.conversations.store import (
+    ConversationRow,
     KeyedAppend,
     conversation_page,
     delete_conversation_row,
@@ -32,9 +35,12 @@ from engram.conversations.store import (
     insert_conversation,
     insert_messages,
     keyed_append,
+    mark_extraction_queued,
     messages_between,
     messages_for_windows,
     remember_append,
+    restore_summary,
+    save_extraction,
 )
 from engram.conversations.windows import one_turn_speaker
 from engram.core.activity import record_activity
@@ -47,17 +53,25 @@ from engram.core.models import PG_INTEGER_MAX
 # messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
 # window_conversation too: an import writes conversations and messages, then builds their windows.
 # one_turn_speaker too: recall raises the turns of a speaker its query names.
+# save_extraction, restore_summary and extraction_off too: extraction reads the turns, keeps the summary
+# and the watermark in the conversation's row, inside its own transaction.
 __all__ = [
     "ConversationCreate",
     "MessageCreate",
     "append_messages",
+    "conversation_in",
     "create_conversation",
     "delete_conversation",
+    "extraction_off",
     "get_conversation",
     "list_conversations",
     "list_messages",
+    "mark_extraction_queued",
     "messages_for_windows",
     "one_turn_speaker",
+    "restore_summary",
+    "save_extraction",
+    "turns_between",
     "window_conversation",
 ]
 
@@ -78,7 +92,29 @@ def create_conversation(
 
 def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:
     with tenant_transaction(tenant_id) as conn:
-        return Conversation.model_validate(fetch_conversation(conn, conversation_id), from_attributes=True)
+        found = Conversation.model_validate(fetch_conversation(conn, conversation_id), from_attributes=True)
+    off = extraction_off()
+    return found.model_copy(update={"extraction": f"off: {off}" if off else "on"})
+
+
+def conversation_in(conn: Conn, conversation_id: UUID, *, lock: bool = False) -> ConversationRow:
+    """The conversation inside the caller's transaction (locked: appends and extraction take turns)."""
+    return fetch_conversation(conn, conversation_id, lock=lock)
+
+
+def turns_between(conn: Conn, conversation_id: UUID, seq_from: int, seq_to: int) -> list[Message]:
+    return messages_between(conn, conversation_id, seq_from, seq_to)
+
+
+def extraction_off() -> str | None:
+    """Why nothing is derived from conversations in this deployment (None: extraction is on). A
+    namespace may still turn it off (PUT /v1/extraction/settings)."""
+    s = settings()
+    if not s.extraction_enabled:
+        return "ENGRAM_EXTRACTION_ENABLED=false"
+    if not s.extract_queue_url:
+        return "no extract-jobs queue configured (ENGRAM_EXTRACT_QUEUE_URL)"
+    return llm_unavailable()
 
 
 def list_conversations(
@@ -178,7 +214,12 @@ def append_messages(
             remember_append(conn, tenant_id, conversation_id, key, KeyedAppend(digest, first, first + n - 1))
         chunk_ids = extend_windows(conn, tenant_id, conv, first + n - 1)
         record_activity(conn, [conv.namespace])  # the next scheduled consolidation covers it
+        extract = _extraction_due(conv.extracted_seq, conv.extraction_queued_seq, first + n - 1)
+        if extract:
+            mark_extraction_queued(conn, conversation_id, first + n - 1)
     enqueue_embedding(tenant_id, chunk_ids)
+    if extract:  # a lost message leaves the turns unread: the sweep sends them again
+        enqueue_extractions([(tenant_id, conversation_id, first + n - 1)])
     return AppendResult(
         conversation_id=conversation_id,
         seq_from=first,
@@ -187,6 +228,12 @@ def append_messages(
         replayed=False,
         messages=messages,
     )
+
+
+def _extraction_due(extracted_seq: int, queued_seq: int, last_seq: int) -> bool:
+    """Enough new turns since the last job to queue the next one now (no model call here: the job
+    runs in the background; quiet conversations are queued by the sweep)."""
+    return last_seq - max(extracted_seq, queued_seq) >= settings().extraction_min_turns and extraction_off() is None
 
 
 def list_messages(

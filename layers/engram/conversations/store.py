@@ -37,6 +37,9 @@ _CONVERSATION_COLUMN_NAMES = (
     "last_message_at",
     "created_at",
     "updated_at",
+    "summary",
+    "summary_updated_at",
+    "extracted_seq",
 )
 CONVERSATION_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _CONVERSATION_COLUMN_NAMES))
 _MESSAGE_COLUMN_NAMES = (
@@ -57,6 +60,7 @@ class ConversationRow(Conversation):
     """A conversations row as an append reads it: what callers see, and the next sequence number."""
 
     next_seq: int
+    extraction_queued_seq: int
 
 
 def insert_conversation(conn: Conn, tenant_id: UUID, req: ConversationCreate) -> Conversation:
@@ -89,8 +93,47 @@ def conversation_page(
     return [Conversation.model_validate(r) for r in rows], next_cursor
 
 
+def mark_extraction_queued(conn: Conn, conversation_id: UUID, through_seq: int) -> None:
+    conn.execute(
+        "UPDATE conversations SET extraction_queued_seq = %s, extraction_queued_at = now() WHERE id = %s",
+        (through_seq, conversation_id),
+    )
+
+
+def save_extraction(conn: Conn, conversation_id: UUID, through_seq: int, summary: str | None) -> None:
+    """An extraction job read the turns up to `through_seq` (never moves back) and left this summary."""
+    conn.execute(
+        "UPDATE conversations SET extracted_seq = GREATEST(extracted_seq, %(seq)s),"
+        " extraction_queued_seq = GREATEST(extraction_queued_seq, %(seq)s),"
+        " summary = COALESCE(%(summary)s, summary),"
+        " summary_updated_at = CASE WHEN %(summary)s::text IS NULL THEN summary_updated_at ELSE now() END"
+        " WHERE id = %(id)s",
+        {"seq": through_seq, "summary": summary, "id": conversation_id},
+    )
+
+
+def restore_summary(conn: Conn, conversation_id: UUID, summary: str | None) -> None:
+    conn.execute(
+        "UPDATE conversations SET summary = %s, summary_updated_at = now() WHERE id = %s", (summary, conversation_id)
+    )
+
+
+def delete_derived_memories(conn: Conn, conversation_ids: list[UUID]) -> int:
+    """Memories derived from these conversations' turns (their evidence): gone with them, chunks and
+    links by cascade. A memory that also cites another conversation stays (with the rest of its evidence)."""
+    rows = conn.execute(
+        "DELETE FROM memories m WHERE m.id IN (SELECT e.memory_id FROM memory_evidence e"
+        " WHERE e.conversation_id = ANY(%(ids)s)) AND NOT EXISTS (SELECT 1 FROM memory_evidence o"
+        " WHERE o.memory_id = m.id AND o.conversation_id <> ALL(%(ids)s)) RETURNING m.id",
+        {"ids": conversation_ids},
+    ).fetchall()
+    return len(rows)
+
+
 def delete_conversation_row(conn: Conn, conversation_id: UUID) -> DeletedConversation:
-    """The conversation and, by cascade, its messages and chunks; with how many of each went."""
+    """The conversation and, by cascade, its messages and chunks; with how many of each went. What was
+    derived from its turns goes too."""
+    delete_derived_memories(conn, [conversation_id])
     counts = conn.execute(
         "SELECT (SELECT count(*) FROM messages WHERE conversation_id = %(id)s) AS messages,"
         " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks",
@@ -165,7 +208,7 @@ def insert_messages(
 
 
 def fetch_conversation(conn: Conn, conversation_id: UUID, *, lock: bool = False) -> ConversationRow:
-    query = sql.SQL("SELECT {}, next_seq FROM conversations WHERE id = %s {}").format(
+    query = sql.SQL("SELECT {}, next_seq, extraction_queued_seq FROM conversations WHERE id = %s {}").format(
         CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else "")
     )
     with conn.cursor(row_factory=class_row(ConversationRow)) as cur:

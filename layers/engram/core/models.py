@@ -229,6 +229,25 @@ class Memory(BaseModel):
     embedding_status: Literal["pending", "ready"] = "ready"
 
 
+class EvidenceTurn(BaseModel):
+    """A conversation turn a derived memory came from, word for word: why we believe it."""
+
+    conversation_id: UUID
+    message_id: UUID
+    seq: int
+    role: str
+    content: str
+    created_at: datetime
+
+
+class MemoryDetail(Memory):
+    evidence: list[EvidenceTurn] = Field(
+        default_factory=list,
+        description="For a memory extraction derived from conversations (source 'extraction'): the turns it came "
+        "from, verbatim",
+    )
+
+
 class NewMemory(BaseModel):
     """A memory to write, already validated by its writer (a memory, a document, a consolidation merge):
     what `memories.service.write_memory` takes."""

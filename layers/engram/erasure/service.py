@@ -79,6 +79,9 @@ def _erase_now(
 ) -> _Erased:
     out = _Erased()
     derived = store.derived_from(conn, memory_ids) if memory_ids else []
+    if conversation_ids:  # what extraction learned from the turns: a copy of what they said
+        learned = [m for m in store.derived_from_conversations(conn, conversation_ids) if m not in memory_ids]
+        derived = sorted({*derived, *learned, *store.derived_from(conn, learned)} - set(memory_ids))
     targets = memory_ids + derived if cascade == "erase" else list(memory_ids)
     out.ids.memories = targets
     out.ids.derived = derived if cascade == "erase" else []

@@ -19,7 +19,7 @@ from engram.core.config import settings
 from engram.core.db import Conn, in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
-from engram.core.models import Memory, MemoryWrite, NewMemory
+from engram.core.models import Memory, MemoryDetail, MemoryWrite, NewMemory
 from engram.indexing.chunks import insert_chunk_groups
 from engram.memories.models import (
     BatchItemResult,
@@ -31,8 +31,11 @@ from engram.memories.models import (
 )
 from engram.memories.store import (
     MemoryHead,
+    add_repetitions,
     deactivate_chunks,
+    evidence_turns,
     given_chunks,
+    insert_evidence,
     memory_chunks,
     memory_page,
     read_memory,
@@ -46,18 +49,27 @@ from engram.memories.store import (
 
 # read_memory, write_memory(s) and rechunk_memory are part of this service: other capabilities
 # (documents, consolidation) read and write memories inside their own transaction.
+# evidence_turns, insert_evidence, add_repetitions, end_validity and trash_in too: extraction records
+# where a derived memory came from and acts on stored memories inside its own transaction; recall
+# shows the evidence beside its results.
 __all__ = [
     "MemoryCreate",
+    "add_repetitions",
     "check_content_size",
     "create_batch",
     "create_memory",
     "delete_memory",
+    "end_validity",
+    "evidence_turns",
     "get_memory",
+    "insert_evidence",
     "list_memories",
     "patch_memory",
     "read_memory",
     "rechunk_memory",
     "restore_memory",
+    "trash_in",
+    "untrash_in",
     "write_memories",
     "write_memory",
 ]
@@ -187,9 +199,31 @@ def create_batch(
     return result
 
 
-def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> Memory:
+def get_memory(tenant_id: UUID, memory_id: UUID, include_deleted: bool = False) -> MemoryDetail:
+    """The memory, and for one derived from conversations the turns it came from (its evidence)."""
     with tenant_transaction(tenant_id) as conn:
-        return read_memory(conn, memory_id, deleted=None if include_deleted else False)
+        memory = read_memory(conn, memory_id, deleted=None if include_deleted else False)
+        evidence = evidence_turns(conn, [memory_id]).get(memory_id, []) if memory.source == "extraction" else []
+    return MemoryDetail(**memory.model_dump(), evidence=evidence)
+
+
+def end_validity(conn: Conn, memory_id: UUID, valid_to: datetime | None) -> datetime | None:
+    """Set the active memory's valid_to (None: valid again), a new version as a PATCH makes; returns the
+    valid_to it had. NotFound when it is not active."""
+    current = read_memory(conn, memory_id)
+    if update_memory(conn, memory_id, {"valid_to": valid_to}) is None:
+        raise NotFound(f"memory {memory_id} not found")
+    return current.valid_to
+
+
+def trash_in(conn: Conn, memory_id: UUID) -> bool:
+    """The caller's transaction moves the memory to the trash (False: it was not active)."""
+    return trash_memory(conn, memory_id)
+
+
+def untrash_in(conn: Conn, memory_id: UUID) -> bool:
+    """The caller's transaction brings the memory back from the trash (False: it was not there)."""
+    return untrash_memory(conn, memory_id)
 
 
 def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, LiteralString
@@ -15,7 +15,7 @@ from psycopg.rows import class_row
 
 from engram.core.db import Conn
 from engram.core.errors import Conflict, NotFound
-from engram.core.models import PG_INTEGER_MAX, Memory, NewMemory
+from engram.core.models import PG_INTEGER_MAX, EvidenceTurn, Memory, NewMemory
 from engram.core.pagination import newest_first
 from engram.core.text import content_hash
 from engram.indexing.chunking import chunk
@@ -213,3 +213,44 @@ def memory_page(
         filters=filters,
     )
     return [Memory.model_validate(r) for r in rows], next_cursor
+
+
+def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[EvidenceTurn]]:
+    """The turns each derived memory came from, in conversation order (none: no entry)."""
+    found: dict[UUID, list[EvidenceTurn]] = {}
+    if not memory_ids:
+        return found
+    rows = conn.execute(
+        "SELECT e.memory_id, m.conversation_id, m.id AS message_id, m.seq, m.role, m.content, m.created_at"
+        " FROM memory_evidence e JOIN messages m ON m.id = e.message_id"
+        " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq",
+        (list(memory_ids),),
+    ).fetchall()
+    for r in rows:
+        found.setdefault(r["memory_id"], []).append(EvidenceTurn.model_validate(r))
+    return found
+
+
+def insert_evidence(
+    conn: Conn,
+    tenant_id: UUID,
+    memory_id: UUID,
+    conversation_id: UUID,
+    message_ids: Sequence[UUID],
+    run_id: UUID | None,
+) -> None:
+    conn.execute(
+        "INSERT INTO memory_evidence (tenant_id, memory_id, conversation_id, message_id, run_id)"
+        " SELECT %s, %s, %s, unnest(%s::uuid[]), %s ON CONFLICT DO NOTHING",
+        (tenant_id, memory_id, conversation_id, list(message_ids), run_id),
+    )
+
+
+def add_repetitions(conn: Conn, memory_id: UUID, delta: int) -> bool:
+    """A restatement: the memory was said again (or, undone, one saying fewer); False when not active."""
+    row = conn.execute(
+        "UPDATE memories SET repetition_count = GREATEST(repetition_count + %s, 0), last_accessed = now()"
+        " WHERE id = %s AND status = 'active' RETURNING id",
+        (delta, memory_id),
+    ).fetchone()
+    return row is not None

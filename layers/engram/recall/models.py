@@ -9,6 +9,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from engram.core.models import (
+    EvidenceTurn,
     Layer,
     Namespace,
     Relation,
@@ -193,6 +194,10 @@ class RecallHit(BaseModel):
         default_factory=list, description="Memories linked to this one by `contradicts`, always flagged"
     )
     linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
+    evidence: list[EvidenceTurn] | None = Field(
+        default=None,
+        description="A memory derived from conversations: the turns it came from, verbatim (inside budget_chars)",
+    )
 
 
 class CompactHit(BaseModel):
@@ -211,6 +216,9 @@ class CompactHit(BaseModel):
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] | None = Field(default=None, description="Only when there are some")
     linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
+    evidence: list[EvidenceTurn] | None = Field(
+        default=None, description="A memory derived from conversations: its turns, verbatim (inside budget_chars)"
+    )
 
 
 class RecallResponse(BaseModel):

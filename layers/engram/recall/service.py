@@ -26,6 +26,7 @@ from engram.core.models import PG_INTEGER_MAX
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall import ranking
+from engram.recall.evidence import attach_evidence
 from engram.recall.models import (
     CompactHit,
     GraphNeighbour,
@@ -110,6 +111,7 @@ def recall(
         if req.format == "full":
             _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now, read_only)
+        used = attach_evidence(conn, hits, req.budget_chars, used)
     results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [_compact(h) for h in hits]
     return RecallResponse(
         results=results,
@@ -153,6 +155,7 @@ def _compact(h: RecallHit) -> CompactHit:
         explain=h.explain,
         conflicts=h.conflicts or None,
         linked=h.linked,
+        evidence=h.evidence,
     )
 
 

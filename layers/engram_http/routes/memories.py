@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from engram.core.idempotency import request_key
-from engram.core.models import Kind, Layer, Memory
+from engram.core.models import Kind, Layer, Memory, MemoryDetail
 from engram.memories import service as memories
 from engram.memories.models import (
     BatchResult,
@@ -100,8 +100,8 @@ def list_trash(
     return memories.list_memories(who.tenant_id, namespace=namespace, deleted=True, cursor=cursor, limit=limit)
 
 
-@router.get("/v1/memories/<memory_id>", tags=["memories"], summary="Get one memory")
-def get_memory(memory_id: UUID) -> Memory:
+@router.get("/v1/memories/<memory_id>", tags=["memories"], summary="Get one memory (with its evidence turns)")
+def get_memory(memory_id: UUID) -> MemoryDetail:
     who = principal(router, "read")
     return memories.get_memory(who.tenant_id, memory_id)
 
