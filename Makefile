@@ -23,7 +23,7 @@ venv: $(STAMP)
 dev: venv
 	$(PY) -m engram_local.serve
 
-test: venv browser ts-modules
+test: venv browser ts-modules strands-env
 	$(PY) -m pytest
 
 # The gate, as CI runs it (.ci/run), in two stages. First `make fast` (41 s from a cold mypy cache on
@@ -46,7 +46,7 @@ fast: venv
 	$(PY) -m mypy layers functions clients/python/engram_client & types=$$!; \
 	$(PY) -m pytest -m unit -q $(FAST_PYTEST_ARGS); tests=$$?; wait $$types && exit $$tests
 
-check: venv browser
+check: venv browser strands-env
 	$(MAKE) fast FAST_PYTEST_ARGS="--cov --cov-report="
 	$(MAKE) typescript
 	$(PY) -m mypy
@@ -59,7 +59,7 @@ integration: venv
 	$(PY) -m pytest -m integration
 infra: venv
 	$(PY) -m pytest -m infra
-e2e: venv browser ts-modules  # tests/e2e/test_mcp_oauth.py drives the consent page in Chromium
+e2e: venv browser ts-modules strands-env  # tests/e2e/test_mcp_oauth.py drives the consent page in Chromium
 	$(PY) -m pytest -m e2e
 
 lint: venv
@@ -79,6 +79,19 @@ ts-modules: $(TS_STAMP)
 typescript: ts-modules
 	npm --prefix $(TS) run --silent typecheck
 	npm --prefix $(TS) run --silent test:unit
+
+# The environment the Strands adapter is tested in (tests/e2e/test_adapter_strands.py): Strands pins mcp
+# below 2.2 and the server's MCP endpoint needs 2.3, so it cannot share .venv. Exactly locks/strands.txt,
+# then the SDK as an editable package.
+STRANDS_VENV := .venv-strands
+STRANDS_STAMP := $(STRANDS_VENV)/.installed-stamp
+.PHONY: strands-env
+$(STRANDS_STAMP): locks/strands.txt clients/python/pyproject.toml
+	test -x $(STRANDS_VENV)/bin/python || $(PYTHON) -m venv $(STRANDS_VENV)
+	$(STRANDS_VENV)/bin/python -m pip install -q --no-deps --require-hashes -r locks/strands.txt
+	$(STRANDS_VENV)/bin/python -m pip install -q --no-deps --no-build-isolation -e clients/python
+	touch $(STRANDS_STAMP)
+strands-env: $(STRANDS_STAMP)
 
 # Headless Chromium and its driver for tests/browser (Debian's packages). Installed when missing and
 # we are root (CI); otherwise the browser tests fail and name this target.

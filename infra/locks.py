@@ -197,7 +197,8 @@ def compile_dev() -> None:
     inputs = dev_inputs()
     with tempfile.TemporaryDirectory() as scratch:
         extra = Path(scratch) / "tooling-and-client-extras.in"
-        extra.write_text("\n".join([*DEV_TOOLING, *(r for reqs in inputs["client-extras"].values() for r in reqs)]) + "\n")
+        client_extras_wanted = [r for reqs in inputs["client-extras"].values() for r in reqs]
+        extra.write_text("\n".join([*DEV_TOOLING, *client_extras_wanted]) + "\n")
         constraints = Path(scratch) / "layer-versions.txt"
         constraints.write_text(
             "".join(f'{pin} ; python_version == "{PYTHON_VERSION}"\n' for pin in inputs["layer-pins"])
@@ -231,7 +232,8 @@ def compile_strands() -> None:
         [str(CLIENT_PYPROJECT.relative_to(REPO_ROOT)), "-", "--universal", "--python-version", DEV_MIN_PYTHON],
         stdin="\n".join(wanted) + "\n",
     )
-    _write(STRANDS_LOCK, f"The Strands adapter's test environment: Python >= {DEV_MIN_PYTHON}, any platform.", inputs, body)
+    title = f"The Strands adapter's test environment: Python >= {DEV_MIN_PYTHON}, any platform."
+    _write(STRANDS_LOCK, title, inputs, body)
 
 
 def main(argv: list[str] | None = None) -> int:
