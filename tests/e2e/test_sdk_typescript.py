@@ -49,4 +49,4 @@ def test_the_typescript_sdk_walks_every_capability(server: str, make_tenant: Any
         "ENGRAM_OTHER_API_KEY": make_tenant("ts-sdk-other").key,
     }
     report = run_vitest("test/live", env, tmp_path)
-    assert report["numPassedTests"] >= 15 and report["numTotalTests"] == report["numPassedTests"]
+    assert report["numPassedTests"] >= 19 and report["numTotalTests"] == report["numPassedTests"]
