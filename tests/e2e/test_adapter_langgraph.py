@@ -110,6 +110,7 @@ def test_memories_stored_by_other_means_are_items_keyed_by_id(engram_store: Engr
     assert item is not None and item.value == {"content": "The deploy freeze starts on Friday."}
     assert [i.key for i in engram_store.search(("ops",))] == [memory.id]
     assert engram_store.get(("ops", "elsewhere"), memory.id) is None
+    assert engram_store.get(("ops", "team"), str(uuid.uuid4())) is None  # an id-like key of no memory
 
 
 def test_two_keys_with_the_same_text_stay_two_items(engram_store: EngramStore) -> None:
@@ -177,3 +178,23 @@ def test_a_graph_and_a_react_agent_take_the_store_in_their_slot(engram_store: En
     assert result["messages"][-1].content == "Noted."
     saved = engram_store.get(("agent", "user-1"), "preference")
     assert saved is not None and saved.value == {"content": "Answers in French."}
+
+
+def test_langmem_memory_tools_work_unchanged(engram_store: EngramStore) -> None:
+    from langmem import create_manage_memory_tool, create_search_memory_tool
+
+    namespace = ("memories", "{langgraph_user_id}")
+    manage = create_manage_memory_tool(namespace=namespace, store=engram_store)
+    search = create_search_memory_tool(namespace=namespace, store=engram_store)
+    config = {"configurable": {"langgraph_user_id": "user-7"}}
+    created = manage.invoke({"action": "create", "content": "The user's dog is called Biscuit."}, config=config)
+    memory_id = created.removeprefix("created memory ")
+    assert created.startswith("created memory ") and engram_store.get(("memories", "user-7"), memory_id)
+
+    found = search.invoke({"query": "Biscuit"}, config=config)
+    assert "The user's dog is called Biscuit." in str(found)
+    manage.invoke({"action": "update", "id": memory_id, "content": "The dog is now called Crumble."}, config=config)
+    item = engram_store.get(("memories", "user-7"), memory_id)
+    assert item is not None and item.value["content"] == "The dog is now called Crumble."
+    manage.invoke({"action": "delete", "id": memory_id}, config=config)
+    assert engram_store.get(("memories", "user-7"), memory_id) is None
