@@ -481,6 +481,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness only: the function answers, the database is not touched (no auth) */
+        get: operations["liveness_v1_health_live_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/imports": {
         parameters: {
             query?: never;
@@ -522,10 +539,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** This tenant's keys, without secrets (admin scope) */
+        /** This tenant's keys, without secrets (admin scope; an API key, not an OAuth token) */
         get: operations["list_keys_v1_keys_get"];
         put?: never;
-        /** Issue an API key for this tenant (admin scope); shown once */
+        /** Issue an API key for this tenant (admin scope; an API key, not an OAuth token); shown once */
         post: operations["create_key_v1_keys_post"];
         delete?: never;
         options?: never;
@@ -543,7 +560,7 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key (admin scope) */
+        /** Revoke a key (admin scope; an API key, not an OAuth token) */
         delete: operations["revoke_key_v1_keys__key_id__delete"];
         options?: never;
         head?: never;
@@ -852,7 +869,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Erase this tenant: every row, key and object; cannot be undone (admin scope) */
+        /** Erase this tenant: every row, key and object; cannot be undone (admin scope; API key only) */
         post: operations["erase_tenant_v1_tenant_erase_post"];
         delete?: never;
         options?: never;
@@ -1040,7 +1057,7 @@ export type components = {
             namespaces?: string[] | null;
             /**
              * Scopes
-             * @description Within the request's and the key's scopes
+             * @description Within the request's and the key's scopes; admin only without namespaces
              */
             scopes: ("read" | "write" | "admin")[];
         };
@@ -1084,6 +1101,44 @@ export type components = {
             n: number;
             /** Start */
             start: number;
+        };
+        /**
+         * ClientRegistration
+         * @description RFC 7591's request, public clients only: the members the server uses, each capped. Any other
+         *     member is ignored and not kept (RFC 7591 §2: a server ignores metadata it does not understand).
+         */
+        ClientRegistration: {
+            /**
+             * Client Name
+             * @default null
+             */
+            client_name: string | null;
+            /**
+             * Grant Types
+             * @default null
+             */
+            grant_types: ("authorization_code" | "refresh_token")[] | null;
+            /**
+             * Redirect Uris
+             * @description Each https, http on a loopback host (127.0.0.1, localhost, [::1]: native apps), or an app's own scheme (com.example.app:/cb); absolute, with a host and port that parse, no fragment, no user name or password
+             */
+            redirect_uris: string[];
+            /**
+             * Response Types
+             * @default null
+             */
+            response_types: "code"[] | null;
+            /**
+             * Scope
+             * @default null
+             */
+            scope: string | null;
+            /**
+             * Token Endpoint Auth Method
+             * @description Public clients only
+             * @default null
+             */
+            token_endpoint_auth_method: "none" | null;
         };
         /**
          * CompactHit
@@ -1379,6 +1434,11 @@ export type components = {
              * @description The API key that asked (None: the schedule, the CLI, MCP)
              */
             key_id: string | null;
+            /**
+             * Namespaces
+             * @description Namespaces of what it erased; null: the tenant's erasure, or a record older than this field
+             */
+            namespaces?: string[] | null;
             /**
              * Scope
              * @enum {string}
@@ -2074,7 +2134,7 @@ export type components = {
             valid_from?: string | null;
             /**
              * Valid To
-             * @description When it stops holding (exclusive); default never
+             * @description When it stops holding (exclusive), later than valid_from; default never
              */
             valid_to?: string | null;
         };
@@ -2419,9 +2479,15 @@ export type components = {
              * @enum {string}
              */
             role: "user" | "assistant" | "system" | "tool";
-            /** Tool Call Id */
+            /**
+             * Tool Call Id
+             * @description Only for tool and assistant messages
+             */
             tool_call_id?: string | null;
-            /** Tool Name */
+            /**
+             * Tool Name
+             * @description Only for tool and assistant messages
+             */
             tool_name?: string | null;
         };
         /** MessagePage */
@@ -2438,7 +2504,7 @@ export type components = {
         MessagesAppend: {
             /**
              * Idempotency Key
-             * @description A retry with the same key returns the first answer and writes nothing (the Idempotency-Key header does the same)
+             * @description A retry with the same key returns the first answer and writes nothing (the Idempotency-Key header does the same; when both are given they must be equal)
              */
             idempotency_key?: string | null;
             /**
@@ -2471,7 +2537,10 @@ export type components = {
              * Format: date-time
              */
             expires_at: string;
-            /** Redirect Host */
+            /**
+             * Redirect Host
+             * @description The host (and port) the answer goes to, never a user name; IDNA for non-ASCII names
+             */
             redirect_host: string;
             /** Resource */
             resource: string;
@@ -2571,16 +2640,25 @@ export type components = {
             /** Namespace */
             namespace: string;
         };
-        /** QueryFilter */
+        /**
+         * QueryFilter
+         * @description Give exactly one of regex or substrings.
+         */
         QueryFilter: {
             /**
              * Case Sensitive
              * @default false
              */
             case_sensitive: boolean;
-            /** Regex */
+            /**
+             * Regex
+             * @description Not with substrings
+             */
             regex?: string | null;
-            /** Substrings */
+            /**
+             * Substrings
+             * @description Not with regex
+             */
             substrings?: string[] | null;
         };
         /** QueryRequest */
@@ -2784,7 +2862,7 @@ export type components = {
         RecallRequest: {
             /**
              * As Of
-             * @description What was valid at this instant: valid_from (or creation) <= as_of < valid_to
+             * @description What was valid at this instant: valid_from (or creation) <= as_of < valid_to; not with include_expired
              */
             as_of?: string | null;
             /**
@@ -2819,7 +2897,7 @@ export type components = {
             format: "full" | "compact";
             /**
              * Include Expired
-             * @description Also memories whose valid_to has passed
+             * @description Also memories whose valid_to has passed; not with as_of
              * @default false
              */
             include_expired: boolean;
@@ -3033,6 +3111,19 @@ export type components = {
              */
             trigger: string;
         };
+        /**
+         * RevokeForm
+         * @description The revocation endpoint's form (RFC 7009): an unknown, expired or revoked token is no error.
+         */
+        RevokeForm: {
+            /** Token */
+            token: string;
+            /**
+             * Token Type Hint
+             * @default null
+             */
+            token_type_hint: ("access_token" | "refresh_token") | null;
+        };
         /** Run */
         Run: {
             /**
@@ -3219,7 +3310,7 @@ export type components = {
             tags?: string[] | null;
             /**
              * Until
-             * @description Created before
+             * @description Created before; later than since when both are given
              */
             until?: string | null;
         };
@@ -3274,6 +3365,60 @@ export type components = {
              * @description This tenant's id, repeated: the erasure cannot be undone
              */
             confirm: string;
+        };
+        /**
+         * TokenForm
+         * @description The token endpoint's form (application/x-www-form-urlencoded). authorization_code needs code,
+         *     code_verifier, redirect_uri and client_id; refresh_token needs refresh_token and client_id. A
+         *     parameter sent twice is invalid_request.
+         */
+        TokenForm: {
+            /**
+             * Client Id
+             * @description The client the code or token was issued to
+             */
+            client_id: string;
+            /**
+             * Code
+             * @description authorization_code: the one-time code
+             * @default null
+             */
+            code: string | null;
+            /**
+             * Code Verifier
+             * @description authorization_code: the PKCE verifier (RFC 7636)
+             * @default null
+             */
+            code_verifier: string | null;
+            /**
+             * Grant Type
+             * @enum {string}
+             */
+            grant_type: "authorization_code" | "refresh_token";
+            /**
+             * Redirect Uri
+             * @description authorization_code: as in the authorization request
+             * @default null
+             */
+            redirect_uri: string | null;
+            /**
+             * Refresh Token
+             * @description refresh_token: the token
+             * @default null
+             */
+            refresh_token: string | null;
+            /**
+             * Resource
+             * @description This API's <base>/mcp when given (RFC 8707)
+             * @default null
+             */
+            resource: string | null;
+            /**
+             * Scope
+             * @description refresh_token: narrower scopes (never wider)
+             * @default null
+             */
+            scope: string | null;
         };
         /** TopicDetail */
         TopicDetail: {
@@ -3894,7 +4039,24 @@ export interface operations {
     };
     authorize_oauth_authorize_get: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description A registered client's id, or the https URL of its Client ID Metadata Document; anything else gets the page */
+                client_id: string;
+                /** @description PKCE S256 challenge */
+                code_challenge: string;
+                /** @description Always S256 */
+                code_challenge_method: "S256";
+                /** @description One of the client's registered redirect URIs (may be left out when it registered exactly one) */
+                redirect_uri?: string;
+                /** @description This API's <base>/mcp (RFC 8707); default that */
+                resource?: string;
+                /** @description Always code */
+                response_type: "code";
+                /** @description Space-separated; default read write */
+                scope?: string;
+                /** @description Returned as given */
+                state?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3917,6 +4079,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A bug on our side (details.request_id; the log has the rest) */
@@ -3950,9 +4121,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["ClientRegistration"];
             };
         };
         responses: {
@@ -3974,13 +4143,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthErrorBody"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too large (says the limit and the alternative) */
+            /** @description OAuth's error: invalid_request, invalid_grant, ... (RFC 6749) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["OAuthErrorBody"] | components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description The Content-Type is not application/json */
@@ -4268,7 +4437,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevokeForm"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -4286,6 +4459,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthErrorBody"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A bug on our side (details.request_id; the log has the rest) */
@@ -4317,7 +4517,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenForm"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -4343,7 +4547,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthErrorBody"] | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["OAuthErrorBody"] | components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A bug on our side (details.request_id; the log has the rest) */
@@ -4490,7 +4721,7 @@ export interface operations {
     list_runs_v1_consolidation_runs_get: {
         parameters: {
             query?: {
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
                 cursor?: string | null;
                 limit?: number;
                 namespace?: string | null;
@@ -4571,7 +4802,7 @@ export interface operations {
     get_run_v1_consolidation_runs__run_id__get: {
         parameters: {
             query?: {
-                /** @description actions.next_cursor */
+                /** @description actions.next_cursor, exactly as returned: any other value is 422 */
                 cursor?: string | null;
                 limit?: number;
             };
@@ -4759,7 +4990,7 @@ export interface operations {
         parameters: {
             query?: {
                 agent_id?: string | null;
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
                 cursor?: string | null;
                 limit?: number;
                 namespace?: string | null;
@@ -5137,6 +5368,7 @@ export interface operations {
             query?: {
                 from_seq?: number | null;
                 limit?: number;
+                /** @description Not below from_seq */
                 to_seq?: number | null;
             };
             header?: never;
@@ -6294,6 +6526,48 @@ export interface operations {
             };
         };
     };
+    liveness_v1_health_live_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     create_import_v1_imports_post: {
         parameters: {
             query?: never;
@@ -6775,7 +7049,7 @@ export interface operations {
     list_links_v1_links_get: {
         parameters: {
             query?: {
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
                 cursor?: string | null;
                 /** @description With memory_id: out (from it), in (to it) or both */
                 direction?: "out" | "in" | "both";
@@ -7197,7 +7471,7 @@ export interface operations {
     list_memories_v1_memories_get: {
         parameters: {
             query?: {
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
                 cursor?: string | null;
                 kind?: ("semantic" | "episodic" | "procedural") | null;
                 layer?: ("buffer" | "working" | "core") | null;
@@ -9202,7 +9476,7 @@ export interface operations {
     list_trash_v1_trash_get: {
         parameters: {
             query?: {
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
                 cursor?: string | null;
                 limit?: number;
                 namespace?: string | null;

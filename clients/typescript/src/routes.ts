@@ -438,6 +438,11 @@ export class EngramRoutes extends Transport {
     return this.read("/v1/health", undefined, options);
   }
 
+  /** Liveness alone: the API answers without touching the database (no key needed; for uptime probes). */
+  live(options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.read("/v1/health/live", undefined, options);
+  }
+
   /** Memory, chunk and pending-embedding counts by namespace. */
   stats(options?: CallOptions): Promise<Record<string, unknown>> {
     return this.read("/v1/stats", undefined, options);

@@ -277,6 +277,7 @@ describe.skipIf(!live)("the TypeScript SDK against the local server", () => {
 
   test("admin: health, keys, usage, stats, purge", async () => {
     expect(await engram.health()).toEqual({ status: "ok", database: "ok" });
+    expect((await engram.live()).status).toBe("ok");
     const issued = await engram.createKey(["read"], { name: "ts-admin-reader" });
     expect(issued.api_key.startsWith("egk_")).toBe(true);
     expect((await engram.listKeys()).map((k) => k.id)).toContain(issued.key_id);

@@ -78,6 +78,7 @@ test("every call is a documented route with documented query parameters and body
     engram.getErasure(ID),
     engram.eraseTenant(ID),
     engram.health(),
+    engram.live(),
     engram.stats(),
     engram.usage({ since: "2026-01-01" }),
     engram.createKey(["read"], { name: "k" }),
