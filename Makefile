@@ -23,7 +23,7 @@ venv: $(STAMP)
 dev: venv
 	$(PY) -m engram_local.serve
 
-test: venv browser
+test: venv browser ts-modules strands-env
 	$(PY) -m pytest
 
 # The gate, as CI runs it (.ci/run), in two stages. First `make fast` (41 s from a cold mypy cache on
@@ -46,8 +46,9 @@ fast: venv
 	$(PY) -m mypy layers functions clients/python/engram_client & types=$$!; \
 	$(PY) -m pytest -m unit -q $(FAST_PYTEST_ARGS); tests=$$?; wait $$types && exit $$tests
 
-check: venv browser
+check: venv browser strands-env
 	$(MAKE) fast FAST_PYTEST_ARGS="--cov --cov-report="
+	$(MAKE) typescript
 	$(PY) -m mypy
 	$(PY) -m pytest -m "not unit" --cov --cov-append --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 
@@ -58,11 +59,39 @@ integration: venv
 	$(PY) -m pytest -m integration
 infra: venv
 	$(PY) -m pytest -m infra
-e2e: venv browser  # tests/e2e/test_mcp_oauth.py drives the consent page in Chromium
+e2e: venv browser ts-modules strands-env  # tests/e2e/test_mcp_oauth.py drives the consent page in Chromium
 	$(PY) -m pytest -m e2e
 
 lint: venv
 	$(VENV)/bin/ruff check .
+
+# The TypeScript SDK (clients/typescript): its node modules exactly as package-lock.json says (`npm ci`),
+# then tsc (strict) and the offline vitest tests (retries, timeouts, errors, pages, every call a documented
+# route, src/openapi.ts what docs/openapi.json generates). Its live tests run from pytest
+# (tests/e2e/test_sdk_typescript.py starts the local server for them).
+TS := clients/typescript
+TS_STAMP := $(TS)/node_modules/.installed-stamp
+.PHONY: ts-modules typescript
+$(TS_STAMP): $(TS)/package.json $(TS)/package-lock.json
+	npm --prefix $(TS) ci --no-audit --no-fund --loglevel=error
+	touch $(TS_STAMP)
+ts-modules: $(TS_STAMP)
+typescript: ts-modules
+	npm --prefix $(TS) run --silent typecheck
+	npm --prefix $(TS) run --silent test:unit
+
+# The environment the Strands adapter is tested in (tests/e2e/test_adapter_strands.py): Strands pins mcp
+# below 2.2 and the server's MCP endpoint needs 2.3, so it cannot share .venv. Exactly locks/strands.txt,
+# then the SDK as an editable package.
+STRANDS_VENV := .venv-strands
+STRANDS_STAMP := $(STRANDS_VENV)/.installed-stamp
+.PHONY: strands-env
+$(STRANDS_STAMP): locks/strands.txt clients/python/pyproject.toml
+	test -x $(STRANDS_VENV)/bin/python || $(PYTHON) -m venv $(STRANDS_VENV)
+	$(STRANDS_VENV)/bin/python -m pip install -q --no-deps --require-hashes -r locks/strands.txt
+	$(STRANDS_VENV)/bin/python -m pip install -q --no-deps --no-build-isolation -e clients/python
+	touch $(STRANDS_STAMP)
+strands-env: $(STRANDS_STAMP)
 
 # Headless Chromium and its driver for tests/browser (Debian's packages). Installed when missing and
 # we are root (CI); otherwise the browser tests fail and name this target.
@@ -81,10 +110,12 @@ console-screenshots: venv browser
 	ENGRAM_CONSOLE_SCREENSHOTS=docs/console $(PY) -m pytest tests/browser -q
 
 # docs/openapi.json from the same routers and models that serve GET /v1/openapi.json (a test fails
-# when the two differ): run after changing a route or an edge model, and commit the file.
+# when the two differ), and the TypeScript SDK's types from it (clients/typescript/src/openapi.ts: its
+# unit tests fail while they differ): run after changing a route or an edge model, and commit both.
 .PHONY: openapi
-openapi: venv mcp-tools
+openapi: venv mcp-tools ts-modules
 	$(PY) -c 'import json, pathlib; from engram_http.routes.admin import openapi_document; pathlib.Path("docs/openapi.json").write_text(json.dumps(openapi_document(), indent=2) + "\n")'
+	npm --prefix $(TS) run --silent types:generate
 
 # layers/engram_mcp/contract.json, the MCP tool contract (names, descriptions, input schemas from the
 # routes' models, scopes) that tools/list serves; `make openapi` writes it too, as a route's model is

