@@ -430,6 +430,92 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Derive memories from any text or a range of a conversation's turns now (or only say what it would do) */
+        post: operations["extract_v1_extract_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extraction/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extraction runs, newest first */
+        get: operations["list_runs_v1_extraction_runs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extraction/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One extraction run: its actions, each with the turns it came from */
+        get: operations["get_run_v1_extraction_runs__run_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extraction/runs/{run_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo an extraction run: its memories to the trash, updates and invalidations reversed */
+        post: operations["undo_run_v1_extraction_runs__run_id__undo_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extraction/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a namespace extracts */
+        get: operations["get_settings_v1_extraction_settings_get"];
+        /** Turn extraction on or off for a namespace, choose its kinds, add instructions */
+        put: operations["put_settings_v1_extraction_settings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/grants": {
         parameters: {
             query?: never;
@@ -644,7 +730,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get one memory */
+        /** Get one memory (with its evidence turns) */
         get: operations["get_memory_v1_memories__memory_id__get"];
         put?: never;
         post?: never;
@@ -1156,6 +1242,11 @@ export type components = {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Evidence
+             * @description A memory derived from conversations: its turns, verbatim (inside budget_chars)
+             */
+            evidence?: components["schemas"]["EvidenceTurn"][] | null;
             explain?: components["schemas"]["ScoreParts"] | null;
             /**
              * Id
@@ -1225,6 +1316,17 @@ export type components = {
              */
             created_at: string;
             /**
+             * Extracted Seq
+             * @description Turns up to this sequence number have been read by extraction
+             * @default 0
+             */
+            extracted_seq: number;
+            /**
+             * Extraction
+             * @description GET only: 'on', or 'off: <why>' (no LLM configured, turned off) when nothing is derived from it
+             */
+            extraction?: string | null;
+            /**
              * Id
              * Format: uuid
              */
@@ -1239,6 +1341,13 @@ export type components = {
             };
             /** Namespace */
             namespace: string;
+            /**
+             * Summary
+             * @description The rolling summary extraction keeps (null until a first extraction job ran)
+             */
+            summary?: string | null;
+            /** Summary Updated At */
+            summary_updated_at?: string | null;
             /** Tags */
             tags: string[];
             /** Title */
@@ -1594,6 +1703,33 @@ export type components = {
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
         };
+        /**
+         * EvidenceTurn
+         * @description A conversation turn a derived memory came from, word for word: why we believe it.
+         */
+        EvidenceTurn: {
+            /** Content */
+            content: string;
+            /**
+             * Conversation Id
+             * Format: uuid
+             */
+            conversation_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Message Id
+             * Format: uuid
+             */
+            message_id: string;
+            /** Role */
+            role: string;
+            /** Seq */
+            seq: number;
+        };
         /** ExportCounts */
         ExportCounts: {
             /**
@@ -1683,6 +1819,218 @@ export type components = {
              * @enum {string}
              */
             status: "queued" | "running" | "ready" | "failed";
+        };
+        /** ExtractionAction */
+        ExtractionAction: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "add" | "update" | "invalidate" | "restate";
+            /** Content */
+            content: string;
+            /** Event Date */
+            event_date: string | null;
+            /**
+             * Evidence
+             * @description The turns, verbatim (run detail)
+             */
+            evidence?: components["schemas"]["EvidenceTurn"][];
+            /** Evidence Seqs */
+            evidence_seqs: number[];
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "fact" | "preference" | "decision" | "event";
+            /**
+             * Memory Id
+             * @description The memory written (add, update)
+             */
+            memory_id: string | null;
+            /** Seq */
+            seq: number;
+            /**
+             * Target Id
+             * @description The stored memory acted on (update, invalidate, restate)
+             */
+            target_id: string | null;
+        };
+        /** ExtractionRun */
+        ExtractionRun: {
+            /** Attempts */
+            attempts: number;
+            /** Conversation Id */
+            conversation_id: string | null;
+            /**
+             * Counts
+             * @description Actions by name
+             */
+            counts?: {
+                [key: string]: number;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Dry Run */
+            dry_run: boolean;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Llm Calls */
+            llm_calls: number;
+            /** Llm Input Tokens */
+            llm_input_tokens: number;
+            /** Llm Output Tokens */
+            llm_output_tokens: number;
+            /** Namespace */
+            namespace: string;
+            /** Reason */
+            reason: string | null;
+            /** Seq From */
+            seq_from: number | null;
+            /** Seq To */
+            seq_to: number | null;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "waiting" | "done" | "failed" | "undone";
+            /** Summary After */
+            summary_after: string | null;
+            /**
+             * Trigger
+             * @enum {string}
+             */
+            trigger: "turns" | "quiet" | "api";
+            /** Undone At */
+            undone_at: string | null;
+        };
+        /** ExtractionRunDetail */
+        ExtractionRunDetail: {
+            /** Actions */
+            actions: components["schemas"]["ExtractionAction"][];
+            /** Attempts */
+            attempts: number;
+            /** Conversation Id */
+            conversation_id: string | null;
+            /**
+             * Counts
+             * @description Actions by name
+             */
+            counts?: {
+                [key: string]: number;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Dry Run */
+            dry_run: boolean;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Llm Calls */
+            llm_calls: number;
+            /** Llm Input Tokens */
+            llm_input_tokens: number;
+            /** Llm Output Tokens */
+            llm_output_tokens: number;
+            /** Namespace */
+            namespace: string;
+            /** Reason */
+            reason: string | null;
+            /** Seq From */
+            seq_from: number | null;
+            /** Seq To */
+            seq_to: number | null;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "waiting" | "done" | "failed" | "undone";
+            /** Summary After */
+            summary_after: string | null;
+            /**
+             * Trigger
+             * @enum {string}
+             */
+            trigger: "turns" | "quiet" | "api";
+            /** Undone At */
+            undone_at: string | null;
+        };
+        /** ExtractionRunPage */
+        ExtractionRunPage: {
+            /** Items */
+            items: components["schemas"]["ExtractionRun"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
+        /** ExtractionSettingsUpdate */
+        ExtractionSettingsUpdate: {
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * Instructions
+             * @description Added to the model's instructions for this namespace (what matters here, what to leave out)
+             */
+            instructions?: string | null;
+            /** Kinds */
+            kinds?: ("fact" | "preference" | "decision" | "event")[];
+            /** Namespace */
+            namespace: string;
+        };
+        /** ExtractRequest */
+        ExtractRequest: {
+            /**
+             * Conversation Id
+             * @description Or a conversation's turns
+             */
+            conversation_id?: string | null;
+            /**
+             * Dry Run
+             * @description Answer the decisions; write nothing
+             * @default false
+             */
+            dry_run: boolean;
+            /**
+             * Namespace
+             * @description Where derived memories go (default: the conversation's, else 'default')
+             */
+            namespace?: string | null;
+            /**
+             * Seq From
+             * @description With conversation_id: first turn (default: 1)
+             */
+            seq_from?: number | null;
+            /**
+             * Seq To
+             * @description With conversation_id: last turn (default: the last)
+             */
+            seq_to?: number | null;
+            /**
+             * Text
+             * @description Any text: a meeting note, a tool result
+             */
+            text?: string | null;
         };
         /**
          * GatewayError
@@ -2277,6 +2625,80 @@ export type components = {
             /** Valid To */
             valid_to?: string | null;
         };
+        /** MemoryDetail */
+        MemoryDetail: {
+            /** Access Count */
+            access_count: number;
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Deleted At */
+            deleted_at: string | null;
+            /** Document Tier */
+            document_tier: number | null;
+            /**
+             * Embedding Status
+             * @default ready
+             * @enum {string}
+             */
+            embedding_status: "pending" | "ready";
+            /**
+             * Evidence
+             * @description For a memory extraction derived from conversations (source 'extraction'): the turns it came from, verbatim
+             */
+            evidence?: components["schemas"]["EvidenceTurn"][];
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Importance */
+            importance: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "semantic" | "episodic" | "procedural";
+            /** Last Accessed */
+            last_accessed: string | null;
+            /**
+             * Layer
+             * @enum {string}
+             */
+            layer: "buffer" | "working" | "core";
+            /** Metadata */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Namespace */
+            namespace: string;
+            /** Repetition Count */
+            repetition_count: number;
+            /** Source */
+            source: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "deleted";
+            /** Tags */
+            tags: string[];
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Valid From */
+            valid_from: string | null;
+            /** Valid To */
+            valid_to: string | null;
+            /** Version */
+            version: number;
+        };
         /** MemoryHistory */
         MemoryHistory: {
             /**
@@ -2512,6 +2934,19 @@ export type components = {
              * @description Up to 200 messages, appended in order
              */
             messages: components["schemas"]["MessageCreate"][];
+        };
+        /** NamespaceExtraction */
+        NamespaceExtraction: {
+            /** Enabled */
+            enabled: boolean;
+            /** Instructions */
+            instructions: string | null;
+            /** Kinds */
+            kinds: ("fact" | "preference" | "decision" | "event")[];
+            /** Namespace */
+            namespace: string;
+            /** Updated At */
+            updated_at: string | null;
         };
         /**
          * OAuthErrorBody
@@ -2821,6 +3256,11 @@ export type components = {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Evidence
+             * @description A memory derived from conversations: the turns it came from, verbatim (inside budget_chars)
+             */
+            evidence?: components["schemas"]["EvidenceTurn"][] | null;
             explain?: components["schemas"]["ScoreParts"] | null;
             /** Importance */
             importance: number;
@@ -6328,6 +6768,565 @@ export interface operations {
             };
         };
     };
+    extract_v1_extract_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtractRequest"];
+            };
+        };
+        responses: {
+            /** @description The run, with its decisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionRunDetail"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description No LLM configured, or the model failed (the run is recorded as failed) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_runs_v1_extraction_runs_get: {
+        parameters: {
+            query?: {
+                /** @description Only runs over this conversation */
+                conversation_id?: string | null;
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
+                cursor?: string | null;
+                limit?: number;
+                namespace?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionRunPage"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_run_v1_extraction_runs__run_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionRunDetail"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    undo_run_v1_extraction_runs__run_id__undo_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionRunDetail"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The run is not done, is a dry run, or was undone already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_settings_v1_extraction_settings_get: {
+        parameters: {
+            query: {
+                /** @description The namespace */
+                namespace: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamespaceExtraction"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    put_settings_v1_extraction_settings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtractionSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamespaceExtraction"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     grants_v1_grants_get: {
         parameters: {
             query?: never;
@@ -7702,7 +8701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Memory"];
+                    "application/json": components["schemas"]["MemoryDetail"];
                 };
             };
             /** @description No API key, or a key that is not valid */

@@ -379,6 +379,46 @@ export class EngramRoutes extends Transport {
     return this.send({ method: "POST", path: route, retrySafe: false }, options);
   }
 
+  // ---- extraction (memories derived from conversations and text)
+
+  /** Derive memories from any text or a range of a conversation's turns now (`dry_run`: the decisions only). */
+  extract(options: Opts<Fields<"ExtractRequest">>): Promise<Schema<"ExtractionRunDetail">> {
+    const [fields, call] = split(options);
+    return this.send({ method: "POST", path: "/v1/extract", body: fields, retrySafe: false }, call);
+  }
+
+  /** One page of extraction runs, newest first (of a namespace or a conversation). */
+  listExtractionRuns(
+    options?: ListOptions<"list_runs_v1_extraction_runs_get">,
+  ): Promise<Schema<"ExtractionRunPage">> {
+    const [query, call] = split(options);
+    return this.read("/v1/extraction/runs", query, call);
+  }
+
+  /** One extraction run: its actions, each with the turns it came from. */
+  getExtractionRun(runId: string, options?: CallOptions): Promise<Schema<"ExtractionRunDetail">> {
+    return this.read(path("/v1/extraction/runs/{}", runId), {}, options);
+  }
+
+  /** Undo an extraction run (its memories to the trash, updates and invalidations reversed). Not retried. */
+  undoExtraction(runId: string, options?: CallOptions): Promise<Schema<"ExtractionRunDetail">> {
+    const route = path("/v1/extraction/runs/{}/undo", runId);
+    return this.send({ method: "POST", path: route, retrySafe: false }, options);
+  }
+
+  /** What a namespace extracts. */
+  getExtractionSettings(namespace: string, options?: CallOptions): Promise<Schema<"NamespaceExtraction">> {
+    return this.read("/v1/extraction/settings", { namespace }, options);
+  }
+
+  /** Turn extraction on or off for a namespace, choose its kinds, add instructions (admin scope). */
+  putExtractionSettings(
+    settings: Fields<"ExtractionSettingsUpdate">,
+    options?: CallOptions,
+  ): Promise<Schema<"NamespaceExtraction">> {
+    return this.send({ method: "PUT", path: "/v1/extraction/settings", body: settings, retrySafe: true }, options);
+  }
+
   // ---- export and import
 
   /** Queue an export of this tenant's data (or one namespace) as a JSONL file (`exportData` waits and

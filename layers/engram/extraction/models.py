@@ -73,7 +73,7 @@ class ExtractRequest(Strict):
         return self
 
 
-class Action(BaseModel):
+class ExtractionAction(BaseModel):
     seq: int
     action: ActionName
     kind: DerivedKind
@@ -108,7 +108,7 @@ class ExtractionRun(BaseModel):
 
 
 class ExtractionRunDetail(ExtractionRun):
-    actions: list[Action]
+    actions: list[ExtractionAction]
 
 
 class ExtractionRunPage(BaseModel):

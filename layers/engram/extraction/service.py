@@ -34,7 +34,7 @@ from engram.core.errors import Conflict, DependencyDown, InvalidField
 from engram.core.models import NewMemory
 from engram.extraction import store
 from engram.extraction.models import (
-    Action,
+    ExtractionAction,
     ExtractionRun,
     ExtractionRunDetail,
     ExtractionRunPage,
@@ -420,7 +420,7 @@ def get_run(tenant_id: UUID, run_id: UUID) -> ExtractionRunDetail:
     for a in actions:
         counts[a.action] = counts.get(a.action, 0) + 1
     shaped = [
-        Action(
+        ExtractionAction(
             seq=a.seq,
             action=a.action,  # type: ignore[arg-type]
             kind=a.kind,  # type: ignore[arg-type]
