@@ -148,8 +148,10 @@ def test_functions_are_arm64_python312_json_logging_traced_in_the_vpc(dev):
         assert bool(props.get("VpcConfig", {}).get("SubnetIds")) == profile_for(name).database, name
         assert len(props["Layers"]) == 2
         env = props["Environment"]["Variables"]
+        # A function that never touches the database reads no database secret (its duty's, or none).
+        assert ("ENGRAM_DB_SECRET_ARN" in env) == profile_for(name).database, name
         for variable in (
-            "ENGRAM_DB_SECRET_ARN", "ENGRAM_DB_NAME", "ENGRAM_DB_HOST", "ENGRAM_EMBED_QUEUE_URL",
+            "ENGRAM_DB_NAME", "ENGRAM_DB_HOST", "ENGRAM_EMBED_QUEUE_URL",
             "ENGRAM_EMBEDDER", "ENGRAM_EMBED_DIM", "ENGRAM_LLM_LEVEL", "ENGRAM_LLM_PROVIDER",
             "ENGRAM_LLM_MODEL", "ENGRAM_UPLOADS_BUCKET", "ENGRAM_ENV", "POWERTOOLS_SERVICE_NAME",
             "POWERTOOLS_LOG_LEVEL",

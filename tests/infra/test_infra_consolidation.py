@@ -66,8 +66,10 @@ def test_dispatcher_and_worker_may_send_only_to_their_queues(prod):
     embed = {"Fn::GetAtt": [_queue_id(prod, "engram-prod-embed-jobs"), "Arn"]}
     # The dispatcher's role also sends its failed invocations to its on-failure destination.
     failures = {"Fn::GetAtt": [_queue_id(prod, "engram-prod-consolidation-dispatcher-failures"), "Arn"]}
+    # It also sweeps quiet conversations with unread turns to extraction.
+    extract = {"Fn::GetAtt": [_queue_id(prod, "engram-prod-extract-jobs"), "Arn"]}
     for name, allowed in (
-        ("consolidation_dispatcher", [consolidate, failures]),
+        ("consolidation_dispatcher", [consolidate, failures, extract]),
         ("consolidation_worker", [consolidate, embed]),
     ):
         statements = prod.role_statements(name)
