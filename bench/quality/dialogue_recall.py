@@ -140,7 +140,9 @@ def found_within(results: list[dict[str, Any]], evidence: set[str], budgets: tup
     offset = 0
     for hit in results:
         offset += len(hit["chunk"]["text"]) if "chunk" in hit else len(hit["text"])
-        for m in hit.get("messages") or []:
+        # A conversation window's turns, or a derived memory's evidence turns (counted in used_chars too).
+        offset += sum(len(e["content"]) for e in hit.get("evidence") or [])
+        for m in (hit.get("messages") or []) + (hit.get("evidence") or []):
             dia = (m.get("metadata") or {}).get("dia_id")
             if dia in evidence:
                 end_of.setdefault(dia, offset)

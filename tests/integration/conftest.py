@@ -3,6 +3,7 @@ settings changed for one test, the owner's view of a tenant's rows, and document
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from engram_local.json_stand_in import JsonStandIn, Request, message
+from engram_local.json_stand_in import JsonStandIn, Reply, Request, message, tool_message
 
 Answer = Callable[[dict[str, Any]], str]
 
@@ -131,3 +132,59 @@ def make_body(size: int, marker: str = "", marker_at: float = 0.5) -> str:
         at = int(size * marker_at)
         text = text[:at] + f"\n\n{marker}\n\n" + text[at:]
     return text[:size]
+
+
+# ---- a scripted model for extraction (tool calls)
+
+Script = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
+
+
+class ScriptedModel:
+    """The Messages API answering each request with the next scripted answer (a tool call's arguments,
+    or a Reply for an error); every request body is kept."""
+
+    def __init__(self) -> None:
+        self.script: list[Script] = []
+        self.requests: list[dict[str, Any]] = []
+
+        def respond(request: Request) -> dict[str, Any] | Reply:
+            self.requests.append(request.body)
+            answer = self.script.pop(0)(request.body) if self.script else {"summary": "", "memories": []}
+            return answer if isinstance(answer, Reply) else tool_message(request.body, answer, (900, 120))
+
+        self.stand_in = JsonStandIn(respond)
+
+    def then(self, *answers: Script | dict[str, Any] | Reply) -> None:
+        for a in answers:
+            self.script.append(a if callable(a) else (lambda _body, a=a: a))
+
+    @staticmethod
+    def prompt(body: dict[str, Any]) -> str:
+        return body["messages"][0]["content"]
+
+    @staticmethod
+    def stored(body: dict[str, Any]) -> dict[str, int]:
+        """The stored memories the prompt shows: content -> number."""
+        block = ScriptedModel.prompt(body).split("<stored_memories>")[1].split("</stored_memories>")[0]
+        return {json.loads(line)["content"]: json.loads(line)["number"] for line in block.strip().splitlines()}
+
+
+@pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[ScriptedModel]:
+    from engram_local.stack import LocalStack
+
+    scripted = ScriptedModel()
+    for name, value in {
+        "ANTHROPIC_API_KEY": "sk-test",
+        "ENGRAM_ANTHROPIC_BASE_URL": scripted.stand_in.url,
+        "ENGRAM_LLM_BACKOFF_S": "0.01",
+        "ENGRAM_LLM_MAX_RETRIES": "1",
+        "ENGRAM_LLM_LEVEL": "auto",
+        "ENGRAM_EXTRACTION_MIN_TURNS": "4",
+    }.items():
+        monkeypatch.setenv(name, value)
+    LocalStack.refresh_settings()
+    yield scripted
+    scripted.stand_in.close()
+    monkeypatch.undo()
+    LocalStack.refresh_settings()

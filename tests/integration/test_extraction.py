@@ -6,65 +6,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engram_local.json_stand_in import JsonStandIn, Reply, Request, tool_message
+from engram_local.json_stand_in import Reply
 
 Script = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
 
 
-class ScriptedModel:
-    """The Messages API answering each request with the next scripted answer (a tool call's arguments,
-    or a Reply for an error); every request body is kept."""
-
-    def __init__(self) -> None:
-        self.script: list[Script] = []
-        self.requests: list[dict[str, Any]] = []
-
-        def respond(request: Request) -> dict[str, Any] | Reply:
-            self.requests.append(request.body)
-            answer = self.script.pop(0)(request.body) if self.script else {"summary": "", "memories": []}
-            return answer if isinstance(answer, Reply) else tool_message(request.body, answer, (900, 120))
-
-        self.stand_in = JsonStandIn(respond)
-
-    def then(self, *answers: Script | dict[str, Any] | Reply) -> None:
-        for a in answers:
-            self.script.append(a if callable(a) else (lambda _body, a=a: a))
-
-    @staticmethod
-    def prompt(body: dict[str, Any]) -> str:
-        return body["messages"][0]["content"]
-
-    @staticmethod
-    def stored(body: dict[str, Any]) -> dict[str, int]:
-        """The stored memories the prompt shows: content -> number."""
-        block = ScriptedModel.prompt(body).split("<stored_memories>")[1].split("</stored_memories>")[0]
-        return {json.loads(line)["content"]: json.loads(line)["number"] for line in block.strip().splitlines()}
+def model_prompt(body: dict[str, Any]) -> str:
+    return body["messages"][0]["content"]
 
 
-@pytest.fixture
-def model(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[ScriptedModel]:
-    from engram_local.stack import LocalStack
-
-    scripted = ScriptedModel()
-    for name, value in {
-        "ANTHROPIC_API_KEY": "sk-test",
-        "ENGRAM_ANTHROPIC_BASE_URL": scripted.stand_in.url,
-        "ENGRAM_LLM_BACKOFF_S": "0.01",
-        "ENGRAM_LLM_MAX_RETRIES": "1",
-        "ENGRAM_LLM_LEVEL": "auto",
-        "ENGRAM_EXTRACTION_MIN_TURNS": "4",
-    }.items():
-        monkeypatch.setenv(name, value)
-    LocalStack.refresh_settings()
-    yield scripted
-    scripted.stand_in.close()
-    monkeypatch.undo()
-    LocalStack.refresh_settings()
+def model_stored(body: dict[str, Any]) -> dict[str, int]:
+    """The stored memories the prompt shows: content -> number."""
+    block = model_prompt(body).split("<stored_memories>")[1].split("</stored_memories>")[0]
+    return {json.loads(line)["content"]: json.loads(line)["number"] for line in block.strip().splitlines()}
 
 
 TURNS = [
@@ -90,7 +49,7 @@ def append(api: Any, conversation_id: str, turns: list[tuple[str, str, str]]) ->
 
 def first_answer(body: dict[str, Any]) -> dict[str, Any]:
     # The turns reach the model quoted, with their dates: "last Tuesday" said on Monday 12 May is 6 May.
-    assert '"seq": 4' in ScriptedModel.prompt(body) and "2025-05-12 09:03 Monday" in ScriptedModel.prompt(body)
+    assert '"seq": 4' in model_prompt(body) and "2025-05-12 09:03 Monday" in model_prompt(body)
     return {
         "summary": "Planning Atlas's database work: PostgreSQL 16 in production; blue-green deploys on Tuesdays.",
         "memories": [
@@ -171,7 +130,7 @@ def test_an_update_supersedes_an_invalidation_ends_and_undo_puts_them_back(api, 
     pref = before["The user prefers blue-green deploys on Tuesdays."]
 
     def second(body: dict[str, Any]) -> dict[str, Any]:
-        shown = ScriptedModel.stored(body)
+        shown = model_stored(body)
         return {
             "summary": "Atlas moved to PostgreSQL 17; deploy day no longer fixed.",
             "memories": [
@@ -282,7 +241,7 @@ def test_turns_are_data_whatever_the_model_obeys(api, tenant, model):
 
     def obeying(extra: dict[str, Any]) -> Script:
         def answer(body: dict[str, Any]) -> dict[str, Any]:
-            prompts.append(ScriptedModel.prompt(body))
+            prompts.append(model_prompt(body))
             return {
                 "summary": "s",
                 "memories": [

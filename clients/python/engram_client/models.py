@@ -239,6 +239,7 @@ class EvidenceTurn(Result):
     role: str
     content: str
     created_at: datetime
+    metadata: Any = None
 
 
 class RecallHit(Result):

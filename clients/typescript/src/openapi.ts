@@ -1725,6 +1725,11 @@ export type components = {
              * Format: uuid
              */
             message_id: string;
+            /**
+             * Metadata
+             * @description The message's metadata, as it was sent
+             */
+            metadata?: unknown;
             /** Role */
             role: string;
             /** Seq */

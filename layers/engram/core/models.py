@@ -238,6 +238,7 @@ class EvidenceTurn(BaseModel):
     role: str
     content: str
     created_at: datetime
+    metadata: Any = Field(default=None, description="The message's metadata, as it was sent")
 
 
 class MemoryDetail(Memory):

@@ -221,7 +221,8 @@ def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[Ev
     if not memory_ids:
         return found
     rows = conn.execute(
-        "SELECT e.memory_id, m.conversation_id, m.id AS message_id, m.seq, m.role, m.content, m.created_at"
+        "SELECT e.memory_id, m.conversation_id, m.id AS message_id, m.seq, m.role, m.content, m.created_at,"
+        " m.metadata"
         " FROM memory_evidence e JOIN messages m ON m.id = e.message_id"
         " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq",
         (list(memory_ids),),

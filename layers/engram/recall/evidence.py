@@ -9,19 +9,23 @@ from engram.recall.models import RecallHit
 
 
 def attach_evidence(conn: Conn, hits: list[RecallHit], budget_chars: int | None, used: int) -> int:
-    """Each derived memory's evidence turns, in rank order while the budget has room for a whole
-    turn; returns the characters used with them."""
+    """Each derived memory's evidence turns, in rank order. Within a budget, a derived memory's turns
+    come before the results ranked below it: the lowest results leave `hits` to make room (a memory
+    without its evidence is the weaker answer). Returns the characters used."""
     derived = [h for h in hits if h.memory_id is not None and h.source == "extraction"]
     if not derived:
         return used
     found = evidence_turns(conn, [h.memory_id for h in derived if h.memory_id is not None])
     for h in derived:
-        kept = []
-        for turn in found.get(h.memory_id, []) if h.memory_id is not None else []:
-            if budget_chars is not None and used + len(turn.content) > budget_chars:
-                break
-            kept.append(turn)
-            used += len(turn.content)
-        if kept:
-            h.evidence = kept
+        turns = found.get(h.memory_id, []) if h.memory_id is not None else []
+        cost = sum(len(t.content) for t in turns)
+        if not turns or not any(kept is h for kept in hits):  # none, or left to make room above
+            continue
+        if budget_chars is not None:
+            while used + cost > budget_chars and hits[-1] is not h:
+                used -= len(hits.pop().chunk.text)
+            if used + cost > budget_chars:
+                continue
+        h.evidence = turns
+        used += cost
     return used
