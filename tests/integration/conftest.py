@@ -136,7 +136,7 @@ def make_body(size: int, marker: str = "", marker_at: float = 0.5) -> str:
 
 # ---- a scripted model for extraction (tool calls)
 
-Script = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
+Script = Callable[[dict[str, Any]], "dict[str, Any] | Reply | str"]
 
 
 class ScriptedModel:
@@ -150,11 +150,13 @@ class ScriptedModel:
         def respond(request: Request) -> dict[str, Any] | Reply:
             self.requests.append(request.body)
             answer = self.script.pop(0)(request.body) if self.script else {"summary": "", "memories": []}
+            if isinstance(answer, str):  # a plain-text answer (a call without a tool)
+                return message(request.body, answer, (400, 80))
             return answer if isinstance(answer, Reply) else tool_message(request.body, answer, (900, 120))
 
         self.stand_in = JsonStandIn(respond)
 
-    def then(self, *answers: Script | dict[str, Any] | Reply) -> None:
+    def then(self, *answers: Script | dict[str, Any] | Reply | str) -> None:
         for a in answers:
             self.script.append(a if callable(a) else (lambda _body, a=a: a))
 

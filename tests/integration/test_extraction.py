@@ -329,3 +329,28 @@ def test_over_the_daily_budget_jobs_wait_and_say_why(api, model, stack, settings
     assert run["status"] == "waiting" and "daily token budget" in run["reason"]
     assert api.get(f"/v1/conversations/{second}").body["extracted_seq"] == 0
     assert api.get(f"/v1/conversations/{first}").body["extracted_seq"] == 4
+
+
+def test_three_sessions_distil_into_a_project_status_that_resume_shows(api, model, stack):
+    def session(n: int) -> dict[str, Any]:
+        return {"summary": f"Session {n}: worked on the Atlas migration, step {n}.", "memories": []}
+
+    ids = []
+    for n in (1, 2, 3):
+        model.then(session(n))
+        if n == 3:  # after the third summary, one plain-text call condenses them
+            model.then("Atlas migration: steps 1-3 done; next, cut over the read replicas.")
+        ids.append(start(api, namespace="proj"))
+        assert stack.extraction_poller.drain() == 1
+    status = [m for m in by_content(api, "proj").values() if "project-status" in m["tags"]]
+    assert [m["content"] for m in status] == ["Atlas migration: steps 1-3 done; next, cut over the read replicas."]
+    assert status[0]["source"] == "session_distillation"
+    assert "<sessions>" in model_prompt(model.requests[-1]) and len(model.requests) == 4
+
+    briefing = api.get("/v1/resume?namespace=proj&budget_chars=3000").body
+    assert [s["title"] for s in briefing["sessions"]][:2] == ["Project status", "Atlas planning"]
+    assert "=== Sessions (4) ===" in briefing["text"] and "step 3" in briefing["text"]
+
+    # Erasing one of the sessions erases the status built from its summary.
+    assert api.post("/v1/erasures", {"selector": {"conversation_id": ids[0]}}).status == 202
+    assert api.get(f"/v1/memories/{status[0]['id']}").status == 404

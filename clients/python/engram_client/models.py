@@ -520,12 +520,23 @@ class ResumeSection(Result):
     omitted: int
 
 
+class ResumeSession(Result):
+    """A conversation's rolling summary, or (conversation_id None) the project status distilled from them."""
+
+    conversation_id: str | None
+    title: str | None
+    namespace: str
+    summary: str
+    updated_at: datetime
+
+
 class ResumeResponse(Result):
     namespaces: list[str]
     budget_chars: int
     used_chars: int
     recent_hours: int
     core: list[ResumeMemory]
+    sessions: list[ResumeSession] = []
     recent: list[ResumeMemory]
     topics: list[ResumeTopic]
     triggers: list[ResumeTrigger]

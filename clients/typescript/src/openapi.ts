@@ -3501,6 +3501,11 @@ export type components = {
                 [key: string]: components["schemas"]["ResumeSection"];
             };
             /**
+             * Sessions
+             * @description The project status and the latest conversations' summaries
+             */
+            sessions?: components["schemas"]["ResumeSession"][];
+            /**
              * Text
              * @description The briefing as text, what format=text returns
              */
@@ -3529,6 +3534,28 @@ export type components = {
             omitted: number;
             /** Used Chars */
             used_chars: number;
+        };
+        /**
+         * ResumeSession
+         * @description A conversation's rolling summary (extraction keeps it), or the project status distilled from them.
+         */
+        ResumeSession: {
+            /**
+             * Conversation Id
+             * @description None for the project status
+             */
+            conversation_id: string | null;
+            /** Namespace */
+            namespace: string;
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
         };
         /** ResumeTopic */
         ResumeTopic: {

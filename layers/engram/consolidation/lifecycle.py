@@ -15,7 +15,10 @@ from engram.core.config import Settings
 # Whitelist of what belongs in core (the gate): tags that name a category.
 GATE_CATEGORY_TAGS = frozenset({"lesson", "identity", "constraint", "decision", "preference", "rule"})
 # Memories that never reach core, and leave it when found there.
-NEVER_CORE_TAGS = frozenset({"session", "ephemeral", "distilled", "auto-distilled"})
+# Session summaries and the project status distilled from them (engram.extraction) describe a moment.
+NEVER_CORE_TAGS = frozenset(
+    {"session", "ephemeral", "distilled", "auto-distilled", "session-summary", "project-status"}
+)
 # "for now" / "temporary": the gate rejects conditional or short-lived statements.
 TEMPORARY_PATTERN = re.compile(
     r"\b(for now|temporar(y|ily)|until further notice|this week|today|for the moment)\b", re.IGNORECASE

@@ -273,3 +273,38 @@ def conversations_to_extract(conn: Conn, quiet_s: int, requeue_s: int, limit: in
             " make_interval(secs => %s), make_interval(secs => %s), %s)",
             (quiet_s, requeue_s, limit),
         ).fetchall()
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    conversation_id: UUID
+    title: str | None
+    summary: str
+    summary_updated_at: datetime
+    last_message_id: UUID
+
+
+def session_summaries(conn: Conn, namespace: str, limit: int) -> list[SessionSummary]:
+    """The namespace's latest conversation summaries, newest first, each with its last turn's id."""
+    with conn.cursor(row_factory=class_row(SessionSummary)) as cur:
+        return cur.execute(
+            "SELECT c.id AS conversation_id, c.title, c.summary, c.summary_updated_at, m.id AS last_message_id"
+            " FROM conversations c JOIN messages m ON m.conversation_id = c.id AND m.seq = c.next_seq - 1"
+            " WHERE c.namespace = %s AND c.summary IS NOT NULL ORDER BY c.summary_updated_at DESC LIMIT %s",
+            (namespace, limit),
+        ).fetchall()
+
+
+@dataclass(frozen=True)
+class ProjectStatus:
+    id: UUID
+    updated_at: datetime
+
+
+def project_status(conn: Conn, namespace: str) -> ProjectStatus | None:
+    with conn.cursor(row_factory=class_row(ProjectStatus)) as cur:
+        return cur.execute(
+            "SELECT id, updated_at FROM memories WHERE namespace = %s AND tags @> '{project-status}'"
+            " AND status = 'active' ORDER BY updated_at DESC LIMIT 1",
+            (namespace,),
+        ).fetchone()

@@ -37,6 +37,16 @@ class ResumeTrigger(BaseModel):
     memories: int
 
 
+class ResumeSession(BaseModel):
+    """A conversation's rolling summary (extraction keeps it), or the project status distilled from them."""
+
+    conversation_id: UUID | None = Field(description="None for the project status")
+    title: str | None
+    namespace: str
+    summary: str
+    updated_at: datetime
+
+
 class ResumeSection(BaseModel):
     budget_chars: int = Field(description="The section's share of budget_chars (with what earlier sections left)")
     used_chars: int
@@ -49,6 +59,9 @@ class ResumeResponse(BaseModel):
     used_chars: int = Field(description="Characters of the text form; never above budget_chars")
     recent_hours: int
     core: list[ResumeMemory]
+    sessions: list[ResumeSession] = Field(
+        default_factory=list, description="The project status and the latest conversations' summaries"
+    )
     recent: list[ResumeMemory]
     topics: list[ResumeTopic]
     triggers: list[ResumeTrigger]

@@ -21,7 +21,13 @@ SIMILARITY_FLOOR = 0.5
 # additive 0.15 was at the scale it was chosen on, where the best hybrid score was ~0.19).
 CORE_BONUS = 0.8
 # Resume's shares of budget_chars, in order; what a section leaves goes to the next ones.
-RESUME_SHARES: tuple[tuple[str, float], ...] = (("core", 0.5), ("recent", 0.25), ("topics", 0.15), ("triggers", 0.10))
+RESUME_SHARES: tuple[tuple[str, float], ...] = (
+    ("core", 0.45),
+    ("sessions", 0.15),
+    ("recent", 0.2),
+    ("topics", 0.12),
+    ("triggers", 0.08),
+)
 MIN_USEFUL_CHARS = 120  # a cut shorter than this is noise: stop instead
 
 

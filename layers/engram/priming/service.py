@@ -38,6 +38,7 @@ __all__ = ["merged_namespaces", "prime", "resume"]
 
 RECENT_LINE_CHARS = 300
 SECTION_ROWS = 200  # rows read per section: more never fit a briefing
+SESSION_ROWS = 5  # conversations whose summaries a briefing shows (their turns are a recall away)
 
 
 def merged_namespaces(namespace: str) -> list[str]:
@@ -60,6 +61,7 @@ def resume(
         recent_rows = store.recent_changes(conn, namespaces, since, SECTION_ROWS)
         leaves = topic_service.leaf_index(conn, namespaces)[:SECTION_ROWS]
         trigger_rows = store.triggers(conn, namespaces, SECTION_ROWS)
+        sessions = store.session_summaries(conn, namespaces, SESSION_ROWS)
 
     core = [_briefed(r, r.content, truncated=False) for r in core_rows]
     recent = [_briefed(r, *_clip(r.content, RECENT_LINE_CHARS), stored_length=r.length) for r in recent_rows]
@@ -70,6 +72,12 @@ def resume(
     ]
     parts = {
         "core": _Part(f"=== Core ({len(core)}) ===", core, lambda m: m.text, cut=False),
+        "sessions": _Part(
+            f"=== Sessions ({len(sessions)}) ===",
+            sessions,
+            lambda c: f"- {c.title or 'conversation'} [{c.updated_at:%Y-%m-%d}]: {c.summary}",
+            cut=True,
+        ),
         "recent": _Part(
             f"=== Recent ({recent_hours}h) ===",
             recent,
@@ -89,6 +97,7 @@ def resume(
         used_chars=len(text),
         recent_hours=recent_hours,
         core=kept["core"],
+        sessions=kept["sessions"],
         recent=kept["recent"],
         topics=kept["topics"],
         triggers=kept["triggers"],

@@ -1,4 +1,4 @@
-"""The SQL of resume: core memories by weight, recent changes, trigger tags. Functions take the
+"""The SQL of resume: core memories by weight, recent changes, session summaries, trigger tags. Functions take the
 caller's connection and open no transaction."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from psycopg.rows import class_row
 
 from engram.core.db import Conn
 from engram.core.models import Kind, Layer
+from engram.priming.models import ResumeSession
 
 
 @dataclass(frozen=True)
@@ -88,3 +89,17 @@ def triggers(conn: Conn, namespaces: Sequence[str], limit: int) -> list[TriggerT
             ).format(live=_LIVE),
             (list(namespaces), limit),
         ).fetchall()
+
+
+def session_summaries(conn: Conn, namespaces: Sequence[str], limit: int) -> list[ResumeSession]:
+    """The project status distilled from session summaries (newest, if any), then the latest
+    conversations' rolling summaries, newest first."""
+    rows = conn.execute(
+        "(SELECT NULL::uuid AS conversation_id, 'Project status' AS title, m.namespace, m.content AS summary,"
+        " m.updated_at FROM memories m WHERE m.namespace = ANY(%(ns)s) AND m.tags @> '{project-status}'"
+        " AND m.status = 'active' ORDER BY m.updated_at DESC LIMIT 1)"
+        " UNION ALL (SELECT c.id, c.title, c.namespace, c.summary, c.summary_updated_at FROM conversations c"
+        " WHERE c.namespace = ANY(%(ns)s) AND c.summary IS NOT NULL ORDER BY c.summary_updated_at DESC LIMIT %(n)s)",
+        {"ns": list(namespaces), "n": limit},
+    ).fetchall()
+    return [ResumeSession.model_validate(r) for r in rows]
