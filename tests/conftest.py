@@ -88,6 +88,9 @@ class Api:
     def patch(self, path: str, body: Any = None, **kw: Any) -> Reply:
         return self.request("PATCH", path, body, **kw)
 
+    def put(self, path: str, body: Any = None, **kw: Any) -> Reply:
+        return self.request("PUT", path, body, **kw)
+
     def delete(self, path: str, **kw: Any) -> Reply:
         return self.request("DELETE", path, **kw)
 

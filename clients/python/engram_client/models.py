@@ -633,6 +633,9 @@ class ExportCounts(Result):
     conversations: int = 0
     messages: int = 0
     topics: int = 0
+    evidence: int = 0  # turns cited as derived memories' evidence
+    extraction_settings: int = 0
+    extraction_runs: int = 0
 
 
 class ExportJob(Result):
@@ -656,6 +659,9 @@ class ImportCounts(Result):
     links: int = 0
     conversations: int = 0
     messages: int = 0
+    evidence: int = 0
+    extraction_settings: int = 0
+    extraction_runs: int = 0
 
 
 class Refusal(Result):

@@ -1749,6 +1749,23 @@ export type components = {
              */
             documents: number;
             /**
+             * Evidence
+             * @description Turns cited as derived memories' evidence
+             * @default 0
+             */
+            evidence: number;
+            /**
+             * Extraction Runs
+             * @description Extraction runs, with their actions
+             * @default 0
+             */
+            extraction_runs: number;
+            /**
+             * Extraction Settings
+             * @default 0
+             */
+            extraction_settings: number;
+            /**
              * Links
              * @default 0
              */
@@ -2159,6 +2176,21 @@ export type components = {
              * @default 0
              */
             documents: number;
+            /**
+             * Evidence
+             * @default 0
+             */
+            evidence: number;
+            /**
+             * Extraction Runs
+             * @default 0
+             */
+            extraction_runs: number;
+            /**
+             * Extraction Settings
+             * @default 0
+             */
+            extraction_settings: number;
             /**
              * Links
              * @default 0

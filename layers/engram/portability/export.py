@@ -21,7 +21,7 @@ from engram.core.config import settings
 from engram.core.db import tenant_snapshot, tenant_transaction
 from engram.core.errors import NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
-from engram.portability import store
+from engram.portability import derivation_store, store
 from engram.portability.bucket import CONTENT_TYPE, files_bucket
 from engram.portability.models import ExportCounts, ExportCreate, ExportJob
 from engram.portability.records import header_line, line
@@ -120,6 +120,7 @@ def _memory_line(row: MemoryExportRow) -> dict[str, Any]:
         "version": row.version,
         "versions": row.versions,
         "document": document,
+        "evidence": row.evidence,
     }
 
 
@@ -140,6 +141,7 @@ def write_export(tenant_id: UUID, namespace: str | None, out: IO[bytes]) -> Expo
             out.write(line(_memory_line(memory)))
             counts.memories += 1
             counts.versions += len(memory.versions)
+            counts.evidence += len(memory.evidence)
             counts.documents += memory.document_tier is not None
         for link in store.stream_links(conn, namespace):
             out.write(line(_plain_line("link", link)))
@@ -153,6 +155,12 @@ def write_export(tenant_id: UUID, namespace: str | None, out: IO[bytes]) -> Expo
         for topic in store.stream_topics(conn, namespace):
             out.write(line(_plain_line("topic", topic)))
             counts.topics += 1
+        for config in derivation_store.stream_extraction_settings(conn, namespace):
+            out.write(line(_plain_line("extraction_settings", config)))
+            counts.extraction_settings += 1
+        for run in derivation_store.stream_extraction_runs(conn, namespace):
+            out.write(line(_plain_line("extraction_run", run)))
+            counts.extraction_runs += 1
     return counts
 
 

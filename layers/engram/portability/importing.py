@@ -16,13 +16,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from itertools import islice
 from typing import IO, Any
 from urllib.parse import unquote_plus
-from uuid import UUID, uuid4
+from uuid import UUID
 
 import psycopg
 from aws_lambda_powertools import Logger
@@ -32,7 +30,7 @@ from engram.adapters.queue import enqueue_embedding
 from engram.conversations.service import window_conversation
 from engram.core.activity import record_activity
 from engram.core.config import settings
-from engram.core.db import Conn, tenant_transaction
+from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, EngramError, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import NewMemory
@@ -41,15 +39,15 @@ from engram.graph.service import apply_supersedes
 from engram.memories.service import write_memories
 from engram.portability import store
 from engram.portability.bucket import CONTENT_TYPE, EXPIRY_GRACE, files_bucket
+from engram.portability.derivation import DerivationImport
 from engram.portability.models import ImportCounts, ImportCreate, ImportJob, ImportReport, ImportTicket
-from engram.portability.plan import ImportRejected, Plan, read_line, validate_file
-from engram.portability.records import LinkRecord, MemoryRecord, VersionRecord, parse_record
+from engram.portability.plan import ImportRejected, Plan, validate_file
+from engram.portability.records import LinkRecord, MemoryRecord, VersionRecord
 from engram.portability.rows import ImportRow
 
 logger = Logger()
 
 IMPORTS_PREFIX = "imports/"
-WRITE_BATCH = 500  # records per round of statements while importing
 
 
 def import_key(tenant_id: UUID, import_id: UUID) -> str:
@@ -138,42 +136,7 @@ class LineFailed(EngramError):
 
 
 @dataclass
-class Importer:
-    conn: Conn
-    tenant_id: UUID
-    f: IO[bytes]
-    plan: Plan
-    namespace: str | None
-    keep_ids: bool
-    imported: ImportCounts = field(default_factory=ImportCounts)
-    deduplicated: ImportCounts = field(default_factory=ImportCounts)
-    mapped: int = 0
-    memory_ids: dict[UUID, UUID] = field(default_factory=dict)  # record id -> the row it became or matched
-    chunk_ids: list[UUID] = field(default_factory=list)
-    namespaces: set[str] = field(default_factory=set)
-
-    def records(self, record_type: str) -> Iterator[list[tuple[int, Any]]]:
-        it = iter(self.plan.at[record_type])
-        while batch := list(islice(it, WRITE_BATCH)):
-            yield [(number, parse_record(read_line(self.f, offset))) for number, offset in batch]
-
-    def keepable(self, table: str, batch: list[tuple[int, Any]]) -> set[UUID]:
-        """The ids of the batch the import may keep: this tenant's own (the export's proof says so) and
-        free. Any other id is mapped, held by another tenant or by none: the report never tells which."""
-        if not self.keep_ids:
-            return set()
-        own = store.own_ids(self.conn, [(r.id, r.id_proof) for _, r in batch])
-        return own - store.taken_ids(self.conn, table, list(own))
-
-    def new_id(self, record_id: UUID, keepable: set[UUID]) -> UUID:
-        if record_id in keepable:
-            return record_id
-        self.mapped += 1
-        return uuid4()
-
-    def ns(self, namespace: str) -> str:
-        return self.namespace or namespace
-
+class Importer(DerivationImport):
     def memories(self) -> None:
         seen: dict[tuple[str, bytes, str, datetime | None], UUID] = {}  # this file's memories, by dedupe key
         for batch in self.records("memory"):
@@ -187,9 +150,10 @@ class Importer:
                 match = found.get(key) or seen.get(key)
                 if match is not None:
                     self.memory_ids[r.id] = match
+                    self.collect_evidence(r, False)
                     self.deduplicated.memories += 1
                     continue
-                new = _new_memory(r, self.new_id(r.id, keepable), ns)
+                new = _new_memory(r, self.new_id(r.id, keepable), ns, self.derived_metadata(r))
                 assert new.id is not None
                 seen[key] = self.memory_ids[r.id] = new.id
                 news.append((r, new))
@@ -197,9 +161,11 @@ class Importer:
             versions: list[tuple[UUID, VersionRecord]] = []
             for (r, new), w in zip(news, written, strict=True):
                 self.memory_ids[r.id] = w.id
+                self.collect_evidence(r, w.inserted)
                 if not w.inserted:  # a concurrent write of the same content got there first
                     self.deduplicated.memories += 1
                     continue
+                self.written_memories.add(w.id)
                 self.imported.memories += 1
                 self.namespaces.add(new.namespace)
                 self.chunk_ids += w.chunk_ids
@@ -229,6 +195,7 @@ class Importer:
             keepable = self.keepable("conversations", batch)
             for _, r in batch:
                 if r.id in found:
+                    self.conversation_ids[r.id] = found[r.id]
                     self.deduplicated.conversations += 1  # its messages are there too: they are skipped
                     continue
                 new_id = self.new_id(r.id, keepable)
@@ -236,7 +203,7 @@ class Importer:
                 store.insert_conversation(
                     self.conn, self.tenant_id, new_id, r, namespace, self.plan.message_counts.get(r.id, 0)
                 )
-                written[r.id] = new_id
+                written[r.id] = self.conversation_ids[r.id] = new_id
                 self.imported.conversations += 1
                 self.namespaces.add(namespace)
         for batch in self.records("message"):
@@ -270,6 +237,7 @@ class Importer:
                 self._find_refused_link(rows)  # raises LineFailed naming the line
                 raise
             self.imported.links += len(rows)
+            self.link_ids |= {record.id: link_id for _, (link_id, _, _, record) in rows}
             self._supersede([(number, row[0]) for number, row in rows if row[3].relation == "supersedes"])
 
     def _supersede(self, links: list[tuple[int, UUID]]) -> None:
@@ -293,9 +261,13 @@ class Importer:
                 raise LineFailed(number, f"link: {exc.diag.message_primary}") from None
 
     def run(self) -> ImportReport:
+        self.extraction_settings()
+        self.conversations()  # first: derived memories name their conversation (and run) in their metadata
+        self.plan_runs()
         self.memories()
-        self.conversations()
         self.links()
+        self.runs()
+        self.write_evidence()
         record_activity(self.conn, sorted(self.namespaces))  # the next consolidation builds their topic trees
         return ImportReport(
             lines=self.plan.lines,
@@ -308,7 +280,7 @@ class Importer:
         )
 
 
-def _new_memory(r: MemoryRecord, memory_id: UUID, namespace: str) -> NewMemory:
+def _new_memory(r: MemoryRecord, memory_id: UUID, namespace: str, metadata: dict[str, Any]) -> NewMemory:
     doc = r.document
     return NewMemory(
         id=memory_id,
@@ -319,7 +291,7 @@ def _new_memory(r: MemoryRecord, memory_id: UUID, namespace: str) -> NewMemory:
         importance=r.importance,
         tags=r.tags,
         source=r.source,
-        metadata=r.metadata,
+        metadata=metadata,
         valid_from=r.valid_from,
         valid_to=r.valid_to,
         document_tier=doc.tier if doc else None,

@@ -27,6 +27,9 @@ class ExportCounts(BaseModel):
     conversations: int = 0
     messages: int = 0
     topics: int = 0
+    evidence: int = Field(default=0, description="Turns cited as derived memories' evidence")
+    extraction_settings: int = 0
+    extraction_runs: int = Field(default=0, description="Extraction runs, with their actions")
 
 
 class ExportJob(BaseModel):
@@ -65,6 +68,9 @@ class ImportCounts(BaseModel):
     links: int = 0
     conversations: int = 0
     messages: int = 0
+    evidence: int = 0
+    extraction_settings: int = 0
+    extraction_runs: int = 0
 
 
 class Refusal(BaseModel):

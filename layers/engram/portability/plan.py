@@ -16,7 +16,9 @@ from engram.core.errors import EngramError, TooLarge
 from engram.memories.service import check_content_size
 from engram.portability.models import Refusal
 from engram.portability.records import (
+    RECORD_TYPES,
     ConversationRecord,
+    ExtractionRunRecord,
     LineRefused,
     LinkRecord,
     MemoryRecord,
@@ -37,9 +39,7 @@ class Plan:
     """What the validating pass learnt: where each record type's lines are, and what was refused."""
 
     lines: int = 0
-    at: dict[str, list[tuple[int, int]]] = field(
-        default_factory=lambda: {t: [] for t in ("memory", "link", "conversation", "message", "topic")}
-    )
+    at: dict[str, list[tuple[int, int]]] = field(default_factory=lambda: {t: [] for t in RECORD_TYPES})
     refused: list[Refusal] = field(default_factory=list)
     refused_count: int = 0
     message_counts: dict[UUID, int] = field(default_factory=dict)
@@ -92,10 +92,8 @@ def validate_file(f: IO[bytes]) -> Plan:
     except LineRefused as exc:
         plan.refuse(first[0], str(exc))
         return plan
-    memories: set[UUID] = set()
-    conversations: set[UUID] = set()
-    links: list[tuple[int, UUID, UUID]] = []  # line, from_id, to_id: checked once every memory is known
-    seqs: dict[UUID, list[tuple[int, int]]] = {}
+    ids: dict[str, set[UUID]] = {"memory": set(), "conversation": set(), "extraction_run": set()}
+    refs = _References()
     for number, offset, raw in lines:
         plan.lines += 1
         try:
@@ -105,18 +103,50 @@ def validate_file(f: IO[bytes]) -> Plan:
             plan.refuse(number, str(exc))
             continue
         plan.at[record.type].append((number, offset))
-        if isinstance(record, MemoryRecord | ConversationRecord):
-            seen = memories if isinstance(record, MemoryRecord) else conversations
-            if record.id in seen:
+        if isinstance(record, MemoryRecord | ConversationRecord | ExtractionRunRecord):
+            if record.id in ids[record.type]:
                 plan.refuse(number, f"{record.type}.id: {record.id} appears twice in the file")
-            seen.add(record.id)
-        elif isinstance(record, LinkRecord):
-            links.append((number, record.from_id, record.to_id))
-        elif isinstance(record, MessageRecord):
-            seqs.setdefault(record.conversation_id, []).append((record.seq, number))
-    _check_references(plan, memories, conversations, links, seqs)
+            ids[record.type].add(record.id)
+        refs.note(number, record)
+    refs.check(plan, ids["memory"], ids["conversation"])
     plan.refused.sort(key=lambda r: r.line)
     return plan
+
+
+@dataclass
+class _References:
+    """What records name of other records, checked once the whole file is read."""
+
+    links: list[tuple[int, UUID, UUID]] = field(default_factory=list)  # line, from_id, to_id
+    seqs: dict[UUID, list[tuple[int, int]]] = field(default_factory=dict)  # conversation -> (seq, line)
+    cited: list[tuple[int, str, UUID]] = field(default_factory=list)  # line, field, conversation id
+    extracted: dict[UUID, tuple[int, int]] = field(default_factory=dict)  # conversation -> (line, extracted_seq)
+
+    def note(self, number: int, record: Any) -> None:
+        if isinstance(record, LinkRecord):
+            self.links.append((number, record.from_id, record.to_id))
+        elif isinstance(record, MessageRecord):
+            self.seqs.setdefault(record.conversation_id, []).append((record.seq, number))
+        elif isinstance(record, MemoryRecord):
+            cited = dict.fromkeys(e.conversation_id for e in record.evidence)
+            self.cited += [(number, "memory.evidence", c) for c in cited]
+        elif isinstance(record, ExtractionRunRecord) and record.conversation_id is not None:
+            self.cited.append((number, "extraction_run.conversation_id", record.conversation_id))
+        elif isinstance(record, ConversationRecord) and record.extracted_seq:
+            self.extracted[record.id] = (number, record.extracted_seq)
+
+    def check(self, plan: Plan, memories: set[UUID], conversations: set[UUID]) -> None:
+        _check_references(plan, memories, conversations, self.links, self.seqs)
+        for number, name, conversation_id in self.cited:
+            if conversation_id not in conversations:
+                plan.refuse(number, f"{name}: conversation {conversation_id} is not in the file")
+        for conversation_id, (number, extracted_seq) in self.extracted.items():
+            if extracted_seq > plan.message_counts.get(conversation_id, 0):
+                plan.refuse(
+                    number,
+                    f"conversation.extracted_seq: {extracted_seq} is more than its "
+                    f"{plan.message_counts.get(conversation_id, 0)} messages",
+                )
 
 
 def _check_references(

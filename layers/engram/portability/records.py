@@ -6,6 +6,11 @@
     {"type": "conversation", "id": ..., "title": ...}
     {"type": "message", "conversation_id": ..., "seq": 1, "role": ..., "content": ...}
     {"type": "topic", "id": "t3", "name": ..., "member_ids": [...]}
+    {"type": "extraction_settings", "namespace": ..., "enabled": true, "kinds": [...]}
+    {"type": "extraction_run", "id": ..., "conversation_id": ..., "status": ..., "actions": [...]}
+
+A derived memory carries its `evidence` (the conversation and the turn's number, not the message's id:
+messages are numbered within their conversation, so the evidence follows them into any tenant).
 
 Tenant-free: no tenant id is written, so a file imports into any tenant. Vectors are not written
 (the importing side's embed pipeline computes them with its own model). Each record is validated by
@@ -16,11 +21,12 @@ limits included, plus what only an export carries (ids, times, counters, version
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import Strict as StrictMode
 
 from engram.conversations.service import ConversationCreate, MessageCreate
 from engram.core.models import (
@@ -47,7 +53,14 @@ MAX_CHUNK_CHARS = 20_000
 MAX_VERSIONS = 10_000
 MAX_VERSION = 10**9  # every PATCH raises a memory's version: an imported one leaves room for them in an integer
 Count = Annotated[int, Field(ge=0, le=PG_INTEGER_MAX)]
-RECORD_TYPES = ("memory", "link", "conversation", "message", "topic")
+RECORD_TYPES = ("memory", "link", "conversation", "message", "topic", "extraction_settings", "extraction_run")
+MAX_EVIDENCE = 10_000  # turns one derived memory cites (a conversation summary cites its window's)
+MAX_ACTIONS = 10_000
+MAX_SUMMARY_CHARS = 20_000  # a conversation's rolling summary (extraction writes at most 4,000)
+MAX_RUN_TEXT_CHARS = 200_000  # a run's pushed text (POST /v1/extract takes at most 50,000)
+# The extraction tables' CHECK constraints (engram.extraction is a sibling package: not imported here).
+DerivedKind = Literal["fact", "preference", "decision", "event"]
+ExtractionActionName = Literal["add", "update", "invalidate", "restate"]
 
 
 class Header(Strict):
@@ -114,6 +127,14 @@ IdProof = Annotated[
 ]
 
 
+class EvidenceRecord(Strict):
+    """One turn a derived memory came from: the conversation (a record of the file) and the turn's number."""
+
+    conversation_id: UuidField
+    seq: int = Field(ge=1, le=PG_INTEGER_MAX)
+    run_id: UuidField | None = Field(default=None, description="The extraction run that cited it")
+
+
 class MemoryRecord(MemoryCreate):
     """A memory as it was: MemoryCreate's fields and limits, and its id, layer, times, counters,
     status and previous versions. Content size is checked by the importer (documents may be longer)."""
@@ -132,6 +153,7 @@ class MemoryRecord(MemoryCreate):
     version: int = Field(default=1, ge=1, le=MAX_VERSION)
     versions: list[VersionRecord] = Field(default_factory=list, max_length=MAX_VERSIONS)
     document: DocumentRecord | None = None
+    evidence: list[EvidenceRecord] = Field(default_factory=list, max_length=MAX_EVIDENCE)
 
     @model_validator(mode="after")
     def _consistent(self) -> MemoryRecord:
@@ -161,9 +183,16 @@ class LinkRecord(LinkCreate):
     ended_at: Timestamp | None = None
     ended_reason: Literal["link_deleted", "memory_deleted"] | None = None
     valid_to_before_end: Timestamp | None = None
+    supersede_applied: bool = Field(
+        default=False, description="A supersedes link ended its older memory's validity (deleting it gives it back)"
+    )
+    superseded_valid_to_before: Timestamp | None = Field(default=None, description="The older memory's valid_to before")
+    superseded_valid_to_set: Timestamp | None = Field(default=None, description="And the one the link set")
 
     @model_validator(mode="after")
     def _consistent(self) -> LinkRecord:
+        if not self.supersede_applied and (self.superseded_valid_to_before or self.superseded_valid_to_set):
+            raise ValueError("superseded_valid_to_before and _set are given for an applied supersession only")
         if self.from_id == self.to_id:
             raise ValueError("a memory cannot be linked to itself")
         if self.valid_to is not None and self.valid_to < self.valid_from:
@@ -181,6 +210,11 @@ class ConversationRecord(ConversationCreate):
     id_proof: IdProof = None
     created_at: Timestamp
     updated_at: Timestamp | None = None
+    summary: str | None = Field(default=None, max_length=MAX_SUMMARY_CHARS)
+    summary_updated_at: Timestamp | None = None
+    extracted_seq: int = Field(
+        default=0, ge=0, le=PG_INTEGER_MAX, description="The turns extraction has read (at most its messages)"
+    )
 
 
 class MessageRecord(MessageCreate):
@@ -203,8 +237,83 @@ class TopicRecord(Strict):
     member_ids: list[UuidField] = Field(default_factory=list)
 
 
+class ExtractionSettingsRecord(Strict):
+    """What a namespace extracts (PUT /v1/extraction/settings). An import never overwrites a namespace's
+    settings that the importing tenant has already."""
+
+    type: Literal["extraction_settings"]
+    namespace: Namespace
+    enabled: bool = True
+    kinds: list[DerivedKind] = Field(min_length=1, max_length=4)
+    instructions: str | None = Field(default=None, max_length=2000)
+    updated_at: Timestamp | None = None
+
+
+class ExtractionActionRecord(Strict):
+    """One decision of a run, as GET /v1/extraction/runs/{id} shows it, with what undo needs: the
+    supersedes link an update made and the validity an invalidation ended. The memories and the link
+    are records of the file; one the file lacks (erased since) is left out on import."""
+
+    seq: int = Field(ge=1, le=PG_INTEGER_MAX)
+    action: ExtractionActionName
+    kind: DerivedKind
+    content: str = Field(max_length=MAX_CHUNK_CHARS)
+    event_date: Annotated[date, StrictMode(False)] | None = None
+    memory_id: UuidField | None = None
+    target_id: UuidField | None = None
+    link_id: UuidField | None = None
+    target_valid_to: Timestamp | None = None
+    evidence_seqs: list[Annotated[int, Field(ge=1, le=PG_INTEGER_MAX)]] = Field(default_factory=list, max_length=1000)
+
+
+class ExtractionRunRecord(Strict):
+    """An extraction run: the window of a conversation's turns it read (or the text pushed to it), its
+    model calls and tokens, its outcome and its actions; a done run imported stays undoable."""
+
+    type: Literal["extraction_run"]
+    id: UuidField
+    id_proof: IdProof = None
+    namespace: Namespace
+    conversation_id: UuidField | None = None
+    seq_from: int | None = Field(default=None, ge=1, le=PG_INTEGER_MAX)
+    seq_to: int | None = Field(default=None, ge=1, le=PG_INTEGER_MAX)
+    input_text: str | None = Field(default=None, max_length=MAX_RUN_TEXT_CHARS)
+    trigger: Literal["turns", "quiet", "api"]
+    dry_run: bool = False
+    status: Literal["queued", "running", "waiting", "done", "failed", "undone"]
+    reason: str | None = Field(default=None, max_length=500)
+    attempts: Count = 0
+    llm_calls: Count = 0
+    llm_input_tokens: Annotated[int, Field(ge=0, le=2**62)] = 0
+    llm_output_tokens: Annotated[int, Field(ge=0, le=2**62)] = 0
+    summary_before: str | None = Field(default=None, max_length=MAX_SUMMARY_CHARS)
+    summary_after: str | None = Field(default=None, max_length=MAX_SUMMARY_CHARS)
+    summary_memory_id: UuidField | None = None
+    previous_summary_memory_id: UuidField | None = None
+    created_at: Timestamp
+    started_at: Timestamp | None = None
+    finished_at: Timestamp | None = None
+    undone_at: Timestamp | None = None
+    actions: list[ExtractionActionRecord] = Field(default_factory=list, max_length=MAX_ACTIONS)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ExtractionRunRecord:
+        if (self.conversation_id is None) == (self.input_text is None):
+            raise ValueError("a run reads either a conversation (conversation_id) or a text (input_text)")
+        if self.seq_from is not None and self.seq_to is not None and self.seq_to < self.seq_from:
+            raise ValueError("seq_to must not be below seq_from")
+        return self
+
+
 Record = Annotated[
-    MemoryRecord | LinkRecord | ConversationRecord | MessageRecord | TopicRecord, Field(discriminator="type")
+    MemoryRecord
+    | LinkRecord
+    | ConversationRecord
+    | MessageRecord
+    | TopicRecord
+    | ExtractionSettingsRecord
+    | ExtractionRunRecord,
+    Field(discriminator="type"),
 ]
 _records: TypeAdapter[Any] = TypeAdapter(Record)
 _header: TypeAdapter[Header] = TypeAdapter(Header)

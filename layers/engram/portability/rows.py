@@ -70,6 +70,7 @@ class MemoryExportRow:
     body: str | None
     content_type: str | None
     id_proof: str
+    evidence: list[dict[str, Any]]
 
 
 # The rows below are written to the file as they are read: their fields are the file's, in order.
@@ -90,6 +91,9 @@ class LinkExportRow:
     ended_reason: str | None
     valid_to_before_end: datetime | None
     id_proof: str
+    supersede_applied: bool
+    superseded_valid_to_before: datetime | None
+    superseded_valid_to_set: datetime | None
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,9 @@ class ConversationExportRow:
     created_at: datetime
     updated_at: datetime | None
     id_proof: str
+    summary: str | None
+    summary_updated_at: datetime | None
+    extracted_seq: int
 
 
 @dataclass(frozen=True)
@@ -127,3 +134,40 @@ class TopicExportRow:
     name: str
     keywords: list[str]
     member_ids: list[UUID]
+
+
+@dataclass(frozen=True)
+class ExtractionSettingsExportRow:
+    namespace: str
+    enabled: bool
+    kinds: list[str]
+    instructions: str | None
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ExtractionRunExportRow:
+    id: UUID
+    id_proof: str
+    namespace: str
+    conversation_id: UUID | None
+    seq_from: int | None
+    seq_to: int | None
+    input_text: str | None
+    trigger: str
+    dry_run: bool
+    status: str
+    reason: str | None
+    attempts: int
+    llm_calls: int
+    llm_input_tokens: int
+    llm_output_tokens: int
+    summary_before: str | None
+    summary_after: str | None
+    summary_memory_id: UUID | None
+    previous_summary_memory_id: UUID | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    undone_at: datetime | None
+    actions: list[dict[str, Any]]

@@ -163,21 +163,28 @@ _MEMORIES = sql.SQL(
     " CASE WHEN m.document_tier IS NOT NULL THEN (SELECT json_agg(json_build_object('position', c.position,"
     "   'char_start', c.char_start, 'text', c.text) ORDER BY c.position) FROM chunks c WHERE c.memory_id = m.id)"
     " END AS chunks,"
-    " d.body, d.content_type, engram_id_proof(m.id) AS id_proof"
+    " d.body, d.content_type, engram_id_proof(m.id) AS id_proof,"
+    # A derived memory's evidence, by turn number; in a namespace's export, the turns of its conversations.
+    " (SELECT COALESCE(json_agg(json_build_object('conversation_id', e.conversation_id, 'seq', msg.seq,"
+    "   'run_id', e.run_id) ORDER BY e.conversation_id, msg.seq), '[]')"
+    "  FROM memory_evidence e JOIN messages msg ON msg.id = e.message_id"
+    "  JOIN conversations c ON c.id = e.conversation_id"
+    "  WHERE e.memory_id = m.id AND (%(ns)s::text IS NULL OR c.namespace = %(ns)s)) AS evidence"
     " FROM memories m LEFT JOIN documents d ON d.memory_id = m.id"
     " WHERE %(ns)s::text IS NULL OR m.namespace = %(ns)s ORDER BY m.created_at, m.id"
 )
 _LINKS = sql.SQL(
     "SELECT l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
-    " l.run_id, l.created_at, l.ended_at, l.ended_reason, l.valid_to_before_end, engram_id_proof(l.id) AS id_proof"
+    " l.run_id, l.created_at, l.ended_at, l.ended_reason, l.valid_to_before_end, engram_id_proof(l.id) AS id_proof,"
+    " l.supersede_applied, l.superseded_valid_to_before, l.superseded_valid_to_set"
     " FROM links l"
     " WHERE %(ns)s::text IS NULL OR (EXISTS (SELECT 1 FROM memories f WHERE f.id = l.from_id AND f.namespace = %(ns)s)"
     "  AND EXISTS (SELECT 1 FROM memories t WHERE t.id = l.to_id AND t.namespace = %(ns)s))"
     " ORDER BY l.created_at, l.id"
 )
 _CONVERSATIONS = sql.SQL(
-    "SELECT id, namespace, title, agent_id, tags, metadata, created_at, updated_at, engram_id_proof(id) AS id_proof"
-    " FROM conversations"
+    "SELECT id, namespace, title, agent_id, tags, metadata, created_at, updated_at, engram_id_proof(id) AS id_proof,"
+    " summary, summary_updated_at, extracted_seq FROM conversations"
     " WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
 )
 _MESSAGES = sql.SQL(
@@ -192,7 +199,7 @@ _TOPICS = sql.SQL(
 )
 
 
-def _stream(conn: Conn, name: str, query: sql.SQL, namespace: str | None, row_type: type[Row]) -> Iterator[Row]:
+def stream_rows(conn: Conn, name: str, query: sql.SQL, namespace: str | None, row_type: type[Row]) -> Iterator[Row]:
     """Every row of one query, FETCH_ROWS per round trip (a server-side cursor)."""
     with conn.cursor(name=f"export_{name}", row_factory=class_row(row_type)) as cur:
         cur.itersize = FETCH_ROWS
@@ -202,24 +209,24 @@ def _stream(conn: Conn, name: str, query: sql.SQL, namespace: str | None, row_ty
 
 def stream_memories(conn: Conn, namespace: str | None) -> Iterator[MemoryExportRow]:
     """Memories with their versions, a document's chunks and Tier 2 body, oldest first."""
-    return _stream(conn, "memory", _MEMORIES, namespace, MemoryExportRow)
+    return stream_rows(conn, "memory", _MEMORIES, namespace, MemoryExportRow)
 
 
 def stream_links(conn: Conn, namespace: str | None) -> Iterator[LinkExportRow]:
     """Links whose two ends are in the namespace (all: every link)."""
-    return _stream(conn, "link", _LINKS, namespace, LinkExportRow)
+    return stream_rows(conn, "link", _LINKS, namespace, LinkExportRow)
 
 
 def stream_conversations(conn: Conn, namespace: str | None) -> Iterator[ConversationExportRow]:
-    return _stream(conn, "conversation", _CONVERSATIONS, namespace, ConversationExportRow)
+    return stream_rows(conn, "conversation", _CONVERSATIONS, namespace, ConversationExportRow)
 
 
 def stream_messages(conn: Conn, namespace: str | None) -> Iterator[MessageExportRow]:
-    return _stream(conn, "message", _MESSAGES, namespace, MessageExportRow)
+    return stream_rows(conn, "message", _MESSAGES, namespace, MessageExportRow)
 
 
 def stream_topics(conn: Conn, namespace: str | None) -> Iterator[TopicExportRow]:
-    return _stream(conn, "topic", _TOPICS, namespace, TopicExportRow)
+    return stream_rows(conn, "topic", _TOPICS, namespace, TopicExportRow)
 
 
 def active_model(conn: Conn) -> str | None:
@@ -336,7 +343,8 @@ def insert_conversation(
 ) -> None:
     conn.execute(
         "INSERT INTO conversations (id, tenant_id, namespace, title, agent_id, tags, metadata, next_seq,"
-        " message_count, created_at, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()))",
+        " message_count, created_at, updated_at, summary, summary_updated_at, extracted_seq, extraction_queued_seq)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()), %s, %s, %s, %s)",
         (
             conversation_id,
             tenant_id,
@@ -349,6 +357,10 @@ def insert_conversation(
             messages,
             record.created_at,
             record.updated_at,
+            record.summary,
+            record.summary_updated_at,
+            record.extracted_seq,
+            record.extracted_seq,  # read up to there: the sweep queues only the turns after it
         ),
     )
 
@@ -401,20 +413,24 @@ def overlapping_links(conn: Conn, links: Sequence[tuple[UUID, UUID, str, datetim
 
 _INSERT_LINKS = (
     "INSERT INTO links (id, tenant_id, from_id, to_id, relation, strength, valid_from, valid_to, metadata,"
-    " created_by, run_id, created_at, ended_at, ended_reason, valid_to_before_end)"
+    " created_by, run_id, created_at, ended_at, ended_reason, valid_to_before_end, supersede_applied,"
+    " superseded_valid_to_before, superseded_valid_to_set)"
     " SELECT u.id, %s, u.from_id, u.to_id, u.relation, u.strength, u.valid_from, u.valid_to, u.metadata::jsonb,"
-    " u.created_by, u.run_id, COALESCE(u.created_at, now()), u.ended_at, u.ended_reason, u.valid_to_before_end"
+    " u.created_by, u.run_id, COALESCE(u.created_at, now()), u.ended_at, u.ended_reason, u.valid_to_before_end,"
+    " u.applied, u.before, u.set"
     " FROM unnest(%s::uuid[], %s::uuid[], %s::uuid[], %s::text[], %s::real[], %s::timestamptz[], %s::timestamptz[],"
-    " %s::text[], %s::text[], %s::uuid[], %s::timestamptz[], %s::timestamptz[], %s::text[], %s::timestamptz[])"
+    " %s::text[], %s::text[], %s::uuid[], %s::timestamptz[], %s::timestamptz[], %s::text[], %s::timestamptz[],"
+    " %s::boolean[], %s::timestamptz[], %s::timestamptz[])"
     " AS u(id, from_id, to_id, relation, strength, valid_from, valid_to, metadata, created_by, run_id, created_at,"
-    " ended_at, ended_reason, valid_to_before_end)"
+    " ended_at, ended_reason, valid_to_before_end, applied, before, set)"
 )
 
 
 def insert_links(conn: Conn, tenant_id: UUID, links: Sequence[tuple[UUID, UUID, UUID, LinkRecord]]) -> None:
     """Links as they were, (id, from_id, to_id, the record), in one statement: their validity,
-    end and creator. The older memory's valid_to was exported as it was, so a supersedes link is not
-    applied again (supersede_applied stays false)."""
+    end and creator, and for a supersedes link what it took of the older memory's validity (so
+    deleting it, or undoing the extraction run that made it, gives that back). The older memory's
+    valid_to was exported as it was, so a supersedes link is not applied again."""
     if not links:
         return
     records = [r for _, _, _, r in links]
@@ -436,5 +452,8 @@ def insert_links(conn: Conn, tenant_id: UUID, links: Sequence[tuple[UUID, UUID, 
             [r.ended_at for r in records],
             [r.ended_reason for r in records],
             [r.valid_to_before_end for r in records],
+            [r.supersede_applied for r in records],
+            [r.superseded_valid_to_before for r in records],
+            [r.superseded_valid_to_set for r in records],
         ),
     )

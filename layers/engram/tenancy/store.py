@@ -194,8 +194,8 @@ def chunk_counts(conn: Conn) -> ChunkCounts:
 
 
 def delete_namespace_rows(conn: Conn, namespace: str) -> PurgeResult:
-    """The namespace's conversations, memories and chunks (messages and idempotency records go with
-    their owners by cascade), with how many of each there were."""
+    """The namespace's conversations, extraction runs, memories and chunks (messages and idempotency
+    records go with their owners by cascade), with how many of each there were."""
     with conn.cursor(row_factory=class_row(PurgeResult)) as cur:
         counts = cur.execute(
             "SELECT %(ns)s AS namespace, (SELECT count(*) FROM memories WHERE namespace = %(ns)s) AS memories,"
@@ -206,6 +206,8 @@ def delete_namespace_rows(conn: Conn, namespace: str) -> PurgeResult:
             {"ns": namespace},
         ).fetchone()
     conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
+    # Extraction runs over its conversations went with them; runs over pushed texts hold those texts.
+    conn.execute("DELETE FROM extraction_runs WHERE namespace = %s", (namespace,))
     conn.execute("DELETE FROM memories WHERE namespace = %s", (namespace,))
     conn.execute("DELETE FROM chunks WHERE namespace = %s", (namespace,))
     assert counts is not None
