@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # each model module loads with its service, when its tool is first called
     from engram.consolidation.models import Run, RunWithActions
     from engram.conversations.models import AppendResult, Conversation
-    from engram.core.models import Memory
+    from engram.core.models import EvidenceTurn, Memory
     from engram.documents.models import QueryResponse
     from engram.erasure.models import Erasure
+    from engram.extraction.models import ExtractionRun, ExtractionRunDetail, ExtractionRunPage
     from engram.graph.models import ChainLink, Link, MemoryHistory
     from engram.memories.models import MemoryWritten
     from engram.priming.models import PrimeResponse, ResumeResponse
@@ -51,7 +52,16 @@ def memory(m: Memory) -> str:
         head += f" · valid until {_day(m.valid_to)}"
     if m.source:
         head += f" · source: {m.source}"
-    return f"{head}\n{_indented(m.content)}"
+    out = f"{head}\n{_indented(m.content)}"
+    if evidence := getattr(m, "evidence", None):  # a derived memory (GET): why do we believe this?
+        out += "\nEvidence (the turns it came from):\n" + _turns(evidence)
+    return out
+
+
+def _turns(turns: Iterable[EvidenceTurn]) -> str:
+    return "\n".join(
+        f"{INDENT}conversation {t.conversation_id} #{t.seq} {t.role} ({_day(t.created_at)}): {t.content}" for t in turns
+    )
 
 
 def stored(written: MemoryWritten) -> str:
@@ -256,4 +266,57 @@ def run(r: RunWithActions) -> str:
         lines.append(f"{a.seq}. {a.action}{done} [{ids}]: {a.reason}")
     if r.actions.next_cursor:
         lines.append(f"(more actions: cursor {r.actions.next_cursor})")
+    return "\n".join(lines)
+
+
+def _window(r: ExtractionRun) -> str:
+    if r.conversation_id is None:
+        return "a pushed text"
+    return f"conversation {r.conversation_id} turns {r.seq_from}-{r.seq_to}"
+
+
+def _spend(r: ExtractionRun) -> str:
+    return f"{r.llm_calls} LLM calls, {r.llm_input_tokens + r.llm_output_tokens} tokens"
+
+
+def extraction_runs(page: ExtractionRunPage) -> str:
+    if not page.items:
+        return "No extraction runs."
+    lines = []
+    for r in page.items:
+        counts = ", ".join(f"{n} {action}" for action, n in sorted(r.counts.items())) or "no actions"
+        reason = f" ({r.reason})" if r.reason else ""
+        dry = " · dry run" if r.dry_run else ""
+        lines.append(
+            f"run {r.id} · {r.namespace} · {_window(r)} · {r.status}{reason}{dry} · {counts} · {_spend(r)}"
+            f" · {_day(r.created_at)}"
+        )
+    if page.next_cursor:
+        lines.append(f"(more runs: cursor {page.next_cursor})")
+    return "\n".join(lines)
+
+
+def extraction_run(r: ExtractionRunDetail) -> str:
+    kind = "dry run (nothing written)" if r.dry_run else "run"
+    reason = f" · {r.reason}" if r.reason else ""
+    lines = [f"Extraction {kind} {r.id} of {r.namespace} over {_window(r)}: {r.status}{reason} · {_spend(r)}"]
+    for a in r.actions:
+        when = f" on {a.event_date}" if a.event_date else ""
+        ids = " · ".join(
+            part
+            for part in (
+                f"memory {a.memory_id}" if a.memory_id else "",
+                f"acting on memory {a.target_id}" if a.target_id else "",
+            )
+            if part
+        )
+        cited = ", ".join(f"#{seq}" for seq in a.evidence_seqs)
+        lines.append(f"{a.seq}. {a.action} {a.kind}{when}{' · ' + ids if ids else ''} · evidence {cited}")
+        lines.append(_indented(a.content))
+        if a.evidence:
+            lines.append(_turns(a.evidence))
+    if not r.actions and r.status == "done":
+        lines.append("Nothing durable to learn.")
+    if r.summary_after:
+        lines.append("Conversation summary now:\n" + _indented(r.summary_after))
     return "\n".join(lines)

@@ -267,6 +267,28 @@ def _consolidation_run(tenant: UUID, a: Arguments) -> str:
     return results.run(service.get_run_with_actions(tenant, a.run_id, cursor=a.cursor, limit=a.limit))
 
 
+def _extract(tenant: UUID, a: Arguments) -> str:
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.extraction import service
+
+    return results.extraction_run(service.extract(tenant, a.body, embedder_from_env()))
+
+
+def _extraction_runs(tenant: UUID, a: Arguments) -> str:
+    from engram.extraction import service
+
+    page = service.list_runs(
+        tenant, namespace=a.namespace, conversation_id=a.conversation_id, cursor=a.cursor, limit=a.limit
+    )
+    return results.extraction_runs(page)
+
+
+def _extraction_run(tenant: UUID, a: Arguments) -> str:
+    from engram.extraction import service
+
+    return results.extraction_run(service.get_run(tenant, a.run_id))
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "resume",
@@ -392,6 +414,31 @@ TOOLS: tuple[Tool, ...] = (
         f"{ROUTES}.consolidation:get_run",
         _consolidation_run,
         "A consolidation run: its status, counts per step and its actions (the plan of a dry run).",
+    ),
+    Tool(
+        "extract",
+        "write",
+        f"{ROUTES}.extraction:extract",
+        _extract,
+        "Learn from any text (a meeting note, a tool result) or a range of a conversation's turns: the facts, "
+        "preferences, decisions and dated events in it become memories (or update, invalidate or restate stored "
+        "ones), each citing its evidence. dry_run answers the decisions and writes nothing. Needs an LLM.",
+    ),
+    Tool(
+        "extraction_runs",
+        "read",
+        f"{ROUTES}.extraction:list_runs",
+        _extraction_runs,
+        "What was learned from conversations, newest first: each extraction run with its status and counts "
+        "per action; filter by conversation_id or namespace. Read one with extraction_run.",
+    ),
+    Tool(
+        "extraction_run",
+        "read",
+        f"{ROUTES}.extraction:get_run",
+        _extraction_run,
+        "One extraction run: each action (add, update, invalidate, restate) with its memory and the turns it "
+        "came from, verbatim.",
     ),
 )
 

@@ -262,6 +262,10 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
         await call("prime", {"task": "plan the next deploy"})
         run = (await call("consolidate", {})).split()[2]
         await call("consolidation_run", {"run_id": run})
+        out["extract"] = text(await client.call_tool("extract", {"text": "We deploy with Terraform."}))
+        await call("extraction_runs", {})
+        missing = {"run_id": "00000000-0000-0000-0000-000000000000"}
+        out["extraction_run"] = text(await client.call_tool("extraction_run", missing))
         await call("forget", {"memory_id": a})
         doomed = text(await client.call_tool("store_memory", {"content": "A passing remark to erase for good."}))
         await call("erase_memory", {"memory_id": doomed.split()[2]})
@@ -299,6 +303,8 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
     assert "(dry run: a plan, nothing will change)" in out["consolidate"]
     run = out["consolidate"].split()[2]
     assert out["consolidation_run"].startswith(f"Consolidation dry run {run} of default: ")
+    assert "extraction needs an LLM" in out["extract"]  # this server has no model: the tool says so
+    assert out["extraction_runs"] == "No extraction runs." and "not found" in out["extraction_run"]
     assert out["forget"] == f"Forgot memory {a}: it is in the trash and recall no longer returns it."
 
 

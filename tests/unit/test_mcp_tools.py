@@ -150,6 +150,8 @@ def test_every_tools_bad_argument_names_that_argument(tool):
     required = {name: VALID[name] for name in schema.get("required", [])}
     if tool == "update_memory":
         required["content"] = "c"  # an update must change something
+    if tool == "extract":
+        required["conversation_id"] = VALID["conversation_id"]  # text or a conversation: one of them
     BY_NAME[tool].parse(required)
     for argument in schema["properties"]:
         for bad in BAD_VALUES:
