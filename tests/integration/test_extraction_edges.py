@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from tests.integration.test_extraction import TURNS, by_content, first_answer, start
-from tests.integration.test_extraction import model as model
 
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.integration.test_extraction import ScriptedModel, append, by_content, first_answer, start
-from tests.integration.test_extraction import model as model
+from tests.integration.conftest import ScriptedModel
+from tests.integration.test_extraction import append, by_content, first_answer, model_stored, start
 from tests.integration.test_portability import HEADER, export_bytes, export_file, import_file, memory_line
 
 PREFERENCE = "The user prefers blue-green deploys on Tuesdays."
@@ -35,7 +35,7 @@ def _derive(api: Any, model: ScriptedModel, stack: Any, drain: Any) -> str:
                     "kind": "preference",
                     "content": "The user prefers blue-green deploys on Thursdays.",
                     "evidence": [5],
-                    "target": ScriptedModel.stored(body)[PREFERENCE],
+                    "target": model_stored(body)[PREFERENCE],
                 }
             ],
         }

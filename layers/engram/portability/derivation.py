@@ -49,16 +49,19 @@ class DerivationImport(ImportBase):
             return {**metadata, "extraction": self._remapped(metadata["extraction"])}
         if record.source == "conversation_summary":
             return self._remapped(metadata)
+        if record.source == "session_distillation" and isinstance(metadata.get("conversations"), list):
+            condensed = [self._mapped_conversation(c) for c in metadata["conversations"]]
+            return {**metadata, "conversations": condensed}
         return metadata
+
+    def _mapped_conversation(self, value: object) -> object:
+        old = _uuid(value)
+        return str(self.conversation_ids[old]) if old in self.conversation_ids else value
 
     def _remapped(self, origin: dict[str, Any]) -> dict[str, Any]:
         out = dict(origin)
         for key, ids in (("conversation_id", self.conversation_ids), ("run_id", self.run_ids)):
-            try:
-                old = UUID(str(out[key]))
-            except (KeyError, ValueError):
-                continue
-            if old in ids:
+            if key in out and (old := _uuid(out[key])) in ids:
                 out[key] = str(ids[old])
         return out
 
@@ -122,3 +125,10 @@ class DerivationImport(ImportBase):
             written = derivation_store.insert_evidence(self.conn, self.tenant_id, batch)
             self.imported.evidence += written
             self.deduplicated.evidence += len(batch) - written
+
+
+def _uuid(value: object) -> UUID | None:
+    try:
+        return UUID(str(value))
+    except ValueError:
+        return None
