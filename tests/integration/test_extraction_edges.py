@@ -81,3 +81,26 @@ def test_mcp_extract_without_an_llm_says_so(tenant):
     error, out = call_tool(tenant.key, "extract", {"text": "We use Rust."})
     assert error and "extraction needs an LLM" in out
     assert call_tool(tenant.key, "extraction_runs", {}) == (False, "No extraction runs.")
+
+
+def test_usage_shows_background_spend_against_the_daily_budget(api, model, stack, settings_env):
+    assert api.get("/v1/usage").body["extraction"] == {
+        "tokens_today": 0,
+        "extraction_tokens_today": 0,
+        "daily_tokens": 500_000,
+        "over_budget": False,
+        "waiting_runs": 0,
+    }
+    settings_env(ENGRAM_EXTRACTION_DAILY_TOKENS="1000")
+    model.then(first_answer)
+    start(api)
+    stack.extraction_poller.drain()  # 900 + 120 tokens: over the budget
+    start(api, namespace="atlas2")
+    stack.extraction_poller.drain()  # waits, and says why in its run
+    assert api.get("/v1/usage").body["extraction"] == {
+        "tokens_today": 1020,
+        "extraction_tokens_today": 1020,
+        "daily_tokens": 1000,
+        "over_budget": True,
+        "waiting_runs": 1,
+    }

@@ -711,6 +711,16 @@ class UsageLine(Result):
     latency_ms: int
 
 
+class ExtractionSpend(Result):
+    """Today's spend against background extraction's daily token budget."""
+
+    tokens_today: int  # every purpose: what the budget counts
+    extraction_tokens_today: int
+    daily_tokens: int
+    over_budget: bool  # background extraction jobs wait
+    waiting_runs: int
+
+
 class UsageReport(Result):
     since: datetime
     until: datetime
@@ -718,6 +728,7 @@ class UsageReport(Result):
     input_tokens: int
     output_tokens: int
     lines: list[UsageLine]
+    extraction: ExtractionSpend | None = None  # servers before extraction leave it out
 
 
 class ApiKeyInfo(Result):

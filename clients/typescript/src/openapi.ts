@@ -2020,6 +2020,37 @@ export type components = {
             /** Namespace */
             namespace: string;
         };
+        /**
+         * ExtractionSpend
+         * @description Today's spend against background extraction's daily token budget (see docs/extraction.md).
+         */
+        ExtractionSpend: {
+            /**
+             * Daily Tokens
+             * @description The budget: ENGRAM_EXTRACTION_DAILY_TOKENS
+             */
+            daily_tokens: number;
+            /**
+             * Extraction Tokens Today
+             * @description Of those, extraction's and session distillation's
+             */
+            extraction_tokens_today: number;
+            /**
+             * Over Budget
+             * @description Background extraction jobs wait (until the next UTC day)
+             */
+            over_budget: boolean;
+            /**
+             * Tokens Today
+             * @description LLM tokens since midnight UTC, every purpose: what the budget counts
+             */
+            tokens_today: number;
+            /**
+             * Waiting Runs
+             * @description Extraction runs waiting for the budget now
+             */
+            waiting_runs: number;
+        };
         /** ExtractRequest */
         ExtractRequest: {
             /**
@@ -4344,6 +4375,7 @@ export type components = {
         UsageReport: {
             /** Calls */
             calls: number;
+            extraction: components["schemas"]["ExtractionSpend"];
             /** Input Tokens */
             input_tokens: number;
             /**

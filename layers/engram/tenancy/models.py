@@ -53,6 +53,16 @@ class UsageLine(BaseModel):
     latency_ms: int = Field(description="Total time spent in these calls")
 
 
+class ExtractionSpend(BaseModel):
+    """Today's spend against background extraction's daily token budget (see docs/extraction.md)."""
+
+    tokens_today: int = Field(description="LLM tokens since midnight UTC, every purpose: what the budget counts")
+    extraction_tokens_today: int = Field(description="Of those, extraction's and session distillation's")
+    daily_tokens: int = Field(description="The budget: ENGRAM_EXTRACTION_DAILY_TOKENS")
+    over_budget: bool = Field(description="Background extraction jobs wait (until the next UTC day)")
+    waiting_runs: int = Field(description="Extraction runs waiting for the budget now")
+
+
 class UsageReport(BaseModel):
     since: datetime
     until: datetime
@@ -60,3 +70,4 @@ class UsageReport(BaseModel):
     input_tokens: int
     output_tokens: int
     lines: list[UsageLine] = Field(description="By day (oldest first), component and model")
+    extraction: ExtractionSpend

@@ -7,13 +7,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from engram.adapters import llm
+from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.indexing.vectors import active_space
-from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageReport
+from engram.tenancy.models import ApiKeyInfo, ExtractionSpend, IssuedApiKey, KeyCreate, PurgeResult, UsageReport
 from engram.tenancy.store import (
     NamespaceBreakdown,
     chunk_counts,
     delete_namespace_rows,
+    extraction_today,
     issue_key,
     list_keys,
     llm_usage_by_day,
@@ -74,6 +77,9 @@ def tenant_usage(tenant_id: UUID, since: datetime | None = None) -> UsageReport:
     start = since if since is not None else until - timedelta(days=USAGE_DEFAULT_DAYS)
     with tenant_transaction(tenant_id) as conn:
         lines = llm_usage_by_day(conn, start)
+        _, tokens_today = llm.usage_today(conn)  # what run_job's budget check counts
+        extraction_tokens, waiting = extraction_today(conn)
+    budget = settings().extraction_daily_tokens
     return UsageReport(
         since=start,
         until=until,
@@ -81,6 +87,13 @@ def tenant_usage(tenant_id: UUID, since: datetime | None = None) -> UsageReport:
         input_tokens=sum(u.input_tokens for u in lines),
         output_tokens=sum(u.output_tokens for u in lines),
         lines=lines,
+        extraction=ExtractionSpend(
+            tokens_today=tokens_today,
+            extraction_tokens_today=extraction_tokens,
+            daily_tokens=budget,
+            over_budget=tokens_today >= budget,
+            waiting_runs=waiting,
+        ),
     )
 
 

@@ -133,6 +133,19 @@ def llm_usage_by_day(conn: Conn, since: datetime) -> list[UsageLine]:
     return [UsageLine.model_validate(r) for r in rows]
 
 
+def extraction_today(conn: Conn) -> tuple[int, int]:
+    """The transaction tenant's tokens spent since midnight UTC by extraction (background jobs,
+    POST /v1/extract, session distillation: their llm_usage purposes), and its runs waiting for the budget."""
+    row = conn.execute(
+        "SELECT (SELECT COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) FROM llm_usage"
+        "  WHERE purpose IN ('extraction', 'session_distillation')"
+        "  AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS tokens,"
+        " (SELECT count(*) FROM extraction_runs WHERE status = 'waiting') AS waiting"
+    ).fetchone()
+    assert row is not None
+    return int(row["tokens"]), int(row["waiting"])
+
+
 @dataclass
 class NamespaceBreakdown:
     """One namespace's active memories by layer and by kind, active documents, chunks waiting for a vector."""
