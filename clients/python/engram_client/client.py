@@ -199,6 +199,15 @@ class Engram:
     list_consolidation_actions = SyncEndpoint(endpoints.list_consolidation_actions)
     iter_consolidation_actions = SyncPages(endpoints.list_consolidation_actions)
     undo_consolidation = SyncEndpoint(endpoints.undo_consolidation)
+    # ---- extraction
+    extract = SyncEndpoint(endpoints.extract)
+    list_extraction_runs = SyncEndpoint(endpoints.list_extraction_runs)
+    iter_extraction_runs = SyncPages(endpoints.list_extraction_runs)
+    get_extraction_run = SyncEndpoint(endpoints.get_extraction_run)
+    extraction_run = get_extraction_run  # the MCP tool's name
+    undo_extraction = SyncEndpoint(endpoints.undo_extraction)
+    get_extraction_settings = SyncEndpoint(endpoints.get_extraction_settings)
+    put_extraction_settings = SyncEndpoint(endpoints.put_extraction_settings)
     # ---- export and import
     create_export = SyncEndpoint(endpoints.create_export)
     get_export = SyncEndpoint(endpoints.get_export)
@@ -464,6 +473,15 @@ class AsyncEngram:
     list_consolidation_actions = AsyncEndpoint(endpoints.list_consolidation_actions)
     iter_consolidation_actions = AsyncPages(endpoints.list_consolidation_actions)
     undo_consolidation = AsyncEndpoint(endpoints.undo_consolidation)
+    # ---- extraction
+    extract = AsyncEndpoint(endpoints.extract)
+    list_extraction_runs = AsyncEndpoint(endpoints.list_extraction_runs)
+    iter_extraction_runs = AsyncPages(endpoints.list_extraction_runs)
+    get_extraction_run = AsyncEndpoint(endpoints.get_extraction_run)
+    extraction_run = get_extraction_run  # the MCP tool's name
+    undo_extraction = AsyncEndpoint(endpoints.undo_extraction)
+    get_extraction_settings = AsyncEndpoint(endpoints.get_extraction_settings)
+    put_extraction_settings = AsyncEndpoint(endpoints.put_extraction_settings)
     # ---- export and import
     create_export = AsyncEndpoint(endpoints.create_export)
     get_export = AsyncEndpoint(endpoints.get_export)

@@ -31,6 +31,8 @@ from engram_client.models import (
     Direction,
     DocumentWritten,
     ExportJob,
+    ExtractionRun,
+    ExtractionRunDetail,
     ImportJob,
     ImportTicket,
     IssuedApiKey,
@@ -39,9 +41,11 @@ from engram_client.models import (
     Link,
     LinkBatchResult,
     Memory,
+    MemoryDetail,
     MemoryHistory,
     MemoryWritten,
     MessagePage,
+    NamespaceExtraction,
     PrimeResponse,
     PurgeResult,
     QueryResponse,
@@ -260,9 +264,9 @@ def store_memories(items: Sequence[NewMemory], *, idempotency_key: str | None = 
     )
 
 
-def get_memory(memory_id: Ref) -> Call[Memory]:
-    """One memory by id (404 when missing or not this tenant's)."""
-    return Call("GET", _path("/v1/memories/{}", memory_id), _model(Memory), retry_safe=True)
+def get_memory(memory_id: Ref) -> Call[MemoryDetail]:
+    """One memory by id (404 when missing or not this tenant's); a derived one with its evidence turns."""
+    return Call("GET", _path("/v1/memories/{}", memory_id), _model(MemoryDetail), retry_safe=True)
 
 
 def update_memory(
@@ -738,6 +742,74 @@ def list_consolidation_actions(
 def undo_consolidation(run_id: Ref) -> Call[Run]:
     """Put back everything a run changed (409 naming the memories changed since)."""
     return Call("POST", _path("/v1/consolidation-runs/{}/undo", run_id), _model(Run))
+
+
+# ---- extraction (memories derived from conversations and text) ---------------------------------
+
+
+def extract(
+    *,
+    text: str | None = None,
+    conversation_id: Ref | None = None,
+    seq_from: int | None = None,
+    seq_to: int | None = None,
+    namespace: str | None = None,
+    dry_run: bool | None = None,
+) -> Call[ExtractionRunDetail]:
+    """Derive memories from any text or a range of a conversation's turns now (one model call; 503
+    without an LLM); `dry_run` answers the decisions and writes nothing. Not retried: a retry would
+    ask the model again."""
+    body = _body(
+        text=text,
+        conversation_id=conversation_id,
+        seq_from=seq_from,
+        seq_to=seq_to,
+        namespace=namespace,
+        dry_run=dry_run,
+    )
+    return Call("POST", "/v1/extract", _model(ExtractionRunDetail), json=body)
+
+
+def list_extraction_runs(
+    *,
+    namespace: str | None = None,
+    conversation_id: Ref | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> Call[CursorPage[ExtractionRun]]:
+    """One page of extraction runs, newest first (of a namespace or a conversation)."""
+    params = _query(namespace=namespace, conversation_id=conversation_id, limit=limit, cursor=cursor)
+    return Call("GET", "/v1/extraction/runs", _model(CursorPage[ExtractionRun]), params=params, retry_safe=True)
+
+
+def get_extraction_run(run_id: Ref) -> Call[ExtractionRunDetail]:
+    """One extraction run: its actions, each with the turns it came from, verbatim."""
+    return Call("GET", _path("/v1/extraction/runs/{}", run_id), _model(ExtractionRunDetail), retry_safe=True)
+
+
+def undo_extraction(run_id: Ref) -> Call[ExtractionRunDetail]:
+    """Reverse a done run: its memories to the trash, updates and invalidations lifted, restatements
+    uncounted, the summary as it was (409 when it is not a done, applied run)."""
+    return Call("POST", _path("/v1/extraction/runs/{}/undo", run_id), _model(ExtractionRunDetail))
+
+
+def get_extraction_settings(namespace: str) -> Call[NamespaceExtraction]:
+    """What a namespace extracts (the defaults when nothing is set)."""
+    params = _query(namespace=namespace)
+    return Call("GET", "/v1/extraction/settings", _model(NamespaceExtraction), params=params, retry_safe=True)
+
+
+def put_extraction_settings(
+    namespace: str,
+    *,
+    enabled: bool | None = None,
+    kinds: Sequence[Literal["fact", "preference", "decision", "event"]] | None = None,
+    instructions: str | None = None,
+) -> Call[NamespaceExtraction]:
+    """Turn extraction on or off for a namespace, choose its kinds, add instructions (admin scope). A
+    whole replacement: what is left out takes its default."""
+    body = _body(namespace=namespace, enabled=enabled, kinds=kinds, instructions=instructions)
+    return Call("PUT", "/v1/extraction/settings", _model(NamespaceExtraction), json=body, retry_safe=True)
 
 
 # ---- export and import -------------------------------------------------------------------------

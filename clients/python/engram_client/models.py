@@ -242,6 +242,12 @@ class EvidenceTurn(Result):
     metadata: Any = None
 
 
+class MemoryDetail(Memory):
+    """One memory as GET /v1/memories/{id} returns it: a derived one with its evidence turns."""
+
+    evidence: list[EvidenceTurn] = []  # why do we believe this? The turns it came from, verbatim
+
+
 class RecallHit(Result):
     """A result of `format="full"`: the memory's summary, its best chunk, the score."""
 
@@ -605,6 +611,63 @@ class Run(Result):
     @property
     def finished(self) -> bool:
         return self.status in ("done", "failed", "undone")
+
+
+class ExtractionRun(Result):
+    """One extraction job: a window of a conversation's turns (or a pushed text), its model calls and
+    tokens, its outcome, and its actions counted by name."""
+
+    id: str
+    namespace: str
+    conversation_id: str | None
+    seq_from: int | None
+    seq_to: int | None
+    trigger: str  # turns | quiet | api
+    dry_run: bool
+    status: str  # queued | running | waiting | done | failed | undone
+    reason: str | None  # why it waits, or why it failed
+    attempts: int
+    llm_calls: int
+    llm_input_tokens: int
+    llm_output_tokens: int
+    summary_after: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    undone_at: datetime | None
+    counts: dict[str, int] = {}  # actions by name: add, update, invalidate, restate
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("done", "failed", "undone")
+
+
+class ExtractionAction(Result):
+    """One decision of a run, with the turns it came from (`evidence`, in a run's detail)."""
+
+    seq: int
+    action: str  # add | update | invalidate | restate
+    kind: str  # fact | preference | decision | event
+    content: str
+    event_date: date | None
+    memory_id: str | None  # the memory written (add, update)
+    target_id: str | None  # the stored memory acted on (update, invalidate, restate)
+    evidence_seqs: list[int]
+    evidence: list[EvidenceTurn] = []
+
+
+class ExtractionRunDetail(ExtractionRun):
+    actions: list[ExtractionAction]
+
+
+class NamespaceExtraction(Result):
+    """What a namespace extracts (no settings stored: the defaults, `updated_at` None)."""
+
+    namespace: str
+    enabled: bool
+    kinds: list[str]
+    instructions: str | None
+    updated_at: datetime | None
 
 
 class Action(Result):
