@@ -6,10 +6,11 @@ import * as recall from "./recall.js";
 import * as memory from "./memory.js";
 import * as topics from "./topics.js";
 import * as runs from "./runs.js";
+import * as extraction from "./extraction.js";
 import * as documents from "./documents.js";
 import * as grants from "./grants.js";
 
-const VIEWS = { overview, recall, memory, topics, runs, documents, grants };
+const VIEWS = { overview, recall, memory, topics, runs, extraction, documents, grants };
 const main = document.getElementById("main");
 let rendering = 0;
 

@@ -2,6 +2,7 @@
 import { get, post, del, path } from "./api.js";
 import { h, when, num, table, errorBox, confirmDialog, status } from "./dom.js";
 import { linkGraph } from "./charts.js";
+import { evidenceList } from "./extraction.js";
 
 function facts(m) {
   const rows = [
@@ -37,6 +38,16 @@ function linksSection(traversal) {
       : h("p", { class: "muted" }, "No links."));
 }
 
+// A derived memory beside the turns it came from, verbatim, and the extraction run that wrote it.
+function evidence(m) {
+  const run = m.metadata && (m.metadata.extraction || m.metadata).run_id;
+  return h("section", { "aria-labelledby": "evidence-title", id: "evidence" },
+    h("h3", { id: "evidence-title" }, "Why do we believe this?"),
+    h("p", { class: "muted" }, `Learned from ${m.evidence.length === 1 ? "this turn" : `these ${m.evidence.length} turns`}`,
+      run ? [" by ", h("a", { href: path`#/extraction/run/${run}` }, `extraction run ${String(run).slice(0, 8)}`)] : null, ":"),
+    evidenceList(m.evidence));
+}
+
 // A memory in the trash is not readable by id (404): the page keeps what DELETE answered.
 async function draw(root, memory) {
   const id = memory.id;
@@ -65,6 +76,7 @@ async function draw(root, memory) {
     h("div", { class: "actions" }, trash,
       memory.document_tier !== null && memory.document_tier !== undefined
         ? h("a", { href: path`#/documents/${id}`, class: "button" }, "Ask this document") : null),
+    memory.evidence && memory.evidence.length ? evidence(memory) : null,
     h("div", { class: "two-columns" },
       h("section", { "aria-labelledby": "facts-title" }, h("h3", { id: "facts-title" }, "Details"), facts(memory),
         h("h3", null, "Metadata"), h("pre", { class: "metadata" }, JSON.stringify(memory.metadata, null, 2))),
