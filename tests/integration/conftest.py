@@ -175,6 +175,11 @@ class ScriptedModel:
 def model(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[ScriptedModel]:
     from engram_local.stack import LocalStack
 
+    # Jobs an earlier test queued and never ran would take this test's scripted answers: dropped.
+    sqs = stack.aws.sqs()
+    while found := sqs.receive_message(QueueUrl=stack.extract_queue_url, MaxNumberOfMessages=10).get("Messages"):
+        for m in found:
+            sqs.delete_message(QueueUrl=stack.extract_queue_url, ReceiptHandle=m["ReceiptHandle"])
     scripted = ScriptedModel()
     for name, value in {
         "ANTHROPIC_API_KEY": "sk-test",

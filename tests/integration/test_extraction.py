@@ -354,3 +354,28 @@ def test_three_sessions_distil_into_a_project_status_that_resume_shows(api, mode
     # Erasing one of the sessions erases the status built from its summary.
     assert api.post("/v1/erasures", {"selector": {"conversation_id": ids[0]}}).status == 202
     assert api.get(f"/v1/memories/{status[0]['id']}").status == 404
+
+
+def test_erasing_a_derived_memory_leaves_its_words_in_no_run(api, tenant, model, stack):
+    model.then(first_answer)
+    conversation_id = start(api)
+    stack.extraction_poller.drain()
+    learned = by_content(api)
+    fact = learned["Atlas runs PostgreSQL 16 in production."]
+    summary = next(m for m in learned.values() if m["source"] == "conversation_summary")
+    for memory in (fact, summary):
+        erased = api.post(f"/v1/memories/{memory['id']}/erase", {})
+        assert erased.status in (200, 202), erased.body
+    assert erased.body["counts"]["extraction_actions"] >= 1
+    from tests.integration.conftest import owner_connection
+
+    with owner_connection(stack) as conn:
+        actions = conn.execute("SELECT content FROM extraction_actions WHERE tenant_id = %s", (tenant.id,)).fetchall()
+        summaries = conn.execute(
+            "SELECT summary_before, summary_after FROM extraction_runs WHERE tenant_id = %s", (tenant.id,)
+        ).fetchall()
+    assert len(actions) == 2 and not any("PostgreSQL 16" in a for (a,) in actions)
+    assert summaries == [(None, None)]
+    assert api.get(f"/v1/conversations/{conversation_id}").body["summary"] is None
+    run = api.get(f"/v1/extraction/runs?conversation_id={conversation_id}").body["items"][0]
+    assert run["counts"] == {"add": 2}  # the other two derived memories stay, with their actions

@@ -1615,6 +1615,12 @@ export type components = {
              */
             exports: number;
             /**
+             * Extraction Actions
+             * @description Extraction actions, summaries and pushed texts of runs that held an erased memory's words, dropped (the runs stay, without them)
+             * @default 0
+             */
+            extraction_actions: number;
+            /**
              * Idempotent Answers
              * @description Stored Idempotency-Key answers that held an erased item
              * @default 0

@@ -64,6 +64,11 @@ class ErasureCounts(BaseModel):
     consolidation_actions: int = Field(
         default=0, description="Consolidation actions whose before-image, reason or details lost the erased text"
     )
+    extraction_actions: int = Field(
+        default=0,
+        description="Extraction actions, summaries and pushed texts of runs that held an erased memory's words, "
+        "dropped (the runs stay, without them)",
+    )
     idempotent_answers: int = Field(default=0, description="Stored Idempotency-Key answers that held an erased item")
     topics_renamed: int = Field(default=0, description="Topics renamed without the erased memories' words")
     topics_removed: int = Field(default=0, description="Leaves left without members, removed")

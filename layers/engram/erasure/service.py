@@ -27,7 +27,7 @@ from engram.adapters import s3
 from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import InvalidField, NotFound
-from engram.erasure import store
+from engram.erasure import extraction_store, store
 from engram.erasure.models import Cascade, ErasedIds, Erasure, ErasureCounts, ErasureCreate
 from engram.topics import service as topics
 
@@ -80,7 +80,9 @@ def _erase_now(
     out = _Erased()
     derived = store.derived_from(conn, memory_ids) if memory_ids else []
     if conversation_ids:  # what extraction learned from the turns: a copy of what they said
-        learned = [m for m in store.derived_from_conversations(conn, conversation_ids) if m not in memory_ids]
+        learned = [
+            m for m in extraction_store.derived_from_conversations(conn, conversation_ids) if m not in memory_ids
+        ]
         derived = sorted({*derived, *learned, *store.derived_from(conn, learned)} - set(memory_ids))
     targets = memory_ids + derived if cascade == "erase" else list(memory_ids)
     out.ids.memories = targets
@@ -104,6 +106,7 @@ def _erase_now(
         gone_words = topics.erased_words(store.memory_texts(conn, targets))
         holding = topics.topics_holding(conn, targets)
         out.counts.consolidation_actions, out.ids.consolidation_runs = store.scrub_actions(conn, targets)
+        out.counts.extraction_actions = extraction_store.scrub_extraction(conn, targets)
         erased = {str(i) for i in targets}
         renamed: list[tuple[str, str, str]] = []  # (topic id, old name, new name): quoted by lineage
         for r in store.tree_images_with(conn, targets):

@@ -120,17 +120,6 @@ def derived_from(conn: Conn, ids: Sequence[UUID]) -> list[UUID]:
     return [r["id"] for r in rows]
 
 
-def derived_from_conversations(conn: Conn, conversation_ids: Sequence[UUID]) -> list[UUID]:
-    """Memories extraction derived from these conversations' turns (their evidence cites them): a
-    conversation's erasure reaches what was learned from it, whatever else the memory cites."""
-    rows = conn.execute(
-        "SELECT DISTINCT e.memory_id AS id FROM memory_evidence e JOIN memories m ON m.id = e.memory_id"
-        " WHERE e.conversation_id = ANY(%s) ORDER BY 1",
-        (list(conversation_ids),),
-    ).fetchall()
-    return [r["id"] for r in rows]
-
-
 def memory_texts(conn: Conn, ids: Sequence[UUID]) -> list[str]:
     return [r["content"] for r in conn.execute("SELECT content FROM memories WHERE id = ANY(%s)", (list(ids),))]
 
