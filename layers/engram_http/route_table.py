@@ -44,6 +44,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/erasures/{erasure_id}", "erasure"),
     Route("POST", "/v1/tenant/erase", "erasure"),
     Route("POST", "/v1/recall", "recall"),
+    Route("POST", "/v1/feedback", "recall"),
     Route("POST", "/v1/documents", "documents"),
     Route("POST", "/v1/documents/uploads", "documents"),
     Route("GET", "/v1/documents/uploads/{upload_id}", "documents"),

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # each model module loads with its service, when its tool is 
     from engram.documents.models import QueryResponse
     from engram.erasure.models import Erasure
     from engram.extraction.models import ExtractionRun, ExtractionRunDetail, ExtractionRunPage
+    from engram.feedback.models import Feedback
     from engram.graph.models import ChainLink, Link, MemoryHistory
     from engram.memories.models import MemoryWritten
     from engram.priming.models import PrimeResponse, ResumeResponse
@@ -48,6 +49,10 @@ def memory(m: Memory) -> str:
     )
     if m.status != "active":
         head += f" · {m.status}"
+    if m.critical:
+        head += " · CRITICAL"
+    if m.conflict_key:
+        head += f" · key {m.conflict_key}"
     if m.valid_to:
         head += f" · valid until {_day(m.valid_to)}"
     if m.source:
@@ -68,7 +73,13 @@ def stored(written: MemoryWritten) -> str:
     m = written.memory
     if written.deduplicated:
         return f"Already stored: memory {m.id} (seen {m.repetition_count + 1} times in {m.namespace})."
-    return f"Stored memory {m.id} in {m.namespace} ({m.kind}; searchable by keyword now, by meaning once embedded)."
+    replaced = (
+        f" It replaces {', '.join(map(str, written.superseded))} ({m.conflict_key})." if written.superseded else ""
+    )
+    return (
+        f"Stored memory {m.id} in {m.namespace} ({m.kind}; searchable by keyword now, by meaning once embedded)."
+        f"{replaced}"
+    )
 
 
 def updated(m: Memory) -> str:
@@ -95,6 +106,7 @@ def _hit(n: int, hit: RecallHit | CompactHit) -> str:
     if isinstance(hit, CompactHit):
         where = f"seq {hit.seq_from}-{hit.seq_to} · " if hit.seq_from is not None else ""
         head = f"{n}. {hit.type} {hit.id} · {where}score {hit.score:.3f} · {hit.namespace} · {_day(hit.created_at)}"
+        head += " · CRITICAL" if hit.critical else ""
         return f"{head}\n{_indented(hit.text)}"
     chunk = hit.chunk
     if hit.type == "conversation":
@@ -110,6 +122,8 @@ def _hit(n: int, hit: RecallHit | CompactHit) -> str:
         f"{n}. memory {hit.memory_id} · score {hit.score:.3f} · {hit.namespace} · {hit.kind} · "
         f"{_day(hit.created_at)}{_tags(hit.tags)}"
     )
+    if hit.critical:
+        head += " · CRITICAL"
     if chunk.truncated:
         head += " · cut to the budget"
     text = f"{head}\n{_indented(chunk.text)}"
@@ -121,10 +135,32 @@ def _hit(n: int, hit: RecallHit | CompactHit) -> str:
 
 
 def recalled(response: RecallResponse) -> str:
+    footer = _degraded(response.degraded)
+    if response.trace is not None:
+        footer += "\n" + _traced(response)
+    if response.recall_id is not None:
+        footer += f"\n(recall_id {response.recall_id}: say which results helped with recall_feedback)"
     if not response.results:
-        return "No memories matched." + _degraded(response.degraded)
+        return "No memories matched." + footer
     lines = [_hit(n, hit) for n, hit in enumerate(response.results, 1)]
-    return "\n".join(lines) + _degraded(response.degraded)
+    return "\n".join(lines) + footer
+
+
+def _traced(response: RecallResponse) -> str:
+    """Where each expected item went, one line each."""
+    assert response.trace is not None
+    lines = ["Trace:"]
+    for t in response.trace.items:
+        what = t.memory_id or t.conversation_id or "-"
+        ranks = f"vector #{t.vector_rank or '-'}, keyword #{t.keyword_rank or '-'}, fused #{t.fused_rank or '-'}"
+        where = f"returned #{t.rank}" if t.returned else ", ".join(t.reasons) or "not returned"
+        lines.append(f"- {t.expected} ({what}): {where}; {ranks}")
+    return "\n".join(lines)
+
+
+def feedback_given(f: Feedback) -> str:
+    moved = ", ".join(f"{w.id} x{w.ranking_factor:g}" for w in f.weights) or "no weights"
+    return f"Feedback {f.id} on recall {f.recall_id} recorded: {moved} (decaying back with time)."
 
 
 def primed(response: PrimeResponse) -> str:
@@ -134,7 +170,8 @@ def primed(response: PrimeResponse) -> str:
     for n, m in enumerate(response.results, 1):
         topic = f" · topic {m.topic.id} {m.topic.name}" if m.topic else ""
         cut = " · cut to the budget" if m.truncated else ""
-        head = f"{n}. memory {m.memory_id} · score {m.score:.3f} · {m.namespace} · {m.kind}{topic}{cut}"
+        critical = " · CRITICAL" if m.critical else ""
+        head = f"{n}. memory {m.memory_id} · score {m.score:.3f} · {m.namespace} · {m.kind}{critical}{topic}{cut}"
         lines.append(f"{head}\n{_indented(m.text)}")
     return "\n".join(lines) + _degraded(response.degraded)
 
@@ -142,6 +179,9 @@ def primed(response: PrimeResponse) -> str:
 def resumed(r: ResumeResponse) -> str:
     """The briefing's sections as the service fitted them to budget_chars, each memory with its id."""
     blocks = []
+    if r.critical:
+        lines = [f"- memory {m.memory_id}: {m.text}{'…' if m.truncated else ''}" for m in r.critical]
+        blocks.append(f"=== Critical ({len(r.critical)}) ===\n" + "\n".join(lines))
     if r.core:
         blocks.append(
             f"=== Core ({len(r.core)}) ===\n" + "\n".join(f"- memory {m.memory_id}: {m.text}" for m in r.core)

@@ -183,6 +183,12 @@ def _recall(tenant: UUID, a: Arguments) -> str:
     return results.recalled(recall(tenant, a.body, embedder_from_env(), read_only=a.read_only))
 
 
+def _recall_feedback(tenant: UUID, a: Arguments) -> str:
+    from engram.feedback import service
+
+    return results.feedback_given(service.give_feedback(tenant, a.body, _key(a, "POST /v1/feedback")))
+
+
 def _store_memory(tenant: UUID, a: Arguments) -> str:
     from engram.memories import service
 
@@ -313,7 +319,17 @@ TOOLS: tuple[Tool, ...] = (
         f"{ROUTES}.recall:recall_memories",
         _recall,
         "Search memories and conversation windows by meaning and keyword. Results carry ids to pass to "
-        "get_memory, query_document, update_memory, forget or link_memories.",
+        "get_memory, query_document, update_memory, forget or link_memories. Critical facts come first. "
+        "`trace` with the ids or phrases you expected says where each went.",
+    ),
+    Tool(
+        "recall_feedback",
+        "write",
+        f"{ROUTES}.recall:give_feedback",
+        _recall_feedback,
+        "After a recall, say which of its results helped (useful) and which did not (not_useful), by the ids "
+        "it returned, and why it missed (failure_class): later recalls rank them up or down, bounded, and "
+        "the effect fades with time. Once per recall_id.",
     ),
     Tool(
         "store_memory",
@@ -321,7 +337,8 @@ TOOLS: tuple[Tool, ...] = (
         f"{ROUTES}.memories:create_memory",
         _store_memory,
         "Store one memory: a fact, decision, preference or lesson worth keeping. Identical content in the "
-        "namespace is not stored twice.",
+        "namespace is not stored twice. critical=true for a fact never to miss (returned first in every "
+        "recall and briefing); conflict_key (user.city) replaces the current memory with that key.",
     ),
     Tool("get_memory", "read", f"{ROUTES}.memories:get_memory", _get_memory, "One memory, whole, with its metadata."),
     Tool(

@@ -63,7 +63,7 @@ def test_budget_chars_is_a_hard_limit_and_explain_gives_parts(api, notes):
     assert body["used_chars"] <= 150
     assert sum(len(h["chunk"]["text"]) for h in body["results"]) == body["used_chars"]
     parts = body["results"][0]["explain"]
-    assert set(parts) == {"vector", "keyword", "recency", "importance", "fused", "rewrites", "rerank"}
+    assert set(parts) == {"vector", "keyword", "recency", "importance", "fused", "rewrites", "rerank", "feedback"}
 
 
 def test_recall_touches_access_count_unless_told_not_to(api, notes):

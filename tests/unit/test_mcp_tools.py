@@ -138,6 +138,7 @@ VALID = {
     "messages": [{"role": "user", "content": "x"}],
     "ids": ["t1"],
     "relation": "relates_to",
+    "recall_id": "00000000-0000-0000-0000-000000000003",
 }
 # Invalid for every argument type: a string with NUL, a lone surrogate, a list of an object with NUL,
 # a number too large for any bound, a negative number.
@@ -152,6 +153,8 @@ def test_every_tools_bad_argument_names_that_argument(tool):
         required["content"] = "c"  # an update must change something
     if tool == "extract":
         required["conversation_id"] = VALID["conversation_id"]  # text or a conversation: one of them
+    if tool == "recall_feedback":
+        required["failure_class"] = "missing_content"  # feedback must say something
     BY_NAME[tool].parse(required)
     for argument in schema["properties"]:
         for bad in BAD_VALUES:

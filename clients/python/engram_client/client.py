@@ -161,6 +161,7 @@ class Engram:
     memory_history = SyncEndpoint(endpoints.memory_history)
     # ---- recall
     recall = SyncEndpoint(endpoints.recall)
+    feedback = SyncEndpoint(endpoints.feedback)
     # ---- graph
     link_memories = SyncEndpoint(endpoints.link_memories)
     link_memories_batch = SyncEndpoint(endpoints.link_memories_batch)
@@ -435,6 +436,7 @@ class AsyncEngram:
     memory_history = AsyncEndpoint(endpoints.memory_history)
     # ---- recall
     recall = AsyncEndpoint(endpoints.recall)
+    feedback = AsyncEndpoint(endpoints.feedback)
     # ---- graph
     link_memories = AsyncEndpoint(endpoints.link_memories)
     link_memories_batch = AsyncEndpoint(endpoints.link_memories_batch)

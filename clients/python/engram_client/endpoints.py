@@ -33,6 +33,7 @@ from engram_client.models import (
     ExportJob,
     ExtractionRun,
     ExtractionRunDetail,
+    Feedback,
     ImportJob,
     ImportTicket,
     IssuedApiKey,
@@ -111,6 +112,13 @@ class NewMemory(TypedDict):
     metadata: NotRequired[dict[str, Any]]
     valid_from: NotRequired[datetime | str | None]
     valid_to: NotRequired[datetime | str | None]
+    critical: NotRequired[bool]
+    conflict_key: NotRequired[str | None]
+
+
+FailureClass = Literal[
+    "vocabulary_mismatch", "aggregation_failure", "stale_ranking", "missing_content", "scope_mismatch"
+]
 
 
 class NewLink(TypedDict):
@@ -234,10 +242,14 @@ def store_memory(
     metadata: Mapping[str, Any] | None = None,
     valid_from: datetime | str | None = None,
     valid_to: datetime | str | None = None,
+    critical: bool | None = None,
+    conflict_key: str | None = None,
     idempotency_key: str | None = None,
 ) -> Call[MemoryWritten]:
     """Store one memory (<= 16,000 characters; larger text: `store_document`). The same content in the
     same namespace is not stored twice: the answer says `deduplicated` and returns the existing one.
+    `critical=True`: recall, resume and prime return it first, whatever the query. `conflict_key`
+    ("user.city"): it supersedes the namespace's current memory with that key (`superseded` names it).
     Sent with an Idempotency-Key (a new one unless given): a retry after a lost answer gets the first
     answer and counts no repetition."""
     body = _body(
@@ -250,6 +262,8 @@ def store_memory(
         metadata=metadata,
         valid_from=valid_from,
         valid_to=valid_to,
+        critical=critical,
+        conflict_key=conflict_key,
     )
     return Call(
         "POST", "/v1/memories", _model(MemoryWritten), json=body, headers=_keyed(idempotency_key), retry_safe=True
@@ -280,9 +294,12 @@ def update_memory(
     metadata: Mapping[str, Any] | Unset = UNSET,
     valid_from: datetime | str | Unset | None = UNSET,
     valid_to: datetime | str | Unset | None = UNSET,
+    critical: bool | Unset = UNSET,
+    conflict_key: str | Unset | None = UNSET,
 ) -> Call[Memory]:
     """Change the given fields (new content is re-chunked and re-embedded; `version` grows). `source`,
-    `valid_from` and `valid_to` may be cleared with None."""
+    `valid_from`, `valid_to` and `conflict_key` may be cleared with None; a new `conflict_key` supersedes
+    the namespace's current memory with it."""
     given = {
         "content": content,
         "kind": kind,
@@ -292,6 +309,8 @@ def update_memory(
         "metadata": metadata,
         "valid_from": valid_from,
         "valid_to": valid_to,
+        "critical": critical,
+        "conflict_key": conflict_key,
     }
     body = {k: _value(v) for k, v in given.items() if v is not UNSET}
     return Call("PATCH", _path("/v1/memories/{}", memory_id), _model(Memory), json=body)
@@ -374,12 +393,16 @@ def recall(
     rerank: bool | None = None,
     rewrite_query: bool | None = None,
     format: Literal["full", "compact"] | None = None,
+    critical: bool | None = None,
+    trace: Sequence[str] | None = None,
 ) -> Call[RecallResponse]:
     """Hybrid search (vector + keyword + recency + importance). `budget_chars` is a hard limit on the
     text returned; `as_of` recalls what was valid at that instant; `format="compact"` returns each
     result's text once, the shape to put into a model's context. `rerank` re-scores the best candidates with a
     Bedrock rerank model, `rewrite_query` searches LLM rewrites of the question too (one metered call).
-    `degraded` says what was missing."""
+    Critical facts come first (`critical=False`: ranked results only). `trace`: memory ids or phrases
+    you expected; the answer's `trace` says where each went. `degraded` says what was missing;
+    `recall_id` names the recall in `feedback`."""
     body = _body(
         query=query,
         namespace=namespace,
@@ -405,9 +428,33 @@ def recall(
         rerank=rerank,
         rewrite_query=rewrite_query,
         format=format,
+        critical=critical,
+        trace={"expected": list(trace)} if trace is not None else None,
     )
     # A search writes nothing but access counters: safe to send again.
     return Call("POST", "/v1/recall", _model(RecallResponse), json=body, retry_safe=True)
+
+
+def feedback(
+    recall_id: str,
+    *,
+    useful: Sequence[Ref] = (),
+    not_useful: Sequence[Ref] = (),
+    failure_class: FailureClass | None = None,
+    note: str | None = None,
+    idempotency_key: str | None = None,
+) -> Call[Feedback]:
+    """Say which results of a recall helped (`useful`) and which did not, by the ids it returned (memory,
+    chunk or message ids), and why it missed: later recalls rank them up or down, bounded, fading with
+    time. Once per recall."""
+    body = _body(
+        recall_id=recall_id,
+        useful=[str(_value(i)) for i in useful],
+        not_useful=[str(_value(i)) for i in not_useful],
+        failure_class=failure_class,
+        note=note,
+    )
+    return Call("POST", "/v1/feedback", _model(Feedback), json=body, headers=_keyed(idempotency_key), retry_safe=True)
 
 
 # ---- graph -------------------------------------------------------------------------------------

@@ -76,11 +76,14 @@ class Memory(Result):
     document_tier: int | None
     version: int
     embedding_status: str = "ready"
+    critical: bool = False
+    conflict_key: str | None = None
 
 
 class MemoryWritten(Result):
     memory: Memory
     deduplicated: bool
+    superseded: list[str] = []  # with conflict_key: the memories this one replaced
 
 
 class BatchItemResult(Result):
@@ -88,6 +91,7 @@ class BatchItemResult(Result):
     status: str  # created | deduplicated | error
     memory_id: str | None = None
     error: dict[str, Any] | None = None
+    superseded: list[str] = []
 
 
 class BatchResult(Result):
@@ -192,6 +196,7 @@ class ScoreParts(Result):
     fused: float
     rewrites: float | None = None
     rerank: float | None = None
+    feedback: float | None = None
 
 
 class GraphNeighbour(Result):
@@ -264,6 +269,7 @@ class RecallHit(Result):
     created_at: datetime
     chunk: RecalledChunk
     score: float
+    critical: bool = False
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] = []
     linked: list[GraphNeighbour] | None = None
@@ -286,10 +292,34 @@ class CompactHit(Result):
     seq_from: int | None = None
     seq_to: int | None = None
     truncated: bool = False
+    critical: bool = False
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] | None = None
     linked: list[GraphNeighbour] | None = None
     evidence: list[EvidenceTurn] | None = None
+
+
+class TracedItem(Result):
+    """Where one expected memory went in a recall (`trace`)."""
+
+    expected: str
+    memory_id: str | None = None
+    conversation_id: str | None = None
+    chunk_id: str | None = None
+    returned: bool = False
+    rank: int | None = None
+    vector_rank: int | None = None
+    keyword_rank: int | None = None
+    candidate: bool = False
+    fused_rank: int | None = None
+    score: float | None = None
+    reasons: list[str] = []
+
+
+class RecallTrace(Result):
+    candidates_per_list: int
+    depth: int
+    items: list[TracedItem]
 
 
 class RecallResponse(Result):
@@ -300,6 +330,23 @@ class RecallResponse(Result):
     budget_chars: int | None = None
     used_chars: int = 0
     query_rewrites: list[str] | None = None
+    recall_id: str | None = None  # name it in `feedback`
+    trace: RecallTrace | None = None
+
+
+class FeedbackWeight(Result):
+    id: str
+    weight: float
+    ranking_factor: float
+
+
+class Feedback(Result):
+    id: str
+    recall_id: str
+    failure_class: str | None
+    note: str | None
+    created_at: datetime
+    weights: list[FeedbackWeight]
 
 
 # ---- conversations -----------------------------------------------------------------------------
@@ -541,6 +588,7 @@ class ResumeResponse(Result):
     budget_chars: int
     used_chars: int
     recent_hours: int
+    critical: list[ResumeMemory] = []
     core: list[ResumeMemory]
     sessions: list[ResumeSession] = []
     recent: list[ResumeMemory]
@@ -566,6 +614,7 @@ class PrimedMemory(Result):
     score: float
     text: str
     truncated: bool
+    critical: bool = False
     topic: PrimeTopic | None
 
 

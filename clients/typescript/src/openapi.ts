@@ -516,6 +516,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Say which results of a recall helped: their ranking weight moves, bounded, decaying back */
+        post: operations["give_feedback_v1_feedback_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/grants": {
         parameters: {
             query?: never;
@@ -1162,6 +1179,11 @@ export type components = {
              * @enum {string}
              */
             status: "created" | "deduplicated" | "error";
+            /**
+             * Superseded
+             * @description With conflict_key: the memories it replaced
+             */
+            superseded?: string[];
         };
         /** BatchResult */
         BatchResult: {
@@ -1242,6 +1264,12 @@ export type components = {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Critical
+             * @description A critical fact, returned ahead of the ranked results
+             * @default false
+             */
+            critical: boolean;
             /**
              * Evidence
              * @description A memory derived from conversations: its turns, verbatim (inside budget_chars)
@@ -2091,6 +2119,78 @@ export type components = {
              */
             text?: string | null;
         };
+        /** Feedback */
+        Feedback: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Failure Class */
+            failure_class: ("vocabulary_mismatch" | "aggregation_failure" | "stale_ranking" | "missing_content" | "scope_mismatch") | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Note */
+            note: string | null;
+            /**
+             * Recall Id
+             * Format: uuid
+             */
+            recall_id: string;
+            /**
+             * Weights
+             * @description The weights this feedback moved, as they stand now
+             */
+            weights: components["schemas"]["FeedbackWeight"][];
+        };
+        /** FeedbackCreate */
+        FeedbackCreate: {
+            /**
+             * Failure Class
+             * @description Why the recall missed, when it did
+             */
+            failure_class?: ("vocabulary_mismatch" | "aggregation_failure" | "stale_ranking" | "missing_content" | "scope_mismatch") | null;
+            /**
+             * Not Useful
+             * @description Results that did not help (the same ids)
+             */
+            not_useful?: string[];
+            /** Note */
+            note?: string | null;
+            /**
+             * Recall Id
+             * Format: uuid
+             * @description The recall_id a POST /v1/recall answered
+             */
+            recall_id: string;
+            /**
+             * Useful
+             * @description Results that helped: memory ids, chunk ids or conversation message ids that recall returned
+             */
+            useful?: string[];
+        };
+        /** FeedbackWeight */
+        FeedbackWeight: {
+            /**
+             * Id
+             * Format: uuid
+             * @description What ranking weighs: a memory id, or a conversation window's chunk id
+             */
+            id: string;
+            /**
+             * Ranking Factor
+             * @description What recall multiplies its fused score by: 1 + weight
+             */
+            ranking_factor: number;
+            /**
+             * Weight
+             * @description -0.5..1 now; decays back to 0 with time
+             */
+            weight: number;
+        };
         /**
          * GatewayError
          * @description What API Gateway itself sends when it answers before a function runs.
@@ -2584,6 +2684,11 @@ export type components = {
         Memory: {
             /** Access Count */
             access_count: number;
+            /**
+             * Conflict Key
+             * @description The slot this fact fills: writing another with the key supersedes it
+             */
+            conflict_key?: string | null;
             /** Content */
             content: string;
             /**
@@ -2591,6 +2696,12 @@ export type components = {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Critical
+             * @description Recalled and briefed ahead of everything else in its namespace
+             * @default false
+             */
+            critical: boolean;
             /** Deleted At */
             deleted_at: string | null;
             /** Document Tier */
@@ -2661,11 +2772,19 @@ export type components = {
         };
         /** MemoryCreate */
         MemoryCreate: {
+            /** Conflict Key */
+            conflict_key?: string | null;
             /**
              * Content
              * @description The memory text. Larger bodies go to /v1/documents.
              */
             content: string;
+            /**
+             * Critical
+             * @description A fact never to miss: recall, resume, prime and task context return the namespace's critical memories first, whatever the query, within a reserved share of the budget
+             * @default false
+             */
+            critical: boolean;
             /**
              * Importance
              * @description 0..1, rounded to 6 decimal places
@@ -2703,6 +2822,11 @@ export type components = {
         MemoryDetail: {
             /** Access Count */
             access_count: number;
+            /**
+             * Conflict Key
+             * @description The slot this fact fills: writing another with the key supersedes it
+             */
+            conflict_key?: string | null;
             /** Content */
             content: string;
             /**
@@ -2710,6 +2834,12 @@ export type components = {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Critical
+             * @description Recalled and briefed ahead of everything else in its namespace
+             * @default false
+             */
+            critical: boolean;
             /** Deleted At */
             deleted_at: string | null;
             /** Document Tier */
@@ -2809,8 +2939,18 @@ export type components = {
          *     the others cannot be null (the document says so: their schema has no null).
          */
         MemoryPatch: {
+            /**
+             * Conflict Key
+             * @description Set: supersedes the namespace's current memory with this key; null: clears it
+             */
+            conflict_key?: string | null;
             /** Content */
             content?: string;
+            /**
+             * Critical
+             * @description A fact never to miss: recall, resume, prime and task context return the namespace's critical memories first, whatever the query, within a reserved share of the budget
+             */
+            critical?: boolean;
             /**
              * Importance
              * @description 0..1, rounded to 6 decimal places
@@ -2917,6 +3057,11 @@ export type components = {
              */
             deduplicated: boolean;
             memory: components["schemas"]["Memory"];
+            /**
+             * Superseded
+             * @description With conflict_key: the memories this one replaced (their validity ended)
+             */
+            superseded?: string[];
         };
         /** Message */
         Message: {
@@ -3063,6 +3208,12 @@ export type components = {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Critical
+             * @description A critical fact: they come first, whatever the task
+             * @default false
+             */
+            critical: boolean;
             /** Importance */
             importance: number;
             /** Kind */
@@ -3331,6 +3482,12 @@ export type components = {
              */
             created_at: string;
             /**
+             * Critical
+             * @description A critical fact, returned ahead of the ranked results
+             * @default false
+             */
+            critical: boolean;
+            /**
              * Evidence
              * @description A memory derived from conversations: the turns it came from, verbatim (inside budget_chars)
              */
@@ -3389,6 +3546,12 @@ export type components = {
              * @description Only windows of this conversation
              */
             conversation_id?: string | null;
+            /**
+             * Critical
+             * @description The critical memories of the namespaces read come first, whatever the query, within recall_critical_share of budget_chars (ENGRAM_RECALL_CRITICAL_SHARE); false: ranked results only
+             * @default true
+             */
+            critical: boolean;
             /**
              * Diversify
              * @description MMR: a result that nearly repeats an earlier one (cosine above 0.9) waits behind one that says something else; false (the default) ranks by score alone
@@ -3476,6 +3639,8 @@ export type components = {
              * @default true
              */
             touch: boolean;
+            /** @description Say where each expected memory (an id or a phrase) went: its rank in the vector and keyword lists, or why it was not a candidate, its fused rank and score, and why it was not returned */
+            trace?: components["schemas"]["RecallTraceRequest"] | null;
             /** Until */
             until?: string | null;
         };
@@ -3494,15 +3659,48 @@ export type components = {
              */
             query_rewrites?: string[] | null;
             /**
+             * Recall Id
+             * @description Name this recall in POST /v1/feedback (null for a read-only key, or with feedback retention 0)
+             */
+            recall_id?: string | null;
+            /**
              * Results
              * @description RecallHit with format full, CompactHit with compact
              */
             results: (components["schemas"]["RecallHit"] | components["schemas"]["CompactHit"])[];
+            /** @description With `trace`: where each expected item went */
+            trace?: components["schemas"]["RecallTrace"] | null;
             /**
              * Used Chars
              * @default 0
              */
             used_chars: number;
+        };
+        /** RecallTrace */
+        RecallTrace: {
+            /**
+             * Candidates Per List
+             * @description Candidates each list (vector, keyword) gives fusion
+             */
+            candidates_per_list: number;
+            /**
+             * Depth
+             * @description How far down each list the trace searched
+             */
+            depth: number;
+            /** Items */
+            items: components["schemas"]["TracedItem"][];
+        };
+        /**
+         * RecallTraceRequest
+         * @description What the caller expected recall to find: it says where each went.
+         */
+        RecallTraceRequest: {
+            /**
+             * Expected
+             * @description Memory ids, or phrases the expected text holds (case-insensitive; up to 3 matches each)
+             */
+            expected: string[];
         };
         /** RedirectTo */
         RedirectTo: {
@@ -3556,6 +3754,11 @@ export type components = {
             budget_chars: number;
             /** Core */
             core: components["schemas"]["ResumeMemory"][];
+            /**
+             * Critical
+             * @description Critical facts, first and within ENGRAM_RECALL_CRITICAL_SHARE of the budget (each line cut to 300 characters)
+             */
+            critical: components["schemas"]["ResumeMemory"][];
             /**
              * Namespaces
              * @description The namespace asked for, merged with `default`
@@ -3795,6 +3998,11 @@ export type components = {
         };
         /** ScoreParts */
         ScoreParts: {
+            /**
+             * Feedback
+             * @description Feedback's ranking factor (0.5..2) that multiplied `fused`, when there was feedback
+             */
+            feedback?: number | null;
             /** Fused */
             fused: number;
             /** Importance */
@@ -4158,6 +4366,64 @@ export type components = {
              * @default 0
              */
             version: number;
+        };
+        /**
+         * TracedItem
+         * @description Where one expected memory or conversation window went in this recall.
+         */
+        TracedItem: {
+            /**
+             * Candidate
+             * @description Within the candidates each list gives fusion
+             * @default false
+             */
+            candidate: boolean;
+            /**
+             * Chunk Id
+             * @description Its best chunk (a conversation window: the window)
+             */
+            chunk_id?: string | null;
+            /** Conversation Id */
+            conversation_id?: string | null;
+            /**
+             * Expected
+             * @description The id or phrase as given
+             */
+            expected: string;
+            /**
+             * Fused Rank
+             * @description Its place after fusion (and rerank or MMR)
+             */
+            fused_rank?: number | null;
+            /**
+             * Keyword Rank
+             * @description Its place in the keyword list, searched to `depth`
+             */
+            keyword_rank?: number | null;
+            /** Memory Id */
+            memory_id?: string | null;
+            /**
+             * Rank
+             * @description Its place in `results` (1 = first)
+             */
+            rank?: number | null;
+            /**
+             * Reasons
+             * @description Why it was not a candidate or not returned: not_found, in_trash, superseded, expired, not_valid_yet, filtered_by_namespace / tag / kind / source / layer / conversation / topic / time, no_vector_yet, no_keyword_match, vector_rank_beyond_candidates, keyword_rank_beyond_candidates, below_min_score, past_limit, past_budget, cut_by_rerank_or_diversify
+             */
+            reasons?: string[];
+            /**
+             * Returned
+             * @default false
+             */
+            returned: boolean;
+            /** Score */
+            score?: number | null;
+            /**
+             * Vector Rank
+             * @description Its place in the vector list, searched to `depth`
+             */
+            vector_rank?: number | null;
         };
         /** Traversal */
         Traversal: {
@@ -7369,6 +7635,134 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    give_feedback_v1_feedback_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and the same body returns the first answer, with its status, and writes nothing; the same key with another body is a 409. A key is the caller's tenant's alone */
+                "idempotency-key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackCreate"];
+            };
+        };
+        responses: {
+            /** @description Recorded; the weights it moved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feedback"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description No such recall (or past its retention) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description This recall already has its feedback; or The Idempotency-Key was used for a different request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Too large (says the limit and the alternative) */

@@ -10,12 +10,13 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import SettingsConfigDict
 
+from engram.core.agent_work_settings import AgentWorkSettings
 from engram.core.consolidation_settings import ConsolidationSettings
 from engram.core.errors import RESUME_RETRY_AFTER_S, DependencyDown
 from engram.core.extraction_settings import ExtractionSettings
 
 
-class Settings(ConsolidationSettings, ExtractionSettings):
+class Settings(ConsolidationSettings, ExtractionSettings, AgentWorkSettings):
     """Every setting of the code, from the environment: `ENGRAM_<FIELD>` unless a field names its
     variable (`validation_alias`). Each field's description is its documentation (`engram settings`
     prints them all); nothing else in the code reads the environment."""

@@ -227,6 +227,10 @@ class Memory(BaseModel):
     document_tier: int | None
     version: int
     embedding_status: Literal["pending", "ready"] = "ready"
+    critical: bool = Field(default=False, description="Recalled and briefed ahead of everything else in its namespace")
+    conflict_key: str | None = Field(
+        default=None, description="The slot this fact fills: writing another with the key supersedes it"
+    )
 
 
 class EvidenceTurn(BaseModel):
@@ -284,6 +288,8 @@ class NewMemory(BaseModel):
     deleted_at: datetime | None = None
     version: int = 1
     chunks: list[tuple[int, int, str]] | None = None  # (position, char_start, text)
+    critical: bool = False
+    conflict_key: str | None = None
 
 
 class MemoryWrite(BaseModel):

@@ -6,7 +6,8 @@
 - ``erase_tenant``: a tenant and everything it owns (its admin's route, the `engram erase-tenant` CLI).
 
 What goes with a memory: its row, chunks and vectors, versions, links, Tier 2 body and pages, upload
-record, leaf membership; its rows, chunks and reasons in consolidation actions (undo restores the rest
+record, leaf membership, its feedback weight and the recall events (with their feedback) that returned
+it; its rows, chunks and reasons in consolidation actions (undo restores the rest
 and names what it cannot); the stored Idempotency-Key answers naming it; the words only it gave a topic
 name; the export files that may hold it. Memories derived from it follow `cascade`. All of it in one
 transaction with the audit record; S3 objects are deleted after the commit.
@@ -29,6 +30,7 @@ from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import InvalidField, NotFound
 from engram.erasure import extraction_store, store
 from engram.erasure.models import Cascade, ErasedIds, Erasure, ErasureCounts, ErasureCreate
+from engram.feedback import service as feedback
 from engram.topics import service as topics
 
 __all__ = [
@@ -101,6 +103,7 @@ def _erase_now(
     out.namespaces = namespaces
     if not (targets or conversation_ids):
         return out
+    feedback.forget(conn, targets, conversation_ids)  # weights and recall events naming them, before they go
     if targets:
         store.trash_active(conn, targets)
         gone_words = topics.erased_words(store.memory_texts(conn, targets))

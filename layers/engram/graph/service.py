@@ -81,6 +81,7 @@ __all__ = [
     "history",
     "linked_memories",
     "list_links",
+    "reinstate",
     "remove_links",
     "traverse",
     "write_links",
@@ -191,6 +192,12 @@ def end_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Link]:
     """End live links now, keeping them as history: see the module docstring."""
     store.revert_supersessions(conn, link_ids)
     return store.end_links(conn, link_ids, "link_deleted")
+
+
+def reinstate(conn: Conn, memory_id: UUID) -> list[Link]:
+    """A superseded fact stated again (a conflict key's value back to an earlier one): the live supersedes
+    links that replaced it end as end_links does, which gives it back its validity."""
+    return end_links(conn, store.live_supersessions_of(conn, memory_id))
 
 
 # The API: each call is one tenant transaction.

@@ -161,6 +161,15 @@ def revert_supersessions(conn: Conn, link_ids: Sequence[UUID]) -> None:
     )
 
 
+def live_supersessions_of(conn: Conn, memory_id: UUID) -> list[UUID]:
+    """The live supersedes links that replace this memory (to it)."""
+    rows = conn.execute(
+        "SELECT id FROM links WHERE to_id = %s AND relation = 'supersedes' AND ended_at IS NULL ORDER BY id",
+        (memory_id,),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
 def end_links(conn: Conn, link_ids: Sequence[UUID], reason: EndedReason) -> list[Link]:
     """End live links now, keeping them as history (their validity stops at now)."""
     rows = conn.execute(

@@ -5,10 +5,10 @@ The memory record itself (Memory, MemoryFields) lives in engram.core.models: doc
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from engram.core.models import (
     Importance,
@@ -22,11 +22,28 @@ from engram.core.models import (
     not_null_in_schema,
 )
 
+# A fact's slot ("user.city", "deploy/freeze-day"): letters, digits and . _ : / - , up to 200.
+ConflictKey = Annotated[
+    str,
+    StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$"),
+    Field(
+        description="The slot this fact fills (user.city): a memory written with a key supersedes the namespace's "
+        "current memory with the same key at once (a `supersedes` link; GET /v1/memories/{id}/history shows the "
+        "chain). Letters, digits and . _ : / -, up to 200"
+    ),
+]
+CRITICAL_DESCRIPTION = (
+    "A fact never to miss: recall, resume, prime and task context return the namespace's critical memories "
+    "first, whatever the query, within a reserved share of the budget"
+)
+
 
 class MemoryCreate(MemoryFields):
     content: str = Field(min_length=1, description="The memory text. Larger bodies go to /v1/documents.")
     valid_from: Timestamp | None = None
     valid_to: Timestamp | None = None
+    critical: bool = Field(default=False, description=CRITICAL_DESCRIPTION)
+    conflict_key: ConflictKey | None = None
 
 
 class MemoryBatchCreate(Strict):
@@ -52,8 +69,12 @@ class MemoryPatch(Strict):
     metadata: Metadata | None = Field(default=None, json_schema_extra=not_null_in_schema)
     valid_from: Timestamp | None = None
     valid_to: Timestamp | None = None
+    critical: bool | None = Field(default=None, description=CRITICAL_DESCRIPTION, json_schema_extra=not_null_in_schema)
+    conflict_key: ConflictKey | None = Field(
+        default=None, description="Set: supersedes the namespace's current memory with this key; null: clears it"
+    )
 
-    @field_validator("content", "kind", "importance", "tags", "metadata")
+    @field_validator("content", "kind", "importance", "tags", "metadata", "critical")
     @classmethod
     def _not_null(cls, value: Any) -> Any:
         if value is None:
@@ -71,6 +92,9 @@ class MemoryPatch(Strict):
 class MemoryWritten(BaseModel):
     memory: Memory
     deduplicated: bool = Field(description="True when an identical memory existed; its repetition_count grew")
+    superseded: list[UUID] = Field(
+        default_factory=list, description="With conflict_key: the memories this one replaced (their validity ended)"
+    )
 
 
 class BatchItemResult(BaseModel):
@@ -78,6 +102,7 @@ class BatchItemResult(BaseModel):
     status: Literal["created", "deduplicated", "error"]
     memory_id: UUID | None = None
     error: dict[str, Any] | None = None
+    superseded: list[UUID] = Field(default_factory=list, description="With conflict_key: the memories it replaced")
 
 
 class BatchResult(BaseModel):

@@ -21,6 +21,7 @@ from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import Memory, MemoryDetail, MemoryWrite, NewMemory
 from engram.indexing.chunks import insert_chunk_groups
+from engram.memories.keys import supersede_by_key
 from engram.memories.models import (
     BatchItemResult,
     BatchResult,
@@ -145,8 +146,13 @@ def create_memory(tenant_id: UUID, req: MemoryCreate, idempotency: IdempotencyKe
         if (first := replay(conn, idempotency, MemoryWritten)) is not None:
             return first
         written = write_memory(conn, tenant_id, new)
+        superseded = (
+            supersede_by_key(conn, tenant_id, written.id, new.namespace, new.conflict_key) if new.conflict_key else []
+        )
         record_activity(conn, [req.namespace])  # the next scheduled consolidation covers it
-        result = MemoryWritten(memory=read_memory(conn, written.id), deduplicated=not written.inserted)
+        result = MemoryWritten(
+            memory=read_memory(conn, written.id), deduplicated=not written.inserted, superseded=superseded
+        )
         remember(conn, idempotency, result)
     enqueue_embedding(tenant_id, written.chunk_ids)
     return result
@@ -185,9 +191,15 @@ def create_batch(
             return first
         written = write_memories(conn, tenant_id, [new for _, new in valid])
         record_activity(conn, {new.namespace for _, new in valid})
-        for (index, _), w in zip(valid, written, strict=True):
+        for n, ((index, new), w) in enumerate(zip(valid, written, strict=True)):  # in order: a later item wins
+            later = [x.id for x in written[n + 1 :] if x.id != w.id]
             results[index] = BatchItemResult(
-                index=index, status="created" if w.inserted else "deduplicated", memory_id=w.id
+                index=index,
+                status="created" if w.inserted else "deduplicated",
+                memory_id=w.id,
+                superseded=supersede_by_key(conn, tenant_id, w.id, new.namespace, new.conflict_key, later)
+                if new.conflict_key
+                else [],
             )
         ordered = [results[i] for i in range(len(items))]
         count = {s: sum(r.status == s for r in ordered) for s in ("created", "deduplicated", "error")}
@@ -228,7 +240,7 @@ def untrash_in(conn: Conn, memory_id: UUID) -> bool:
 
 def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory:
     changes = patch.model_dump(exclude_unset=True)  # never empty: the model refuses an empty patch
-    for field in ("kind", "importance", "tags", "metadata"):
+    for field in ("kind", "importance", "tags", "metadata", "critical"):
         if field in changes and changes[field] is None:
             raise InvalidField(field, "cannot be null")
     if "content" in changes:
@@ -241,6 +253,8 @@ def patch_memory(tenant_id: UUID, memory_id: UUID, patch: MemoryPatch) -> Memory
         if row is None:  # deleted by a concurrent request after it was read above
             raise NotFound(f"memory {memory_id} not found")
         record_activity(conn, [row.namespace])
+        if changes.get("conflict_key"):
+            supersede_by_key(conn, tenant_id, memory_id, row.namespace, changes["conflict_key"])
         if "content" in changes:
             chunk_ids = rechunk_memory(conn, tenant_id, row, changes["content"])
         elif changes.keys() & {"kind", "tags", "source"}:

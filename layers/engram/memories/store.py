@@ -52,7 +52,7 @@ class UpsertedMemory(MemoryHead):
 MEMORY_COLUMNS = sql.SQL(
     "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
     " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from,"
-    " m.valid_to, m.status, m.deleted_at, m.document_tier, m.version,"
+    " m.valid_to, m.status, m.deleted_at, m.document_tier, m.version, m.critical, m.conflict_key,"
     " CASE WHEN EXISTS (SELECT 1 FROM chunks c WHERE c.memory_id = m.id AND c.embedding IS NULL)"
     " THEN 'pending' ELSE 'ready' END AS embedding_status"
 )
@@ -75,11 +75,14 @@ def upsert_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> UpsertedMemory
         row = cur.execute(
             "INSERT INTO memories (tenant_id, namespace, kind, layer, content, content_hash, importance, tags, source,"
             " metadata, valid_from, valid_to, document_tier, id, created_at, updated_at, last_accessed, access_count,"
-            " repetition_count, status, deleted_at, version)"
+            " repetition_count, status, deleted_at, version, critical, conflict_key)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, gen_random_uuid()),"
-            " COALESCE(%s, now()), COALESCE(%s, now()), %s, %s, %s, %s, %s, %s)"
+            " COALESCE(%s, now()), COALESCE(%s, now()), %s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (tenant_id, namespace, content_hash) WHERE status = 'active'"
-            " DO UPDATE SET repetition_count = LEAST(memories.repetition_count::bigint + 1, %s), updated_at = now()"
+            " DO UPDATE SET repetition_count = LEAST(memories.repetition_count::bigint + 1, %s), updated_at = now(),"
+            # Restating a fact as critical, or under a key, marks the one stored (never unmarks it).
+            " critical = memories.critical OR EXCLUDED.critical,"
+            " conflict_key = COALESCE(memories.conflict_key, EXCLUDED.conflict_key)"
             " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
             (
                 tenant_id,
@@ -104,6 +107,8 @@ def upsert_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> UpsertedMemory
                 new.status,
                 new.deleted_at,
                 new.version,
+                new.critical,
+                new.conflict_key,
                 PG_INTEGER_MAX,
             ),
         ).fetchone()
@@ -255,3 +260,27 @@ def add_repetitions(conn: Conn, memory_id: UUID, delta: int) -> bool:
         (delta, memory_id),
     ).fetchone()
     return row is not None
+
+
+def lock_conflict_key(conn: Conn, namespace: str, key: str) -> None:
+    """Writers of one key of a namespace take turns until commit: two concurrent writes of "user.city"
+    cannot both find the same current memory and both replace it."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"conflict_key:{namespace}:{key}",))
+
+
+def current_keyed_memories(conn: Conn, namespace: str, key: str, other_than: Sequence[UUID]) -> list[UUID]:
+    """The namespace's memories that hold this key now (active, valid now), except `other_than`, oldest first."""
+    rows = conn.execute(
+        "SELECT id FROM memories WHERE namespace = %s AND conflict_key = %s AND status = 'active'"
+        " AND id <> ALL(%s) AND (valid_to IS NULL OR valid_to > now()) ORDER BY created_at, id",
+        (namespace, key, list(other_than)),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
+def valid_now(conn: Conn, memory_id: UUID) -> bool:
+    """The memory's validity has not ended (a restated fact may have been superseded earlier)."""
+    row = conn.execute(
+        "SELECT valid_to IS NULL OR valid_to > now() AS valid FROM memories WHERE id = %s", (memory_id,)
+    ).fetchone()
+    return bool(row and row["valid"])

@@ -121,6 +121,8 @@ def _memory_line(row: MemoryExportRow) -> dict[str, Any]:
         "versions": row.versions,
         "document": document,
         "evidence": row.evidence,
+        "critical": row.critical,
+        "conflict_key": row.conflict_key,
     }
 
 

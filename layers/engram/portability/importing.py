@@ -305,6 +305,8 @@ def _new_memory(r: MemoryRecord, memory_id: UUID, namespace: str, metadata: dict
         status=r.status,
         deleted_at=r.deleted_at,
         version=r.version,
+        critical=r.critical,
+        conflict_key=r.conflict_key,
     )
 
 

@@ -71,6 +71,8 @@ class MemoryExportRow:
     content_type: str | None
     id_proof: str
     evidence: list[dict[str, Any]]
+    critical: bool
+    conflict_key: str | None
 
 
 # The rows below are written to the file as they are read: their fields are the file's, in order.

@@ -156,6 +156,7 @@ _MEMORIES = sql.SQL(
     "SELECT m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
     " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from, m.valid_to,"
     " m.status, m.deleted_at, m.version, m.document_tier, encode(m.content_hash, 'hex') AS sha256,"
+    " m.critical, m.conflict_key,"
     " (SELECT COALESCE(json_agg(json_build_object('version', v.version, 'content', v.content, 'kind', v.kind,"
     "   'importance', v.importance, 'tags', v.tags, 'source', v.source, 'metadata', v.metadata,"
     "   'valid_from', v.valid_from, 'valid_to', v.valid_to, 'changed_at', v.changed_at) ORDER BY v.version), '[]')"

@@ -58,6 +58,10 @@ class ResumeResponse(BaseModel):
     budget_chars: int
     used_chars: int = Field(description="Characters of the text form; never above budget_chars")
     recent_hours: int
+    critical: list[ResumeMemory] = Field(
+        description="Critical facts, first and within ENGRAM_RECALL_CRITICAL_SHARE of the budget (each line cut to "
+        "300 characters)"
+    )
     core: list[ResumeMemory]
     sessions: list[ResumeSession] = Field(
         default_factory=list, description="The project status and the latest conversations' summaries"
@@ -92,6 +96,7 @@ class PrimedMemory(BaseModel):
     score: float = Field(description="Relevance to the task (recall's score, core memories weighted up)")
     text: str
     truncated: bool
+    critical: bool = Field(default=False, description="A critical fact: they come first, whatever the task")
     topic: PrimeTopic | None = Field(description="The leaf topic the memory belongs to, when the tree has it")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from engram.adapters.embeddings.base import Embedder
+from engram.core.config import settings
 from engram.core.db import tenant_transaction
 from engram.priming import store
 from engram.priming.models import (
@@ -57,12 +58,14 @@ def resume(
     namespaces = merged_namespaces(namespace)
     since = datetime.now(UTC) - timedelta(hours=recent_hours)
     with tenant_transaction(tenant_id) as conn:
+        critical_rows = store.critical_facts(conn, namespaces, settings().recall_critical_max)
         core_rows = store.core_by_weight(conn, namespaces, SECTION_ROWS)
         recent_rows = store.recent_changes(conn, namespaces, since, SECTION_ROWS)
         leaves = topic_service.leaf_index(conn, namespaces)[:SECTION_ROWS]
         trigger_rows = store.triggers(conn, namespaces, SECTION_ROWS)
         sessions = store.session_summaries(conn, namespaces, SESSION_ROWS)
 
+    critical = [_briefed(r, *_clip(r.content, RECENT_LINE_CHARS), stored_length=r.length) for r in critical_rows]
     core = [_briefed(r, r.content, truncated=False) for r in core_rows]
     recent = [_briefed(r, *_clip(r.content, RECENT_LINE_CHARS), stored_length=r.length) for r in recent_rows]
     topics = [ResumeTopic(id=t.id, name=t.name, member_count=t.member_count, namespace=namespace) for t in leaves]
@@ -71,6 +74,7 @@ def resume(
         for r in trigger_rows
     ]
     parts = {
+        "critical": _Part(f"=== Critical ({len(critical)}) ===", critical, lambda m: f"- {m.text}", cut=True),
         "core": _Part(f"=== Core ({len(core)}) ===", core, lambda m: m.text, cut=False),
         "sessions": _Part(
             f"=== Sessions ({len(sessions)}) ===",
@@ -96,6 +100,7 @@ def resume(
         budget_chars=budget_chars,
         used_chars=len(text),
         recent_hours=recent_hours,
+        critical=kept["critical"],
         core=kept["core"],
         sessions=kept["sessions"],
         recent=kept["recent"],
@@ -139,7 +144,9 @@ def _fit_sections(
     kept: dict[str, list[Any]] = {}
     sections: dict[str, ResumeSection] = {}
     carry = 0
-    for name, share in RESUME_SHARES:
+    critical_share = settings().recall_critical_share
+    shares = [("critical", critical_share), *((name, share * (1 - critical_share)) for name, share in RESUME_SHARES)]
+    for name, share in shares:
         room = int(budget_chars * share) + carry
         part = parts[name]
         # The header, its newline and the blank line between sections come out of the section's room.
@@ -153,9 +160,12 @@ def _fit_sections(
         else:
             used = 0
         kept[name] = [item for item, _line in fitted]
-        if name == "recent" and fitted and fitted[-1][1] != part.render(fitted[-1][0]):  # the last one was cut
+        if (
+            name in ("critical", "recent") and fitted and fitted[-1][1] != part.render(fitted[-1][0])
+        ):  # the last one was cut
             last, line = fitted[-1]
-            kept[name][-1] = last.model_copy(update={"text": line.split("] ", 1)[1], "truncated": True})
+            text = line.split("] ", 1)[1] if name == "recent" else line.removeprefix("- ")
+            kept[name][-1] = last.model_copy(update={"text": text, "truncated": True})
         sections[name] = ResumeSection(budget_chars=room, used_chars=used, omitted=omitted)
         carry = max(room - used, 0)
     return blocks, kept, sections
@@ -174,9 +184,13 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
             explain=True,  # the cosines: which lower-ranked memories are still on the task
         ),
         embedder,
+        record=False,
     )
     hits = [h for h in found.results if isinstance(h, recall_service.RecallHit) and h.memory_id is not None]
-    ids = [h.memory_id for h in hits if h.memory_id is not None]
+    # Recall put the critical facts first, within their share of the budget: they stay first, outside MMR.
+    critical = [h for h in hits if h.critical][: settings().recall_critical_max]
+    hits = [h for h in hits if not h.critical]
+    ids = [h.memory_id for h in critical + hits if h.memory_id is not None]
     with tenant_transaction(tenant_id) as conn:
         vectors = topic_service.memory_vectors(conn, ids)
         leaves = topic_service.leaves_of_memories(conn, ids)
@@ -194,10 +208,14 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
     results: list[PrimedMemory] = []
     topics: dict[str, PrimeTopic] = {}
     used = 0
-    for o in mmr(options, req.limit):
+    critical_room = int(req.budget_chars * settings().recall_critical_share)
+    pinned = [Option(key=h, relevance=h.score, vector=None, topic=None, similarity=None) for h in critical]
+    for o in [*pinned, *mmr(options, req.limit)]:
         h = o.key
-        room = req.budget_chars - used
+        room = (critical_room if h.critical else req.budget_chars) - used
         if room < MIN_USEFUL_CHARS and results:
+            if h.critical:
+                continue
             break
         text, cut = (h.chunk.text, False) if len(h.chunk.text) <= room else (h.chunk.text[:room], True)
         used += len(text)
@@ -217,6 +235,7 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
                 score=round(o.relevance, 6),
                 text=text,
                 truncated=cut or h.chunk.truncated,
+                critical=h.critical,
                 topic=topic,
             )
         )

@@ -56,8 +56,21 @@ def core_by_weight(conn: Conn, namespaces: Sequence[str], limit: int) -> list[Br
             " length(m.content) AS length,"
             " m.importance + CASE m.kind WHEN 'procedural' THEN 0.15 WHEN 'episodic' THEN -0.1 ELSE 0 END"
             " + 0.05 * ln(1 + m.access_count) + 0.1 * ln(1 + m.repetition_count) AS weight"
-            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer = 'core' AND {live}"
+            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer = 'core' AND NOT m.critical AND {live}"
             " ORDER BY weight DESC, m.updated_at DESC, m.id LIMIT %s"
+        ).format(live=_LIVE),
+        (list(namespaces), limit),
+    )
+
+
+def critical_facts(conn: Conn, namespaces: Sequence[str], limit: int) -> list[BriefedMemory]:
+    """The critical memories valid now, most important first, then newest (they lead every briefing)."""
+    return _briefed(
+        conn,
+        sql.SQL(
+            "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, m.content,"
+            " length(m.content) AS length FROM memories m WHERE m.namespace = ANY(%s) AND m.critical AND {live}"
+            " ORDER BY m.importance DESC, m.created_at DESC, m.id LIMIT %s"
         ).format(live=_LIVE),
         (list(namespaces), limit),
     )
@@ -70,7 +83,8 @@ def recent_changes(conn: Conn, namespaces: Sequence[str], since: datetime, limit
         sql.SQL(
             "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, left(m.content, 2000) AS content,"
             " length(m.content) AS length"
-            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer <> 'core' AND m.updated_at >= %s AND {live}"
+            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer <> 'core' AND NOT m.critical"
+            " AND m.updated_at >= %s AND {live}"
             " ORDER BY m.updated_at DESC, m.id LIMIT %s"
         ).format(live=_LIVE),
         (list(namespaces), since, limit),

@@ -99,6 +99,16 @@ class RecallRequest(Strict):
         description="The LLM rewrites the question into up to 3 paraphrases and keyword lists, searched with it and "
         "fused in (one metered LLM call); unavailable, recall answers without them and `degraded` says so",
     )
+    critical: bool = Field(
+        default=True,
+        description="The critical memories of the namespaces read come first, whatever the query, within "
+        "recall_critical_share of budget_chars (ENGRAM_RECALL_CRITICAL_SHARE); false: ranked results only",
+    )
+    trace: RecallTraceRequest | None = Field(
+        default=None,
+        description="Say where each expected memory (an id or a phrase) went: its rank in the vector and keyword "
+        "lists, or why it was not a candidate, its fused rank and score, and why it was not returned",
+    )
     format: Literal["full", "compact"] = Field(
         default="full",
         description="full: every field, conversation results with their original messages; "
@@ -119,6 +129,45 @@ class RecallRequest(Strict):
         return self
 
 
+class RecallTraceRequest(Strict):
+    """What the caller expected recall to find: it says where each went."""
+
+    expected: list[Annotated[str, StringConstraints(min_length=1, max_length=200)]] = Field(
+        min_length=1,
+        max_length=10,
+        description="Memory ids, or phrases the expected text holds (case-insensitive; up to 3 matches each)",
+    )
+
+
+class TracedItem(BaseModel):
+    """Where one expected memory or conversation window went in this recall."""
+
+    expected: str = Field(description="The id or phrase as given")
+    memory_id: UUID | None = None
+    conversation_id: UUID | None = None
+    chunk_id: UUID | None = Field(default=None, description="Its best chunk (a conversation window: the window)")
+    returned: bool = False
+    rank: int | None = Field(default=None, description="Its place in `results` (1 = first)")
+    vector_rank: int | None = Field(default=None, description="Its place in the vector list, searched to `depth`")
+    keyword_rank: int | None = Field(default=None, description="Its place in the keyword list, searched to `depth`")
+    candidate: bool = Field(default=False, description="Within the candidates each list gives fusion")
+    fused_rank: int | None = Field(default=None, description="Its place after fusion (and rerank or MMR)")
+    score: float | None = None
+    reasons: list[str] = Field(
+        default_factory=list,
+        description="Why it was not a candidate or not returned: not_found, in_trash, superseded, expired, "
+        "not_valid_yet, filtered_by_namespace / tag / kind / source / layer / conversation / topic / time, "
+        "no_vector_yet, no_keyword_match, vector_rank_beyond_candidates, keyword_rank_beyond_candidates, "
+        "below_min_score, past_limit, past_budget, cut_by_rerank_or_diversify",
+    )
+
+
+class RecallTrace(BaseModel):
+    candidates_per_list: int = Field(description="Candidates each list (vector, keyword) gives fusion")
+    depth: int = Field(description="How far down each list the trace searched")
+    items: list[TracedItem]
+
+
 class ScoreParts(BaseModel):
     vector: float | None
     keyword: float | None
@@ -129,6 +178,9 @@ class ScoreParts(BaseModel):
         default=None, description="With rewrite_query: the part of `fused` the rewrites' lists gave"
     )
     rerank: float | None = Field(default=None, description="With rerank: the reranker's relevance (the `score`)")
+    feedback: float | None = Field(
+        default=None, description="Feedback's ranking factor (0.5..2) that multiplied `fused`, when there was feedback"
+    )
 
 
 class RecalledChunk(BaseModel):
@@ -189,6 +241,7 @@ class RecallHit(BaseModel):
     created_at: datetime
     chunk: RecalledChunk
     score: float
+    critical: bool = Field(default=False, description="A critical fact, returned ahead of the ranked results")
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] = Field(
         default_factory=list, description="Memories linked to this one by `contradicts`, always flagged"
@@ -213,6 +266,7 @@ class CompactHit(BaseModel):
     seq_from: int | None = Field(default=None, description="Conversation windows: first message seq")
     seq_to: int | None = Field(default=None, description="Conversation windows: last message seq")
     truncated: bool = Field(default=False, description="Cut to fit budget_chars")
+    critical: bool = Field(default=False, description="A critical fact, returned ahead of the ranked results")
     explain: ScoreParts | None = None
     conflicts: list[GraphNeighbour] | None = Field(default=None, description="Only when there are some")
     linked: list[GraphNeighbour] | None = Field(default=None, description="With `expand`: the linked memories")
@@ -229,3 +283,8 @@ class RecallResponse(BaseModel):
     query_rewrites: list[str] | None = Field(
         default=None, description="With rewrite_query: the rewrites searched with the question"
     )
+    recall_id: UUID | None = Field(
+        default=None,
+        description="Name this recall in POST /v1/feedback (null for a read-only key, or with feedback retention 0)",
+    )
+    trace: RecallTrace | None = Field(default=None, description="With `trace`: where each expected item went")

@@ -59,6 +59,7 @@ class Candidate:
     rerank: float | None = None  # the reranker's relevance, when `rerank` re-scored this candidate
     speaker: str | None = None  # a conversation turn's speaker, when its text names one
     session_rank: int | None = None  # a conversation turn's session in the session list
+    feedback: float | None = None  # feedback's ranking factor (engram.feedback), when there was feedback on it
 
     @property
     def score(self) -> float:

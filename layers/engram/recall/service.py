@@ -23,23 +23,24 @@ from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import Conn, confined_namespaces, tenant_transaction
 from engram.core.models import PG_INTEGER_MAX
+from engram.feedback import service as feedback
 from engram.graph import service as graph
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall import ranking
+from engram.recall.critical import pin_critical
 from engram.recall.evidence import attach_evidence
 from engram.recall.models import (
     CompactHit,
     GraphNeighbour,
-    RecalledChunk,
     RecalledMessage,
     RecallHit,
     RecallRequest,
     RecallResponse,
-    ScoreParts,
 )
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.rewrite import embed_rewrites, rewrite_query
+from engram.recall.shaping import compact, shape_results
 from engram.recall.store import (
     PENDING_COUNT_LIMIT,
     candidate_rows,
@@ -51,6 +52,7 @@ from engram.recall.store import (
     touch_memories,
     vector_ids,
 )
+from engram.recall.trace import trace_recall
 
 __all__ = [
     "RecallHit",
@@ -64,10 +66,11 @@ logger = Logger()
 
 
 def recall(
-    tenant_id: UUID, req: RecallRequest, embedder: Embedder | None, *, read_only: bool = False
+    tenant_id: UUID, req: RecallRequest, embedder: Embedder | None, *, read_only: bool = False, record: bool = True
 ) -> RecallResponse:
     """`read_only` (a key without the write scope): the recall changes nothing, no touch and no
-    activity note, whatever `touch` says."""
+    activity note, whatever `touch` says, and is not kept for feedback. `record`: keep it as a recall
+    event for feedback and answer its recall_id (prime, which shows its own results, does not)."""
     within = _within_grant(req)
     if within is None:  # it names only namespaces the caller may not read: row-level security leaves nothing
         return RecallResponse(
@@ -99,26 +102,56 @@ def recall(
             _candidates(conn, req, where, {**params, "query": text, "qvec": vector}, dimension if vector else None, [])
             for text, vector in zip(rewrites, rewrite_vectors, strict=True)
         ]
-        ranked = _rank(rows, req, now, rewrite_rows)
+        owners = {r["memory_id"] or r["chunk_id"] for found in (rows, *rewrite_rows) for r in found}
+        ranked = _rank(rows, req, now, rewrite_rows, feedback.ranking_factors(conn, list(owners)))
         if req.rerank:
             ranked = _rerank(req, ranked, degraded)
         if req.diversify and dimension:
             top = ranked[: req.limit * 4]
             ranked = mmr(top, chunk_vectors(conn, [c.row["chunk_id"] for c in top]), req.limit)
+        fused = ranked
         if req.min_score is not None:
             ranked = [c for c in ranked if c.score >= req.min_score]
-        hits, used = _shape(ranked[: req.limit], req)
+        pinned, ranked = pin_critical(conn, req, where, params, ranked, now)
+        hits, used = shape_results(pinned, ranked, req, s.recall_critical_share)
+        trace = (
+            trace_recall(
+                conn,
+                req,
+                lambda depth: _candidates(conn, req, where, {**params, "k": depth}, dimension, []),
+                params["k"],
+                fused,
+                hits,
+                req.as_of or now,
+                params.get("topic_memories"),
+            )
+            if req.trace
+            else None
+        )
         if req.format == "full":
             _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now, read_only)
         used = attach_evidence(conn, hits, req.budget_chars, used)
-    results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [_compact(h) for h in hits]
+        recall_id = (
+            feedback.record_recall(
+                conn,
+                tenant_id,
+                [h.namespace for h in hits],
+                [h.memory_id for h in hits if h.memory_id is not None],
+                [h.chunk.id for h in hits],
+            )
+            if record and not read_only
+            else None
+        )
+    results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [compact(h) for h in hits]
     return RecallResponse(
         results=results,
         degraded=degraded,
         budget_chars=req.budget_chars,
         used_chars=used,
         query_rewrites=rewrites if req.rewrite_query else None,
+        trace=trace,
+        recall_id=recall_id,
     )
 
 
@@ -136,27 +169,6 @@ def _within_grant(req: RecallRequest) -> RecallRequest | None:
     if not allowed:
         return None
     return req.model_copy(update={"namespace": None, "namespaces": allowed})
-
-
-def _compact(h: RecallHit) -> CompactHit:
-    """The compact form of a result: its text once, and what names and ranks it."""
-    ident = h.memory_id if h.memory_id is not None else h.conversation_id
-    assert ident is not None  # chunks_one_owner: a chunk has a memory or a conversation
-    return CompactHit(
-        type=h.type,
-        id=ident,
-        text=h.chunk.text,
-        score=h.score,
-        namespace=h.namespace,
-        created_at=h.created_at,
-        seq_from=h.chunk.seq_from,
-        seq_to=h.chunk.seq_to,
-        truncated=h.chunk.truncated,
-        explain=h.explain,
-        conflicts=h.conflicts or None,
-        linked=h.linked,
-        evidence=h.evidence,
-    )
 
 
 def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[str]) -> str | None:
@@ -286,10 +298,15 @@ def vector_candidate_ids(
 
 
 def _rank(
-    rows: list[DictRow], req: RecallRequest, now: datetime, rewrite_rows: Sequence[list[DictRow]] = ()
+    rows: list[DictRow],
+    req: RecallRequest,
+    now: datetime,
+    rewrite_rows: Sequence[list[DictRow]] = (),
+    factors: dict[UUID, float] | None = None,
 ) -> list[Candidate]:
     """Fused scores, best first, the best chunk per memory (every conversation window stands alone).
-    rewrite_rows: each query rewrite's candidates, fused in with the question's."""
+    rewrite_rows: each query rewrite's candidates, fused in with the question's. factors: feedback's
+    ranking factor of a memory or conversation window (engram.feedback), multiplying its fused score."""
     candidates = [
         Candidate(
             row=r,
@@ -313,6 +330,9 @@ def _rank(
                 None if r["rank"] is None else float(r["rank"]),
             )
     fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight, req.query)
+    for c in candidates if factors else ():
+        c.feedback = factors.get(c.row["memory_id"] or c.row["chunk_id"]) if factors else None
+        c.fused *= c.feedback or 1.0
     best: dict[UUID, Candidate] = {}
     # Reciprocal ranks tie exactly when two candidates trade places in the two lists (1/11 + 1/12 both):
     # the keyword score, then the cosine, settle it, not the order the rows came in (rounded: the sums'
@@ -329,60 +349,6 @@ def _turn_speaker(row: DictRow) -> str | None:
     from engram.conversations.service import one_turn_speaker  # as in _attach_messages: conversation results only
 
     return one_turn_speaker(row["text"])
-
-
-def _shape(ranked: list[Candidate], req: RecallRequest) -> tuple[list[RecallHit], int]:
-    hits: list[RecallHit] = []
-    used = 0
-    for c in ranked:
-        text = c.row["text"]
-        truncated = False
-        if req.budget_chars is not None:
-            room = req.budget_chars - used
-            if room <= 0:
-                break
-            if len(text) > room:
-                if hits and room < 200:  # a sliver of a chunk is noise; stop here
-                    break
-                text, truncated = text[:room], True
-        used += len(text)
-        r = c.row
-        hits.append(
-            RecallHit(
-                type="conversation" if r["conversation_id"] else "memory",
-                memory_id=r["memory_id"],
-                conversation_id=r["conversation_id"],
-                namespace=r["namespace"],
-                kind=r["kind"],
-                layer=r["layer"],
-                tags=r["tags"],
-                importance=r["importance"],
-                source=r["source"],
-                created_at=r["created_at"],
-                chunk=RecalledChunk(
-                    id=r["chunk_id"],
-                    text=text,
-                    position=r["position"],
-                    char_start=r["char_start"],
-                    truncated=truncated,
-                    seq_from=r["seq_from"],
-                    seq_to=r["seq_to"],
-                ),
-                score=round(c.score, 6),
-                explain=ScoreParts(
-                    vector=c.vector,
-                    keyword=c.keyword,
-                    recency=round(c.recency, 6),
-                    importance=float(r["importance"]),
-                    fused=c.fused,
-                    rewrites=round(c.rewrite_part, 6) if req.rewrite_query else None,
-                    rerank=c.rerank,
-                )
-                if req.explain
-                else None,
-            )
-        )
-    return hits, used
 
 
 def _touch_and_attach_graph(

@@ -310,3 +310,44 @@ _VALID_AT = sql.SQL(
     "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= COALESCE(%(as_of)s::timestamptz, now())"
     " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > COALESCE(%(as_of)s::timestamptz, now()))"
 )
+
+
+def critical_rows(conn: Conn, where: sql.Composable, params: dict[str, Any], limit: int) -> list[DictRow]:
+    """The critical memories the filters leave, valid now (or at as_of), as candidate rows (each memory's
+    first chunk): most important first, then newest. Found through memories_critical (migration 0030)."""
+    query = sql.SQL(
+        "SELECT * FROM (SELECT DISTINCT ON (m.id) c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from,"
+        " c.seq_to, c.text, c.position, c.char_start, c.occurred_at, NULL::float8 AS sim, NULL::float8 AS rank,"
+        " c.namespace, c.kind, m.layer, m.tags, m.importance, c.source, m.created_at, m.last_accessed,"
+        " NULL::jsonb AS terms FROM memories m JOIN chunks c ON c.memory_id = m.id"
+        " WHERE m.critical AND m.status = 'active' AND {where} {validity} ORDER BY m.id, c.position) f"
+        " ORDER BY importance DESC, created_at DESC, memory_id LIMIT %(critical_limit)s"
+    ).format(where=where, validity=_VALID_AT)
+    return conn.execute(query, {**params, "critical_limit": limit}).fetchall()
+
+
+# What trace reads of each expected chunk: its filter fields, its memory's status and validity, whether a
+# live supersedes link replaced it, whether it holds a query word and whether it has a vector.
+_TRACE_COLUMNS = sql.SQL(
+    "c.id AS chunk_id, c.memory_id, c.conversation_id, c.namespace, c.kind, c.tags, c.source, c.occurred_at,"
+    " c.active, c.embedding IS NULL AS pending, m.status, m.layer, m.valid_from, m.valid_to, m.created_at,"
+    " EXISTS (SELECT 1 FROM links l WHERE l.to_id = m.id AND l.relation = 'supersedes' AND l.ended_at IS NULL)"
+    " AS superseded,"
+    " COALESCE(c.tsv @@ NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery,"
+    " false) AS keyword_match"
+)
+
+
+def trace_targets(conn: Conn, memory_ids: list[UUID], phrases: list[str], query: str, per_phrase: int) -> list[DictRow]:
+    """The chunks of the expected memories (`expected`: the id as text) and, for each phrase, the newest
+    chunks holding it (`expected`: the phrase), whatever recall's filters: trace says which one left them out."""
+    query_sql = sql.SQL(
+        "SELECT m.id::text AS expected, {columns}"
+        " FROM memories m JOIN chunks c ON c.memory_id = m.id WHERE m.id = ANY(%(ids)s)"
+        " UNION ALL"
+        " SELECT x.* FROM unnest(%(phrases)s::text[]) p(phrase) CROSS JOIN LATERAL (SELECT p.phrase AS expected,"
+        " {columns} FROM chunks c LEFT JOIN memories m ON m.id = c.memory_id"
+        " WHERE strpos(lower(c.text), lower(p.phrase)) > 0 ORDER BY c.occurred_at DESC, c.id LIMIT %(per_phrase)s) x"
+    ).format(columns=_TRACE_COLUMNS)
+    params = {"ids": memory_ids, "phrases": phrases, "query": query, "per_phrase": per_phrase}
+    return conn.execute(query_sql, params).fetchall()

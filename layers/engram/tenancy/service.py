@@ -10,6 +10,7 @@ from uuid import UUID
 from engram.adapters import llm
 from engram.core.config import settings
 from engram.core.db import tenant_transaction
+from engram.feedback import service as feedback
 from engram.indexing.vectors import active_space
 from engram.tenancy.models import ApiKeyInfo, ExtractionSpend, IssuedApiKey, KeyCreate, PurgeResult, UsageReport
 from engram.tenancy.store import (
@@ -60,6 +61,7 @@ def tenant_stats(tenant_id: UUID) -> dict[str, Any]:
         chunks = chunk_counts(conn)
         space = active_space(conn)
         breakdown = namespace_breakdown(conn)
+        feedback_stats = feedback.feedback_stats(conn)
     return {
         "namespaces": [{**asdict(n), **asdict(breakdown.get(n.namespace, NamespaceBreakdown()))} for n in namespaces],
         "memories": sum(n.memories for n in namespaces),
@@ -67,6 +69,7 @@ def tenant_stats(tenant_id: UUID) -> dict[str, Any]:
         "chunks": chunks.chunks,
         "embeddings_pending": chunks.pending,
         "embedding_model": asdict(space) if space else None,
+        "feedback": feedback_stats.model_dump(),
     }
 
 
@@ -104,6 +107,7 @@ def purge_namespace(tenant_id: UUID, namespace: str) -> PurgeResult:
     chunks carrying the namespace are deleted too. Row-level security keeps it to this tenant.
     """
     with tenant_transaction(tenant_id) as conn:
+        feedback.forget_namespace(conn, namespace)  # before the rows its weights and events name go
         purged = delete_namespace_rows(conn, namespace)
         # Imported here: the topic service loads numpy, which the admin routes need for nothing else (cold start).
         from engram.topics import service as topic_service

@@ -1,0 +1,164 @@
+"""The SQL of feedback: recall events, feedback rows and ranking weights (the caller's connection)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from psycopg.rows import class_row
+
+from engram.core.db import Conn
+from engram.feedback.models import FAILURE_CLASSES, Feedback
+
+
+@dataclass(frozen=True)
+class StoredWeight:
+    target_id: UUID
+    weight: float
+    updated_at: datetime
+
+
+def insert_event(
+    conn: Conn, tenant_id: UUID, namespaces: Sequence[str], memory_ids: Sequence[UUID], chunk_ids: Sequence[UUID]
+) -> UUID:
+    row = conn.execute(
+        "INSERT INTO recall_events (tenant_id, namespaces, memory_ids, chunk_ids) VALUES (%s, %s, %s, %s) RETURNING id",
+        (tenant_id, list(namespaces), list(memory_ids), list(chunk_ids)),
+    ).fetchone()
+    assert row is not None
+    event_id: UUID = row["id"]
+    return event_id
+
+
+def event_exists(conn: Conn, recall_id: UUID, retention_days: int) -> bool:
+    """The recall event, kept and within its retention (an older one awaits the sweep: as gone)."""
+    row = conn.execute(
+        "SELECT 1 FROM recall_events WHERE id = %s AND created_at >= now() - make_interval(days => %s) FOR UPDATE",
+        (recall_id, retention_days),
+    ).fetchone()
+    return row is not None
+
+
+def feedback_given(conn: Conn, recall_id: UUID) -> bool:
+    return conn.execute("SELECT 1 FROM recall_feedback WHERE recall_id = %s", (recall_id,)).fetchone() is not None
+
+
+def ranking_targets(conn: Conn, recall_id: UUID, ids: Sequence[UUID]) -> dict[UUID, UUID]:
+    """Each given id the recall returned -> what ranking weighs for it: a memory result's memory (by its id
+    or its chunk's), a conversation window's chunk (by its id or the id of a message in it). Ids the recall
+    did not return are missing from the answer."""
+    rows = conn.execute(
+        "WITH e AS (SELECT memory_ids, chunk_ids FROM recall_events WHERE id = %(recall)s)"
+        " SELECT g.id AS given, CASE WHEN g.id = ANY(e.memory_ids) THEN g.id ELSE"
+        " (SELECT COALESCE(c.memory_id, c.id) FROM chunks c WHERE c.id = ANY(e.chunk_ids) AND (c.id = g.id"
+        "  OR (c.conversation_id IS NOT NULL AND EXISTS (SELECT 1 FROM messages m WHERE m.id = g.id"
+        "   AND m.conversation_id = c.conversation_id AND m.seq BETWEEN c.seq_from AND c.seq_to)))"
+        "  ORDER BY c.id LIMIT 1) END AS target"
+        " FROM unnest(%(ids)s::uuid[]) g(id), e",
+        {"recall": recall_id, "ids": list(ids)},
+    ).fetchall()
+    return {r["given"]: r["target"] for r in rows if r["target"] is not None}
+
+
+def read_weights(conn: Conn, target_ids: Sequence[UUID]) -> list[StoredWeight]:
+    with conn.cursor(row_factory=class_row(StoredWeight)) as cur:
+        return cur.execute(
+            "SELECT target_id, weight, updated_at FROM feedback_weights WHERE target_id = ANY(%s)", (list(target_ids),)
+        ).fetchall()
+
+
+def write_weights(conn: Conn, tenant_id: UUID, weights: dict[UUID, float]) -> None:
+    conn.execute(
+        "INSERT INTO feedback_weights (tenant_id, target_id, weight)"
+        " SELECT %s, t, w FROM unnest(%s::uuid[], %s::real[]) AS x(t, w)"
+        " ON CONFLICT (tenant_id, target_id) DO UPDATE SET weight = EXCLUDED.weight, updated_at = now()",
+        (tenant_id, list(weights), list(weights.values())),
+    )
+
+
+def insert_feedback(
+    conn: Conn,
+    tenant_id: UUID,
+    recall_id: UUID,
+    useful: Sequence[UUID],
+    not_useful: Sequence[UUID],
+    failure_class: str | None,
+    note: str | None,
+) -> Feedback:
+    row = conn.execute(
+        "INSERT INTO recall_feedback (tenant_id, recall_id, useful, not_useful, failure_class, note)"
+        " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id, recall_id, failure_class, note, created_at",
+        (tenant_id, recall_id, list(useful), list(not_useful), failure_class, note),
+    ).fetchone()
+    assert row is not None
+    return Feedback.model_validate({**row, "weights": []})
+
+
+@dataclass(frozen=True)
+class FeedbackCounts:
+    recall_events: int
+    feedback: int
+    useful: int
+    not_useful: int
+    weighted_results: int
+    by_failure_class: dict[str, int]
+
+
+def feedback_counts(conn: Conn) -> FeedbackCounts:
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM recall_events) AS recall_events,"
+        " (SELECT count(*) FROM recall_feedback) AS feedback,"
+        " (SELECT COALESCE(sum(cardinality(useful)), 0) FROM recall_feedback) AS useful,"
+        " (SELECT COALESCE(sum(cardinality(not_useful)), 0) FROM recall_feedback) AS not_useful,"
+        " (SELECT count(*) FROM feedback_weights WHERE weight <> 0) AS weighted_results,"
+        " (SELECT COALESCE(jsonb_object_agg(failure_class, n), '{}') FROM (SELECT failure_class, count(*) AS n"
+        "  FROM recall_feedback WHERE failure_class IS NOT NULL GROUP BY failure_class) g) AS by_class"
+    ).fetchone()
+    assert row is not None
+    by_class = {c: int(row["by_class"].get(c, 0)) for c in FAILURE_CLASSES}
+    return FeedbackCounts(
+        recall_events=int(row["recall_events"]),
+        feedback=int(row["feedback"]),
+        useful=int(row["useful"]),
+        not_useful=int(row["not_useful"]),
+        weighted_results=int(row["weighted_results"]),
+        by_failure_class=by_class,
+    )
+
+
+def delete_for(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> int:
+    """The weights and the recall events (their feedback with them) naming these memories, their chunks,
+    or these conversations' windows: before the rows themselves go. The events deleted."""
+    params = {"m": list(memory_ids), "c": list(conversation_ids)}
+    conn.execute(
+        "DELETE FROM feedback_weights WHERE target_id = ANY(%(m)s)"
+        " OR target_id IN (SELECT id FROM chunks WHERE conversation_id = ANY(%(c)s))",
+        params,
+    )
+    cur = conn.execute(
+        "DELETE FROM recall_events WHERE memory_ids && %(m)s::uuid[] OR chunk_ids && ARRAY(SELECT id FROM chunks"
+        " WHERE memory_id = ANY(%(m)s) OR conversation_id = ANY(%(c)s))",
+        params,
+    )
+    return cur.rowcount
+
+
+def delete_namespace(conn: Conn, namespace: str) -> None:
+    """A namespace's weights and the recall events that returned something of it (before its rows go)."""
+    conn.execute(
+        "DELETE FROM feedback_weights WHERE target_id IN (SELECT id FROM memories WHERE namespace = %(ns)s)"
+        " OR target_id IN (SELECT id FROM chunks WHERE namespace = %(ns)s AND conversation_id IS NOT NULL)",
+        {"ns": namespace},
+    )
+    conn.execute("DELETE FROM recall_events WHERE %s = ANY(namespaces)", (namespace,))
+
+
+def expire(conn: Conn, retention_days: int) -> tuple[int, int]:
+    """Across tenants (a definer function): events and weights past their retention. (events, weights)."""
+    row = conn.execute(
+        "SELECT events, weights FROM engram_expire_feedback(make_interval(days => %s))", (retention_days,)
+    ).fetchone()
+    assert row is not None
+    return int(row["events"]), int(row["weights"])
