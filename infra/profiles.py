@@ -97,6 +97,11 @@ PROFILES: dict[str, FunctionProfile] = {
     "extraction": FunctionProfile(
         embed_send=True, bedrock_embed=True, bedrock_llm=True, description="derived memories: extract, runs, settings"
     ),
+    # Appends and redactions enqueue the ledger's windows (and, as conversation appends, extraction);
+    # the context embeds its query (recall).
+    "tasks": FunctionProfile(
+        embed_send=True, extract_send=True, bedrock_embed=True, description="task runs, checkpoints, task context"
+    ),
     # GET of an upload past its expiry asks S3 whether the object arrived (HEAD needs s3:GetObject):
     # only a missing one fails it as expired; one that is there gets its notification sent again.
     "documents": FunctionProfile(

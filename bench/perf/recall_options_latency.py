@@ -1,5 +1,6 @@
-"""What recall's model-backed options add to a recall's latency on our side: `rerank` (Bedrock's Rerank API)
-and `rewrite_query` (one LLM call, its rewrites embedded and searched), beside the same recall without them.
+"""What recall's options add to a recall's latency on our side: `rerank` (Bedrock's Rerank API),
+`rewrite_query` (one LLM call, its rewrites embedded and searched) and `trace` (each list searched 1,000
+deep, the expected chunks looked up), beside the same recall without them.
 
     .venv/bin/python -m bench.perf.recall_options_latency [--conversations 1] [--rounds 3] [--limit 10]
 
@@ -61,6 +62,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "rerank": {"rerank": True},
     "rewrite_query": {"rewrite_query": True},
     "both": {"rerank": True, "rewrite_query": True},
+    # Two phrases of the conversation's turns: where they went (bench/quality/longconv_data.py says "I").
+    "trace": {"trace": {"expected": ["I", "we"]}},
 }
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # each model module loads with its service, when its tool is 
     from engram.memories.models import MemoryWritten
     from engram.priming.models import PrimeResponse, ResumeResponse
     from engram.recall.models import CompactHit, RecallHit, RecallResponse
+    from engram.tasks.models import Task
     from engram.topics.models import TopicLookupResponse, TopicNode, TopicTree
 
 INDENT = "   "
@@ -156,6 +157,14 @@ def _traced(response: RecallResponse) -> str:
         where = f"returned #{t.rank}" if t.returned else ", ".join(t.reasons) or "not returned"
         lines.append(f"- {t.expected} ({what}): {where}; {ranks}")
     return "\n".join(lines)
+
+
+def task(t: Task) -> str:
+    ended = f" · ended {_day(t.ended_at)}: {t.outcome or ''}" if t.ended_at else ""
+    return (
+        f"task {t.id} · {t.status} · {t.namespace} · {t.event_count} events · {t.checkpoint_count} checkpoints"
+        f"{ended}\n{_indented(t.goal)}"
+    )
 
 
 def feedback_given(f: Feedback) -> str:

@@ -237,6 +237,45 @@ def _append_conversation(tenant: UUID, a: Arguments) -> str:
     return results.appended(service.append_messages(tenant, a.conversation_id, a.body, None))
 
 
+def _start_task(tenant: UUID, a: Arguments) -> str:
+    from engram.tasks import service
+
+    return results.task(service.start_task(tenant, a.body, _key(a, "POST /v1/tasks")))
+
+
+def _record_task_events(tenant: UUID, a: Arguments) -> str:
+    from engram.tasks import service
+
+    return results.appended(service.append_events(tenant, a.task_id, a.body, None))
+
+
+def _redact_task_event(tenant: UUID, a: Arguments) -> str:
+    from engram.tasks import service
+
+    m = service.redact_event(tenant, a.task_id, a.seq)
+    return f"Redacted event {m.seq} ({m.role}) of task {a.task_id}: its content is gone, its place stays."
+
+
+def _checkpoint_task(tenant: UUID, a: Arguments) -> str:
+    from engram.tasks import service
+
+    c = service.create_checkpoint(tenant, a.task_id, a.body, _key(a, f"POST /v1/tasks/{a.task_id}/checkpoints"))
+    return f"Checkpoint {c.id} of task {c.task_id} written, covering events 1-{c.seq_to}."
+
+
+def _end_task(tenant: UUID, a: Arguments) -> str:
+    from engram.tasks import service
+
+    return results.task(service.end_task(tenant, a.task_id, a.body))
+
+
+def _task_context(tenant: UUID, a: Arguments) -> str:
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.tasks import service
+
+    return service.task_context(tenant, a.task_id, a.body, embedder_from_env()).text
+
+
 def _list_topics(tenant: UUID, a: Arguments) -> str:
     from engram.topics import service
 
@@ -386,6 +425,47 @@ TOOLS: tuple[Tool, ...] = (
         "Append up to 200 messages to a conversation, verbatim and in order. Pass an idempotency_key to make "
         "a retry safe.",
         skip=("idempotency_key",),  # the body's own idempotency_key, which the service reads, is the argument
+    ),
+    Tool(
+        "start_task",
+        "write",
+        f"{ROUTES}.tasks:start_task",
+        _start_task,
+        "Start a task run for a long piece of work (a goal, a namespace): record its events with "
+        "record_task_events, checkpoint it, and take it up again with task_context.",
+    ),
+    Tool(
+        "record_task_events",
+        "write",
+        f"{ROUTES}.tasks:append_events",
+        _record_task_events,
+        "Append up to 200 events to a task's ledger, in order (roles user, assistant, tool, agent, system). "
+        "Pass an idempotency_key to make a retry safe.",
+        skip=("idempotency_key",),
+    ),
+    Tool(
+        "redact_task_event",
+        "write",
+        f"{ROUTES}.tasks:redact_event",
+        _redact_task_event,
+        "Redact one event of a task (a secret pasted by mistake): its content is gone everywhere, its place stays.",
+    ),
+    Tool(
+        "checkpoint_task",
+        "write",
+        f"{ROUTES}.tasks:create_checkpoint",
+        _checkpoint_task,
+        "Write a task checkpoint: where it stands, completed and pending steps, decisions, blockers, artifacts.",
+    ),
+    Tool("end_task", "write", f"{ROUTES}.tasks:end_task", _end_task, "End a task run: done, failed or cancelled."),
+    Tool(
+        "task_context",
+        "read",
+        f"{ROUTES}.tasks:task_context",
+        _task_context,
+        "What to know to take a task up again, within budget_chars: critical facts, the latest checkpoint, "
+        "the events since, the memories relevant to the query and their linked memories.",
+        skip=("format",),
     ),
     Tool(
         "list_topics",

@@ -139,6 +139,10 @@ VALID = {
     "ids": ["t1"],
     "relation": "relates_to",
     "recall_id": "00000000-0000-0000-0000-000000000003",
+    "task_id": "00000000-0000-0000-0000-000000000004",
+    "goal": "g",
+    "summary": "s",
+    "seq": 1,
 }
 # Invalid for every argument type: a string with NUL, a lone surrogate, a list of an object with NUL,
 # a number too large for any bound, a negative number.

@@ -87,7 +87,9 @@ def test_retry_safe_calls_are_reads_or_carry_an_idempotency_key() -> None:
     for f in builders():
         call = build(f)
         if call.retry_safe and call.method == "POST":
-            assert f.__name__ in {"recall", "prime", "lookup_topics", "query_document"} or call.idempotency_key, f
+            # Reads sent as POST, and a redaction (a second one changes nothing).
+            reads = {"recall", "prime", "lookup_topics", "query_document", "task_context", "task_context_text"}
+            assert f.__name__ in reads | {"redact_task_event"} or call.idempotency_key, f
         if call.method in ("GET", "PUT", "DELETE"):
             assert call.retry_safe, f
 
@@ -104,6 +106,7 @@ def result_models() -> list[tuple[str, type[BaseModel]]]:
         ("ConversationPage", models.CursorPage[models.Conversation]),
         ("RunPage", models.CursorPage[models.Run]),
         ("ActionPage", models.CursorPage[models.Action]),
+        ("TaskPage", models.CursorPage[models.Task]),
     ]
     assert len(named) >= 50
     return named + pages

@@ -162,6 +162,19 @@ class Engram:
     # ---- recall
     recall = SyncEndpoint(endpoints.recall)
     feedback = SyncEndpoint(endpoints.feedback)
+    # ---- tasks
+    start_task = SyncEndpoint(endpoints.start_task)
+    get_task = SyncEndpoint(endpoints.get_task)
+    list_tasks = SyncEndpoint(endpoints.list_tasks)
+    iter_tasks = SyncPages(endpoints.list_tasks)
+    record_task_events = SyncEndpoint(endpoints.record_task_events)
+    list_task_events = SyncEndpoint(endpoints.list_task_events)
+    redact_task_event = SyncEndpoint(endpoints.redact_task_event)
+    checkpoint_task = SyncEndpoint(endpoints.checkpoint_task)
+    list_checkpoints = SyncEndpoint(endpoints.list_checkpoints)
+    end_task = SyncEndpoint(endpoints.end_task)
+    task_context = SyncEndpoint(endpoints.task_context)
+    task_context_text = SyncEndpoint(endpoints.task_context_text)
     # ---- graph
     link_memories = SyncEndpoint(endpoints.link_memories)
     link_memories_batch = SyncEndpoint(endpoints.link_memories_batch)
@@ -437,6 +450,19 @@ class AsyncEngram:
     # ---- recall
     recall = AsyncEndpoint(endpoints.recall)
     feedback = AsyncEndpoint(endpoints.feedback)
+    # ---- tasks
+    start_task = AsyncEndpoint(endpoints.start_task)
+    get_task = AsyncEndpoint(endpoints.get_task)
+    list_tasks = AsyncEndpoint(endpoints.list_tasks)
+    iter_tasks = AsyncPages(endpoints.list_tasks)
+    record_task_events = AsyncEndpoint(endpoints.record_task_events)
+    list_task_events = AsyncEndpoint(endpoints.list_task_events)
+    redact_task_event = AsyncEndpoint(endpoints.redact_task_event)
+    checkpoint_task = AsyncEndpoint(endpoints.checkpoint_task)
+    list_checkpoints = AsyncEndpoint(endpoints.list_checkpoints)
+    end_task = AsyncEndpoint(endpoints.end_task)
+    task_context = AsyncEndpoint(endpoints.task_context)
+    task_context_text = AsyncEndpoint(endpoints.task_context_text)
     # ---- graph
     link_memories = AsyncEndpoint(endpoints.link_memories)
     link_memories_batch = AsyncEndpoint(endpoints.link_memories_batch)

@@ -24,6 +24,7 @@ from engram_client.models import (
     ApiKeyInfo,
     AppendResult,
     BatchResult,
+    Checkpoint,
     ConsolidationStep,
     Conversation,
     CursorPage,
@@ -45,6 +46,7 @@ from engram_client.models import (
     MemoryDetail,
     MemoryHistory,
     MemoryWritten,
+    Message,
     MessagePage,
     NamespaceExtraction,
     PrimeResponse,
@@ -58,6 +60,8 @@ from engram_client.models import (
     Run,
     RunWithActions,
     Scope,
+    Task,
+    TaskContext,
     TopicDetail,
     TopicLookupResponse,
     TopicTree,
@@ -455,6 +459,120 @@ def feedback(
         note=note,
     )
     return Call("POST", "/v1/feedback", _model(Feedback), json=body, headers=_keyed(idempotency_key), retry_safe=True)
+
+
+# ---- tasks ------------------------------------------------------------------------------------
+
+
+def start_task(
+    goal: str,
+    *,
+    namespace: str | None = None,
+    agent_id: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+) -> Call[Task]:
+    """Start a task run; its events go to a ledger (a conversation, `conversation_id`)."""
+    body = _body(goal=goal, namespace=namespace, agent_id=agent_id, metadata=metadata)
+    return Call("POST", "/v1/tasks", _model(Task), json=body, headers=_keyed(idempotency_key), retry_safe=True)
+
+
+def get_task(task_id: Ref) -> Call[Task]:
+    return Call("GET", _path("/v1/tasks/{}", task_id), _model(Task), retry_safe=True)
+
+
+def list_tasks(
+    *, namespace: str | None = None, status: str | None = None, limit: int | None = None, cursor: str | None = None
+) -> Call[CursorPage[Task]]:
+    """One page of task runs, newest first (`iter_tasks` walks every page)."""
+    params = _query(namespace=namespace, status=status, limit=limit, cursor=cursor)
+    return Call("GET", "/v1/tasks", _model(CursorPage[Task]), params=params, retry_safe=True)
+
+
+def record_task_events(
+    task_id: Ref, messages: Sequence[NewMessage], *, idempotency_key: str | None = None
+) -> Call[AppendResult]:
+    """Append up to 200 events, messages of the task's ledger (roles user, assistant, tool, agent, system),
+    in order, all or none; a retry with the same key (made when none is given) appends nothing twice."""
+    body = {"messages": [_value(m) for m in messages]}
+    path = _path("/v1/tasks/{}/events", task_id)
+    return Call("POST", path, _model(AppendResult), json=body, headers=_keyed(idempotency_key), retry_safe=True)
+
+
+def list_task_events(
+    task_id: Ref, *, from_seq: int | None = None, to_seq: int | None = None, limit: int | None = None
+) -> Call[MessagePage]:
+    params = _query(from_seq=from_seq, to_seq=to_seq, limit=limit)
+    return Call("GET", _path("/v1/tasks/{}/events", task_id), _model(MessagePage), params=params, retry_safe=True)
+
+
+def redact_task_event(task_id: Ref, seq: int) -> Call[Message]:
+    """The event's content is gone from every copy; its place in the ledger stays."""
+    path = f"{_path('/v1/tasks/{}/events', task_id)}/{int(seq)}/redact"
+    return Call("POST", path, _model(Message), retry_safe=True)
+
+
+def checkpoint_task(
+    task_id: Ref,
+    summary: str,
+    *,
+    completed: Sequence[str] | None = None,
+    pending: Sequence[str] | None = None,
+    decisions: Sequence[str] | None = None,
+    blockers: Sequence[str] | None = None,
+    artifacts: Sequence[Mapping[str, Any]] | None = None,
+    seq_to: int | None = None,
+    idempotency_key: str | None = None,
+) -> Call[Checkpoint]:
+    """Where the task stands, covering its events up to `seq_to` (default: all so far)."""
+    body = _body(
+        summary=summary,
+        completed=completed,
+        pending=pending,
+        decisions=decisions,
+        blockers=blockers,
+        artifacts=artifacts,
+        seq_to=seq_to,
+    )
+    path = _path("/v1/tasks/{}/checkpoints", task_id)
+    return Call("POST", path, _model(Checkpoint), json=body, headers=_keyed(idempotency_key), retry_safe=True)
+
+
+def list_checkpoints(task_id: Ref, *, limit: int | None = None) -> Call[list[Checkpoint]]:
+    params = _query(limit=limit)
+    path = _path("/v1/tasks/{}/checkpoints", task_id)
+    return Call("GET", path, _model(list[Checkpoint]), params=params, retry_safe=True)
+
+
+def end_task(task_id: Ref, *, status: str | None = None, outcome: str | None = None) -> Call[Task]:
+    """End the run (`done`, `failed` or `cancelled`); its ledger takes no more events."""
+    return Call("POST", _path("/v1/tasks/{}/end", task_id), _model(Task), json=_body(status=status, outcome=outcome))
+
+
+def task_context(
+    task_id: Ref,
+    *,
+    query: str | None = None,
+    budget_chars: int | None = None,
+    shares: Mapping[str, float] | None = None,
+) -> Call[TaskContext]:
+    """Critical facts, the latest checkpoint, the events since, the relevant memories and their linked ones,
+    within `budget_chars` split in `shares` (checkpoint, events, memories, neighbours); `.text` to paste."""
+    body = _body(query=query, budget_chars=budget_chars, shares=shares)
+    return Call("POST", _path("/v1/tasks/{}/context", task_id), _model(TaskContext), json=body, retry_safe=True)
+
+
+def task_context_text(
+    task_id: Ref,
+    *,
+    query: str | None = None,
+    budget_chars: int | None = None,
+    shares: Mapping[str, float] | None = None,
+) -> Call[str]:
+    """The task context alone, as text to paste into a prompt."""
+    body = _body(query=query, budget_chars=budget_chars, shares=shares)
+    path = _path("/v1/tasks/{}/context", task_id)
+    return Call("POST", path, _text, json=body, params=_query(format="text"), retry_safe=True)
 
 
 # ---- graph -------------------------------------------------------------------------------------

@@ -334,6 +334,83 @@ class RecallResponse(Result):
     trace: RecallTrace | None = None
 
 
+class Task(Result):
+    id: str
+    conversation_id: str  # the ledger
+    namespace: str
+    goal: str
+    agent_id: str | None
+    status: str  # running | done | failed | cancelled
+    outcome: str | None
+    metadata: dict[str, Any]
+    event_count: int
+    checkpoint_count: int
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+
+
+class Checkpoint(Result):
+    id: str
+    task_id: str
+    seq_to: int
+    summary: str
+    completed: list[str]
+    pending: list[str]
+    decisions: list[str]
+    blockers: list[str]
+    artifacts: list[dict[str, Any]]
+    created_at: datetime
+
+
+class ContextEvent(Result):
+    seq: int
+    role: str
+    text: str
+    created_at: datetime
+    truncated: bool
+    redacted: bool
+
+
+class ContextMemory(Result):
+    memory_id: str
+    text: str
+    score: float
+    critical: bool
+    truncated: bool
+
+
+class ContextNeighbour(Result):
+    memory_id: str
+    relation: str
+    of: str
+    text: str
+    truncated: bool
+
+
+class ContextSection(Result):
+    budget_chars: int
+    used_chars: int
+    omitted: int
+
+
+class TaskContext(Result):
+    """What to know to take a task up again; `text` is the whole of it, to paste into a prompt."""
+
+    task: Task
+    query: str
+    budget_chars: int
+    used_chars: int
+    checkpoints: list[Checkpoint]
+    events: list[ContextEvent]
+    critical: list[ContextMemory]
+    memories: list[ContextMemory]
+    neighbours: list[ContextNeighbour]
+    sections: dict[str, ContextSection]
+    degraded: list[str]
+    text: str
+
+
 class FeedbackWeight(Result):
     id: str
     weight: float
@@ -386,6 +463,7 @@ class Message(Result):
     tool_name: str | None
     metadata: Any
     created_at: datetime
+    redacted_at: datetime | None = None
 
 
 class AppendResult(Result):

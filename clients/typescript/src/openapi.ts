@@ -963,6 +963,128 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Task runs, newest first */
+        get: operations["list_tasks_v1_tasks_get"];
+        put?: never;
+        /** Start a task run (and its event ledger) */
+        post: operations["start_task_v1_tasks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One task run */
+        get: operations["get_task_v1_tasks__task_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The task's checkpoints, newest first */
+        get: operations["list_checkpoints_v1_tasks__task_id__checkpoints_get"];
+        put?: never;
+        /** Checkpoint the task: summary, completed and pending steps, decisions, blockers, artifacts */
+        post: operations["create_checkpoint_v1_tasks__task_id__checkpoints_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The context to resume the task with, within a hard character budget split in stated shares */
+        post: operations["task_context_v1_tasks__task_id__context_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the task: done, failed or cancelled */
+        post: operations["end_task_v1_tasks__task_id__end_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events in order, from_seq..to_seq inclusive */
+        get: operations["list_events_v1_tasks__task_id__events_get"];
+        put?: never;
+        /** Append up to 200 events (user, assistant, tool, agent, system), in order, all or none */
+        post: operations["append_events_v1_tasks__task_id__events_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}/events/{seq}/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redact one event: its content is gone from every copy, its place in the ledger stays */
+        post: operations["redact_event_v1_tasks__task_id__events__seq__redact_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenant/erase": {
         parameters: {
             query?: never;
@@ -1164,6 +1286,18 @@ export type components = {
              */
             scopes: ("read" | "write" | "admin")[];
         };
+        /** Artifact */
+        Artifact: {
+            /** Name */
+            name: string;
+            /** Note */
+            note?: string | null;
+            /**
+             * Uri
+             * @description Where it is: a path, a URL, a commit
+             */
+            uri?: string | null;
+        };
         /** BatchItemResult */
         BatchItemResult: {
             /** Error */
@@ -1200,6 +1334,63 @@ export type components = {
         ChainLink: {
             link: components["schemas"]["Link"];
             memory: components["schemas"]["MemorySummary"];
+        };
+        /** Checkpoint */
+        Checkpoint: {
+            /** Artifacts */
+            artifacts: {
+                [key: string]: unknown;
+            }[];
+            /** Blockers */
+            blockers: string[];
+            /** Completed */
+            completed: string[];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Decisions */
+            decisions: string[];
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Pending */
+            pending: string[];
+            /** Seq To */
+            seq_to: number;
+            /** Summary */
+            summary: string;
+            /**
+             * Task Id
+             * Format: uuid
+             */
+            task_id: string;
+        };
+        /** CheckpointCreate */
+        CheckpointCreate: {
+            /** Artifacts */
+            artifacts?: components["schemas"]["Artifact"][];
+            /** Blockers */
+            blockers?: string[];
+            /** Completed */
+            completed?: string[];
+            /** Decisions */
+            decisions?: string[];
+            /** Pending */
+            pending?: string[];
+            /**
+             * Seq To
+             * @description The last event it covers; default the ledger's last event
+             */
+            seq_to?: number | null;
+            /**
+             * Summary
+             * @description Where the task stands
+             */
+            summary: string;
         };
         /** Citation */
         Citation: {
@@ -1333,6 +1524,101 @@ export type components = {
              * @description Steps to run, in the cycle's order (default: all)
              */
             steps?: ("decay" | "promote" | "gate" | "demote" | "dedupe" | "reconcile" | "buffer_cap" | "drop_decayed" | "distill" | "topics")[] | null;
+        };
+        /** ContextEvent */
+        ContextEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Redacted */
+            redacted: boolean;
+            /** Role */
+            role: string;
+            /** Seq */
+            seq: number;
+            /** Text */
+            text: string;
+            /** Truncated */
+            truncated: boolean;
+        };
+        /** ContextMemory */
+        ContextMemory: {
+            /** Critical */
+            critical: boolean;
+            /**
+             * Memory Id
+             * Format: uuid
+             */
+            memory_id: string;
+            /** Score */
+            score: number;
+            /** Text */
+            text: string;
+            /** Truncated */
+            truncated: boolean;
+        };
+        /** ContextNeighbour */
+        ContextNeighbour: {
+            /**
+             * Memory Id
+             * Format: uuid
+             */
+            memory_id: string;
+            /**
+             * Of
+             * Format: uuid
+             * @description The memory it is linked to
+             */
+            of: string;
+            /** Relation */
+            relation: string;
+            /** Text */
+            text: string;
+            /** Truncated */
+            truncated: boolean;
+        };
+        /** ContextSection */
+        ContextSection: {
+            /**
+             * Budget Chars
+             * @description Its share of budget_chars, with what earlier sections left
+             */
+            budget_chars: number;
+            /**
+             * Omitted
+             * @description Items that did not fit
+             */
+            omitted: number;
+            /** Used Chars */
+            used_chars: number;
+        };
+        /**
+         * ContextShares
+         * @description How budget_chars is split between the sections; what one leaves unused goes to the next.
+         */
+        ContextShares: {
+            /**
+             * Checkpoint
+             * @default 0.3
+             */
+            checkpoint: number;
+            /**
+             * Events
+             * @default 0.3
+             */
+            events: number;
+            /**
+             * Memories
+             * @default 0.3
+             */
+            memories: number;
+            /**
+             * Neighbours
+             * @default 0.1
+             */
+            neighbours: number;
         };
         /** Conversation */
         Conversation: {
@@ -3085,10 +3371,15 @@ export type components = {
             /** Metadata */
             metadata: unknown;
             /**
+             * Redacted At
+             * @description Set when its content was redacted: it keeps its place, its content is gone
+             */
+            redacted_at?: string | null;
+            /**
              * Role
              * @enum {string}
              */
-            role: "user" | "assistant" | "system" | "tool";
+            role: "user" | "assistant" | "system" | "tool" | "agent";
             /** Seq */
             seq: number;
             /** Tool Call Id */
@@ -3119,7 +3410,7 @@ export type components = {
              * Role
              * @enum {string}
              */
-            role: "user" | "assistant" | "system" | "tool";
+            role: "user" | "assistant" | "system" | "tool" | "agent";
             /**
              * Tool Call Id
              * @description Only for tool and assistant messages
@@ -4105,6 +4396,154 @@ export type components = {
             skipped?: string | null;
             /** Step */
             step: string;
+        };
+        /** Task */
+        Task: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Checkpoint Count */
+            checkpoint_count: number;
+            /**
+             * Conversation Id
+             * Format: uuid
+             * @description The ledger: its messages are the task's events
+             */
+            conversation_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Ended At */
+            ended_at: string | null;
+            /** Event Count */
+            event_count: number;
+            /** Goal */
+            goal: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Metadata */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Namespace */
+            namespace: string;
+            /** Outcome */
+            outcome: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "done" | "failed" | "cancelled";
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** TaskContext */
+        TaskContext: {
+            /** Budget Chars */
+            budget_chars: number;
+            /**
+             * Checkpoints
+             * @description The latest checkpoint first, then earlier ones as room allows
+             */
+            checkpoints: components["schemas"]["Checkpoint"][];
+            /**
+             * Critical
+             * @description The namespace's critical facts, first in the text
+             */
+            critical: components["schemas"]["ContextMemory"][];
+            /** Degraded */
+            degraded: string[];
+            /**
+             * Events
+             * @description Events since the latest checkpoint, in order (the newest kept)
+             */
+            events: components["schemas"]["ContextEvent"][];
+            /** Memories */
+            memories: components["schemas"]["ContextMemory"][];
+            /** Neighbours */
+            neighbours: components["schemas"]["ContextNeighbour"][];
+            /** Query */
+            query: string;
+            /** Sections */
+            sections: {
+                [key: string]: components["schemas"]["ContextSection"];
+            };
+            task: components["schemas"]["Task"];
+            /**
+             * Text
+             * @description The context as text to paste into a prompt
+             */
+            text: string;
+            /**
+             * Used Chars
+             * @description Characters of `text`; never above budget_chars
+             */
+            used_chars: number;
+        };
+        /** TaskContextRequest */
+        TaskContextRequest: {
+            /**
+             * Budget Chars
+             * @description A hard limit on the text returned
+             * @default 8000
+             */
+            budget_chars: number;
+            /**
+             * Query
+             * @description What the agent needs next; default the goal
+             */
+            query?: string | null;
+            shares?: components["schemas"]["ContextShares"];
+        };
+        /** TaskCreate */
+        TaskCreate: {
+            /** Agent Id */
+            agent_id?: string | null;
+            /**
+             * Goal
+             * @description What the task is for, in the agent's words
+             */
+            goal: string;
+            /**
+             * Metadata
+             * @description A JSON object: <= 64 keys, nested <= 16 levels, <= 64 KiB as JSON
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Namespace
+             * @default default
+             */
+            namespace: string;
+        };
+        /** TaskEnd */
+        TaskEnd: {
+            /**
+             * Outcome
+             * @description How it ended, in a few words
+             */
+            outcome?: string | null;
+            /**
+             * Status
+             * @default done
+             * @enum {string}
+             */
+            status: "done" | "failed" | "cancelled";
+        };
+        /** TaskPage */
+        TaskPage: {
+            /** Items */
+            items: components["schemas"]["Task"][];
+            /** Next Cursor */
+            next_cursor: string | null;
         };
         /** TenantErase */
         TenantErase: {
@@ -10554,6 +10993,1071 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_tasks_v1_tasks_get: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page, exactly as returned: any other value is 422 (cursor) */
+                cursor?: string | null;
+                limit?: number;
+                namespace?: string | null;
+                status?: ("running" | "done" | "failed" | "cancelled") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskPage"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    start_task_v1_tasks_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and the same body returns the first answer, with its status, and writes nothing; the same key with another body is a 409. A key is the caller's tenant's alone */
+                "idempotency-key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreate"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_task_v1_tasks__task_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_checkpoints_v1_tasks__task_id__checkpoints_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"][];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_checkpoint_v1_tasks__task_id__checkpoints_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and the same body returns the first answer, with its status, and writes nothing; the same key with another body is a 409. A key is the caller's tenant's alone */
+                "idempotency-key"?: string | null;
+            };
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Written */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    task_context_v1_tasks__task_id__context_post: {
+        parameters: {
+            query?: {
+                /** @description text: the context alone, as text/plain */
+                format?: "json" | "text";
+            };
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskContextRequest"];
+            };
+        };
+        responses: {
+            /** @description The context as JSON, or with format=text as text/plain to paste */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskContext"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    end_task_v1_tasks__task_id__end_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskEnd"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_events_v1_tasks__task_id__events_get: {
+        parameters: {
+            query?: {
+                from_seq?: number | null;
+                limit?: number;
+                to_seq?: number | null;
+            };
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagePage"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    append_events_v1_tasks__task_id__events_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key and the same body returns the first answer, with its status, and writes nothing; the same key with another body is a 409. A key is the caller's tenant's alone */
+                "idempotency-key"?: string | null;
+            };
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessagesAppend"];
+            };
+        };
+        responses: {
+            /** @description Retry of an idempotency key: the first answer, nothing written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppendResult"];
+                };
+            };
+            /** @description Appended */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppendResult"];
+                };
+            };
+            /** @description Malformed body: not UTF-8, or not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The task has ended, or the idempotency key was used for other events */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too large (says the limit and the alternative) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Throttled */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A bug on our side (details.request_id; the log has the rest) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A dependency is down (details.dependency); with Retry-After when it is expected back soon */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redact_event_v1_tasks__task_id__events__seq__redact_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seq: number;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description No API key, or a key that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The key lacks the scope this route needs (details.required_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found, or not this tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An invalid field: details.field, details.limit when there is one, details.fields[] for all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Throttled */

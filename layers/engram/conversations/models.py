@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from engram.core.models import Metadata, Namespace, Strict, Tags, Timestamp
 
-Role = Literal["user", "assistant", "system", "tool"]
+# `agent`: what an agent notes itself (a plan, a step taken), in a task's ledger or any conversation.
+Role = Literal["user", "assistant", "system", "tool", "agent"]
 
 
 class ConversationCreate(Strict):
@@ -86,6 +87,9 @@ class Message(BaseModel):
     tool_name: str | None
     metadata: Any
     created_at: datetime
+    redacted_at: datetime | None = Field(
+        default=None, description="Set when its content was redacted: it keeps its place, its content is gone"
+    )
 
 
 class AppendResult(BaseModel):

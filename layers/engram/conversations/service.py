@@ -38,15 +38,17 @@ from engram.conversations.store import (
     mark_extraction_queued,
     messages_between,
     messages_for_windows,
+    redact_message,
     remember_append,
     restore_summary,
+    rewindow,
     save_extraction,
 )
 from engram.conversations.windows import one_turn_speaker
 from engram.core.activity import record_activity
 from engram.core.config import settings
 from engram.core.db import Conn, tenant_transaction
-from engram.core.errors import Conflict, InvalidField, TooLarge
+from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import PG_INTEGER_MAX
 
@@ -56,11 +58,16 @@ from engram.core.models import PG_INTEGER_MAX
 # save_extraction, restore_summary and extraction_off too: extraction reads the turns, keeps the summary
 # and the watermark in the conversation's row, inside its own transaction.
 __all__ = [
+    "AppendResult",
     "ConversationCreate",
+    "Message",
     "MessageCreate",
+    "MessagePage",
+    "MessagesAppend",
     "append_messages",
     "conversation_in",
     "create_conversation",
+    "create_ledger",
     "delete_conversation",
     "extraction_off",
     "get_conversation",
@@ -69,11 +76,15 @@ __all__ = [
     "mark_extraction_queued",
     "messages_for_windows",
     "one_turn_speaker",
+    "redact",
     "restore_summary",
     "save_extraction",
     "turns_between",
     "window_conversation",
 ]
+
+# What a redacted message's content becomes: its place in the ledger stays, what it said is gone.
+REDACTED = "[redacted]"
 
 
 # ------------------------------------------------------------------------------------ conversations
@@ -88,6 +99,11 @@ def create_conversation(
         created = insert_conversation(conn, tenant_id, req)
         remember(conn, idempotency, created)
     return created
+
+
+def create_ledger(conn: Conn, tenant_id: UUID, req: ConversationCreate) -> UUID:
+    """A conversation written in the caller's transaction (a task run's event ledger); its id."""
+    return insert_conversation(conn, tenant_id, req).id
 
 
 def get_conversation(tenant_id: UUID, conversation_id: UUID) -> Conversation:
@@ -234,6 +250,18 @@ def _extraction_due(extracted_seq: int, queued_seq: int, last_seq: int) -> bool:
     """Enough new turns since the last job to queue the next one now (no model call here: the job
     runs in the background; quiet conversations are queued by the sweep)."""
     return last_seq - max(extracted_seq, queued_seq) >= settings().extraction_min_turns and extraction_off() is None
+
+
+def redact(conn: Conn, tenant_id: UUID, conversation_id: UUID, seq: int) -> tuple[Message, list[UUID]]:
+    """In the caller's transaction (a task's ledger): the message's content, tool fields and metadata are
+    gone from the message and from every window that shows it or holds it as keyword context (rebuilt,
+    vectors pending); its seq, role and time stay. The message, and the new chunks to enqueue after commit.
+    An append's replay reads the messages back, so it shows the redaction too."""
+    conv = fetch_conversation(conn, conversation_id, lock=True)
+    message = redact_message(conn, conversation_id, seq, REDACTED)
+    if message is None:
+        raise NotFound(f"no event {seq} in this ledger", {"field": "seq"})
+    return message, rewindow(conn, tenant_id, conv, seq, seq)
 
 
 def list_messages(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -52,6 +53,7 @@ _MESSAGE_COLUMN_NAMES = (
     "tool_name",
     "metadata",
     "created_at",
+    "redacted_at",
 )
 MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
 
@@ -251,12 +253,20 @@ def extend_windows(conn: Conn, tenant_id: UUID, conv: ConversationRow, count: in
     kept = [w for w in existing if w not in delete]
     if kept:
         _add_next_turn_to_context(conn, conv.id, max(w.seq_to for w in kept) + 1)
-    lo, hi = min(w.seq_from for w in insert), max(w.seq_to for w in insert)
-    # One more message each side: the neighbours of the new windows' keyword context.
-    by_seq = {r["seq"]: r for r in _message_rows(conn, conv.id, max(lo - 1, 1), hi + 1)}
-    owner = ChunkOwner(namespace=conv.namespace, kind=CONVERSATION_KIND, tags=conv.tags, conversation_id=conv.id)
+    return insert_chunks(conn, tenant_id, _owner(conv), _window_chunks(conn, conv.id, insert, stride))
+
+
+def _owner(conv: ConversationRow) -> ChunkOwner:
+    return ChunkOwner(namespace=conv.namespace, kind=CONVERSATION_KIND, tags=conv.tags, conversation_id=conv.id)
+
+
+def _window_chunks(conn: Conn, conversation_id: UUID, windows: Sequence[Window], stride: int) -> list[NewChunk]:
+    """The chunks of these windows, as the messages stand now, with their neighbours as keyword context."""
+    lo, hi = min(w.seq_from for w in windows), max(w.seq_to for w in windows)
+    # One more message each side: the neighbours of the windows' keyword context.
+    by_seq = {r["seq"]: r for r in _message_rows(conn, conversation_id, max(lo - 1, 1), hi + 1)}
     chunks = []
-    for w in insert:
+    for w in windows:
         msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
         chunks.append(
             NewChunk(
@@ -271,7 +281,37 @@ def extend_windows(conn: Conn, tenant_id: UUID, conv: ConversationRow, count: in
                 ),
             )
         )
-    return insert_chunks(conn, tenant_id, owner, chunks)
+    return chunks
+
+
+def redact_message(conn: Conn, conversation_id: UUID, seq: int, text: str) -> Message | None:
+    """The message's content becomes `text`, its tool fields and metadata are cleared; its seq, role and
+    time stay. None when there is no such message."""
+    row = conn.execute(
+        sql.SQL(
+            "UPDATE messages SET content = %s, tool_call_id = NULL, tool_name = NULL, metadata = '{{}}',"
+            " redacted_at = COALESCE(redacted_at, now()) WHERE conversation_id = %s AND seq = %s RETURNING {}"
+        ).format(MESSAGE_COLUMNS),
+        (text, conversation_id, seq),
+    ).fetchone()
+    return Message.model_validate(row) if row else None
+
+
+def rewindow(conn: Conn, tenant_id: UUID, conv: ConversationRow, seq_from: int, seq_to: int) -> list[UUID]:
+    """The windows holding any of seq_from..seq_to in their text or their keyword context (the turn each
+    side) are built again from the messages as they stand: new chunks, vectors pending. Their ids."""
+    with conn.cursor(row_factory=class_row(Window)) as cur:
+        touched = cur.execute(
+            "DELETE FROM chunks WHERE conversation_id = %s AND seq_from <= %s AND seq_to >= %s"
+            " RETURNING seq_from, seq_to",
+            (conv.id, seq_to + 1, seq_from - 1),
+        ).fetchall()
+    if not touched:
+        return []
+    stride = settings().conversation_window_stride
+    return insert_chunks(
+        conn, tenant_id, _owner(conv), _window_chunks(conn, conv.id, sorted(touched, key=lambda w: w.seq_from), stride)
+    )
 
 
 def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int) -> None:

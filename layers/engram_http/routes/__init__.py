@@ -23,6 +23,7 @@ def all_routers() -> list[Router]:
         portability,
         priming,
         recall,
+        tasks,
         topics,
     )
 
@@ -37,6 +38,7 @@ def all_routers() -> list[Router]:
         consolidation.router,
         topics.router,
         priming.router,
+        tasks.router,
         portability.router,
         erasure.router,
         oauth.router,
