@@ -573,3 +573,44 @@ def test_an_import_never_tells_whether_another_tenant_holds_an_id(api, api_for, 
     assert again["status"] == "done" and again["report"]["mapped_ids"] == 1
     into_a = import_file(api, stack, b_file)  # B's own file into A: B's proofs do not bind to A
     assert into_a["status"] == "done" and into_a["report"]["mapped_ids"] == 1
+
+
+def test_tasks_and_their_checkpoints_travel_with_their_ledger(api, api_for, stack, make_tenant):
+    task = api.post("/v1/tasks", {"goal": "Rotate the TLS certificates", "namespace": "ops-port"}).body
+    events = [
+        {"role": "user", "content": "Rotate the certificates today."},
+        {"role": "agent", "content": "The old key is kept in vault path secret/old."},
+        {"role": "tool", "tool_name": "certbot", "content": "renewed 3 of 3"},
+    ]
+    assert api.post(f"/v1/tasks/{task['id']}/events", {"messages": events}).status == 201
+    assert api.post(f"/v1/tasks/{task['id']}/events/2/redact").status == 200
+    checkpoint = {"summary": "Renewed", "completed": ["renew"], "pending": ["deploy"], "artifacts": [{"name": "certs"}]}
+    assert api.post(f"/v1/tasks/{task['id']}/checkpoints", checkpoint).status == 201
+    assert api.post(f"/v1/tasks/{task['id']}/end", {"status": "done", "outcome": "rotated"}).status == 200
+    job, data = export_file(api, stack, namespace="ops-port")
+    assert job["counts"]["tasks"] == 1 and job["counts"]["checkpoints"] == 1
+    assert b"secret/old" not in data  # the redacted event stays redacted in the file
+    other = api_for(make_tenant("port-tasks").key)
+    done = import_file(other, stack, data)
+    assert done["status"] == "done", done
+    assert done["report"]["imported"]["tasks"] == 1 and done["report"]["imported"]["checkpoints"] == 1
+    (copy,) = other.get("/v1/tasks?namespace=ops-port").body["items"]
+    assert (copy["goal"], copy["status"], copy["outcome"], copy["event_count"]) == (task["goal"], "done", "rotated", 3)
+    listed = other.get(f"/v1/tasks/{copy['id']}/events").body["items"]
+    assert [(m["role"], m["redacted_at"] is not None) for m in listed] == [
+        ("user", False),
+        ("agent", True),
+        ("tool", False),
+    ]
+    (cp,) = other.get(f"/v1/tasks/{copy['id']}/checkpoints").body
+    assert (cp["summary"], cp["pending"], cp["seq_to"]) == ("Renewed", ["deploy"], 3)
+    # a checkpoint whose task the file lacks is refused by line
+    orphan = {
+        "type": "checkpoint",
+        "task_id": str(uuid.uuid4()),
+        "seq_to": 0,
+        "summary": "x",
+        "created_at": "2026-01-01T00:00:00Z",
+    }
+    refused = import_file(other, stack, export_bytes(orphan))
+    assert "checkpoint.task_id" in json.dumps(refused["report"]["refused"])

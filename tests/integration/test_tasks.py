@@ -163,3 +163,14 @@ def test_deleting_the_ledger_takes_the_task(api: Any) -> None:
     api.post(f"/v1/tasks/{task['id']}/checkpoints", {"summary": "s"})
     assert api.delete(f"/v1/conversations/{task['conversation_id']}").status == 200
     assert api.get(f"/v1/tasks/{task['id']}").status == 404
+
+
+def test_erasure_and_purge_take_tasks_with_their_ledger(api: Any) -> None:
+    erased = _start(api, namespace="gone")
+    api.post(f"/v1/tasks/{erased['id']}/checkpoints", {"summary": "s"})
+    r = api.post("/v1/erasures", {"selector": {"conversation_id": erased["conversation_id"]}})
+    assert r.status == 202 and r.body["status"] == "done", r.body
+    assert api.get(f"/v1/tasks/{erased['id']}").status == 404
+    purged = _start(api, namespace="purged")
+    assert api.post("/v1/namespaces/purged/purge").status == 200
+    assert api.get(f"/v1/tasks/{purged['id']}").status == 404

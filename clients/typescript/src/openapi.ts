@@ -2058,6 +2058,11 @@ export type components = {
         /** ExportCounts */
         ExportCounts: {
             /**
+             * Checkpoints
+             * @default 0
+             */
+            checkpoints: number;
+            /**
              * Conversations
              * @default 0
              */
@@ -2100,6 +2105,11 @@ export type components = {
              * @default 0
              */
             messages: number;
+            /**
+             * Tasks
+             * @default 0
+             */
+            tasks: number;
             /**
              * Topics
              * @default 0
@@ -2590,6 +2600,11 @@ export type components = {
         /** ImportCounts */
         ImportCounts: {
             /**
+             * Checkpoints
+             * @default 0
+             */
+            checkpoints: number;
+            /**
              * Conversations
              * @default 0
              */
@@ -2629,6 +2644,11 @@ export type components = {
              * @default 0
              */
             messages: number;
+            /**
+             * Tasks
+             * @default 0
+             */
+            tasks: number;
             /**
              * Versions
              * @default 0

@@ -428,6 +428,11 @@ def tenant_row_counts(conn: Conn) -> dict[str, int]:
         "imports",
         "idempotency_keys",
         "api_keys",
+        "task_runs",
+        "task_checkpoints",
+        "recall_events",
+        "recall_feedback",
+        "feedback_weights",
     )
     query = sql.SQL("SELECT {}").format(
         sql.SQL(", ").join(

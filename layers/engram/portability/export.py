@@ -21,7 +21,7 @@ from engram.core.config import settings
 from engram.core.db import tenant_snapshot, tenant_transaction
 from engram.core.errors import NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
-from engram.portability import derivation_store, store
+from engram.portability import derivation_store, store, task_store
 from engram.portability.bucket import CONTENT_TYPE, files_bucket
 from engram.portability.models import ExportCounts, ExportCreate, ExportJob
 from engram.portability.records import header_line, line
@@ -154,6 +154,12 @@ def write_export(tenant_id: UUID, namespace: str | None, out: IO[bytes]) -> Expo
         for message in store.stream_messages(conn, namespace):
             out.write(line(_plain_line("message", message)))
             counts.messages += 1
+        for task in task_store.stream_tasks(conn, namespace):
+            out.write(line(_plain_line("task", task)))
+            counts.tasks += 1
+        for checkpoint in task_store.stream_checkpoints(conn, namespace):
+            out.write(line(_plain_line("checkpoint", checkpoint)))
+            counts.checkpoints += 1
         for topic in store.stream_topics(conn, namespace):
             out.write(line(_plain_line("topic", topic)))
             counts.topics += 1

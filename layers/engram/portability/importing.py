@@ -37,7 +37,7 @@ from engram.core.models import NewMemory
 from engram.documents.service import insert_body
 from engram.graph.service import apply_supersedes
 from engram.memories.service import write_memories
-from engram.portability import store
+from engram.portability import store, task_store
 from engram.portability.bucket import CONTENT_TYPE, EXPIRY_GRACE, files_bucket
 from engram.portability.derivation import DerivationImport
 from engram.portability.models import ImportCounts, ImportCreate, ImportJob, ImportReport, ImportTicket
@@ -213,6 +213,25 @@ class Importer(DerivationImport):
             self.deduplicated.messages += len(batch) - len(rows)
         for conversation_id in written.values():
             self.chunk_ids += window_conversation(self.conn, self.tenant_id, conversation_id)
+        self.tasks(written)
+
+    def tasks(self, ledgers: dict[UUID, UUID]) -> None:
+        """Task runs on the conversations just written, under new ids, and their checkpoints. A task whose
+        ledger was already there (deduplicated) is skipped with it."""
+        task_ids: dict[UUID, UUID] = {}  # record id -> new task id
+        for batch in self.records("task"):
+            for _, r in batch:
+                if r.conversation_id not in ledgers:
+                    self.deduplicated.tasks += 1
+                    continue
+                task = r.model_copy(update={"namespace": self.ns(r.namespace)})
+                task_ids[r.id] = task_store.insert_task(self.conn, self.tenant_id, ledgers[r.conversation_id], task)
+                self.imported.tasks += 1
+        for batch in self.records("checkpoint"):
+            rows = [(task_ids[c.task_id], c) for _, c in batch if c.task_id in task_ids]
+            task_store.insert_checkpoints(self.conn, self.tenant_id, rows)
+            self.imported.checkpoints += len(rows)
+            self.deduplicated.checkpoints += len(batch) - len(rows)
 
     def links(self) -> None:
         for batch in self.records("link"):

@@ -30,6 +30,8 @@ class ExportCounts(BaseModel):
     evidence: int = Field(default=0, description="Turns cited as derived memories' evidence")
     extraction_settings: int = 0
     extraction_runs: int = Field(default=0, description="Extraction runs, with their actions")
+    tasks: int = 0
+    checkpoints: int = 0
 
 
 class ExportJob(BaseModel):
@@ -71,6 +73,8 @@ class ImportCounts(BaseModel):
     evidence: int = 0
     extraction_settings: int = 0
     extraction_runs: int = 0
+    tasks: int = 0
+    checkpoints: int = 0
 
 
 class Refusal(BaseModel):

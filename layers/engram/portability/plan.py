@@ -17,12 +17,14 @@ from engram.memories.service import check_content_size
 from engram.portability.models import Refusal
 from engram.portability.records import (
     RECORD_TYPES,
+    CheckpointRecord,
     ConversationRecord,
     ExtractionRunRecord,
     LineRefused,
     LinkRecord,
     MemoryRecord,
     MessageRecord,
+    TaskRecord,
     parse_header,
     parse_record,
 )
@@ -92,7 +94,7 @@ def validate_file(f: IO[bytes]) -> Plan:
     except LineRefused as exc:
         plan.refuse(first[0], str(exc))
         return plan
-    ids: dict[str, set[UUID]] = {"memory": set(), "conversation": set(), "extraction_run": set()}
+    ids: dict[str, set[UUID]] = {"memory": set(), "conversation": set(), "extraction_run": set(), "task": set()}
     refs = _References()
     for number, offset, raw in lines:
         plan.lines += 1
@@ -103,12 +105,15 @@ def validate_file(f: IO[bytes]) -> Plan:
             plan.refuse(number, str(exc))
             continue
         plan.at[record.type].append((number, offset))
-        if isinstance(record, MemoryRecord | ConversationRecord | ExtractionRunRecord):
+        if isinstance(record, MemoryRecord | ConversationRecord | ExtractionRunRecord | TaskRecord):
             if record.id in ids[record.type]:
                 plan.refuse(number, f"{record.type}.id: {record.id} appears twice in the file")
             ids[record.type].add(record.id)
         refs.note(number, record)
     refs.check(plan, ids["memory"], ids["conversation"])
+    for number, task_id in refs.checkpoints:  # a checkpoint's task is a task of the file
+        if task_id not in ids["task"]:
+            plan.refuse(number, f"checkpoint.task_id: task {task_id} is not in the file")
     plan.refused.sort(key=lambda r: r.line)
     return plan
 
@@ -121,6 +126,7 @@ class _References:
     seqs: dict[UUID, list[tuple[int, int]]] = field(default_factory=dict)  # conversation -> (seq, line)
     cited: list[tuple[int, str, UUID]] = field(default_factory=list)  # line, field, conversation id
     extracted: dict[UUID, tuple[int, int]] = field(default_factory=dict)  # conversation -> (line, extracted_seq)
+    checkpoints: list[tuple[int, UUID]] = field(default_factory=list)  # line, task id
 
     def note(self, number: int, record: Any) -> None:
         if isinstance(record, LinkRecord):
@@ -132,6 +138,10 @@ class _References:
             self.cited += [(number, "memory.evidence", c) for c in cited]
         elif isinstance(record, ExtractionRunRecord) and record.conversation_id is not None:
             self.cited.append((number, "extraction_run.conversation_id", record.conversation_id))
+        elif isinstance(record, TaskRecord):  # a task's ledger is a conversation of the file
+            self.cited.append((number, "task.conversation_id", record.conversation_id))
+        elif isinstance(record, CheckpointRecord):
+            self.checkpoints.append((number, record.task_id))
         elif isinstance(record, ConversationRecord) and record.extracted_seq:
             self.extracted[record.id] = (number, record.extracted_seq)
 

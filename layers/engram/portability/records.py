@@ -25,7 +25,7 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 from pydantic import Strict as StrictMode
 
 from engram.conversations.service import ConversationCreate, MessageCreate
@@ -53,7 +53,17 @@ MAX_CHUNK_CHARS = 20_000
 MAX_VERSIONS = 10_000
 MAX_VERSION = 10**9  # every PATCH raises a memory's version: an imported one leaves room for them in an integer
 Count = Annotated[int, Field(ge=0, le=PG_INTEGER_MAX)]
-RECORD_TYPES = ("memory", "link", "conversation", "message", "topic", "extraction_settings", "extraction_run")
+RECORD_TYPES = (
+    "memory",
+    "link",
+    "conversation",
+    "message",
+    "topic",
+    "extraction_settings",
+    "extraction_run",
+    "task",
+    "checkpoint",
+)
 MAX_EVIDENCE = 10_000  # turns one derived memory cites (a conversation summary cites its window's)
 MAX_ACTIONS = 10_000
 MAX_SUMMARY_CHARS = 20_000  # a conversation's rolling summary (extraction writes at most 4,000)
@@ -221,6 +231,40 @@ class MessageRecord(MessageCreate):
     type: Literal["message"]
     conversation_id: UuidField
     seq: int = Field(ge=1, le=PG_INTEGER_MAX)
+    redacted_at: Timestamp | None = None
+
+
+# A task run and its checkpoints (engram.tasks: the fields of POST /v1/tasks and .../checkpoints). A task's
+# events are its conversation's messages; an import gives a task and its checkpoints new ids.
+TaskItems = Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=2000)]], Field(max_length=100)]
+
+
+class TaskRecord(Strict):
+    type: Literal["task"]
+    id: UuidField
+    conversation_id: UuidField
+    namespace: Namespace
+    goal: str = Field(min_length=1, max_length=4000)
+    agent_id: str | None = Field(default=None, max_length=200)
+    status: Literal["running", "done", "failed", "cancelled"] = "running"
+    outcome: str | None = Field(default=None, max_length=4000)
+    metadata: Metadata = Field(default_factory=dict)
+    created_at: Timestamp
+    updated_at: Timestamp | None = None
+    ended_at: Timestamp | None = None
+
+
+class CheckpointRecord(Strict):
+    type: Literal["checkpoint"]
+    task_id: UuidField
+    seq_to: int = Field(ge=0, le=PG_INTEGER_MAX)
+    summary: str = Field(min_length=1, max_length=8000)
+    completed: TaskItems = Field(default_factory=list)
+    pending: TaskItems = Field(default_factory=list)
+    decisions: TaskItems = Field(default_factory=list)
+    blockers: TaskItems = Field(default_factory=list)
+    artifacts: list[Metadata] = Field(default_factory=list, max_length=100)
+    created_at: Timestamp
 
 
 class TopicRecord(Strict):
@@ -312,7 +356,9 @@ Record = Annotated[
     | MessageRecord
     | TopicRecord
     | ExtractionSettingsRecord
-    | ExtractionRunRecord,
+    | ExtractionRunRecord
+    | TaskRecord
+    | CheckpointRecord,
     Field(discriminator="type"),
 ]
 _records: TypeAdapter[Any] = TypeAdapter(Record)

@@ -124,6 +124,35 @@ class MessageExportRow:
     tool_name: str | None
     metadata: dict[str, Any]
     created_at: datetime | None
+    redacted_at: datetime | None
+
+
+@dataclass(frozen=True)
+class TaskExportRow:
+    id: UUID
+    conversation_id: UUID
+    namespace: str
+    goal: str
+    agent_id: str | None
+    status: str
+    outcome: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime | None
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True)
+class CheckpointExportRow:
+    task_id: UUID
+    seq_to: int
+    summary: str
+    completed: list[str]
+    pending: list[str]
+    decisions: list[str]
+    blockers: list[str]
+    artifacts: list[dict[str, Any]]
+    created_at: datetime
 
 
 @dataclass(frozen=True)

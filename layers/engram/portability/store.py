@@ -189,7 +189,8 @@ _CONVERSATIONS = sql.SQL(
     " WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
 )
 _MESSAGES = sql.SQL(
-    "SELECT m.conversation_id, m.seq, m.role, m.content, m.tool_call_id, m.tool_name, m.metadata, m.created_at"
+    "SELECT m.conversation_id, m.seq, m.role, m.content, m.tool_call_id, m.tool_name, m.metadata, m.created_at,"
+    " m.redacted_at"
     " FROM messages m JOIN conversations c ON c.id = m.conversation_id"
     " WHERE %(ns)s::text IS NULL OR c.namespace = %(ns)s ORDER BY c.created_at, c.id, m.seq"
 )
@@ -372,10 +373,10 @@ def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, Mess
         return
     conn.execute(
         "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name, metadata,"
-        " created_at) SELECT %s, u.cid, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
-        " COALESCE(u.created_at, now()) FROM unnest(%s::uuid[], %s::int[], %s::text[], %s::text[], %s::text[],"
-        " %s::text[], %s::text[], %s::timestamptz[])"
-        " AS u(cid, seq, role, content, tool_call_id, tool_name, metadata, created_at)",
+        " created_at, redacted_at) SELECT %s, u.cid, u.seq, u.role, u.content, u.tool_call_id, u.tool_name,"
+        " u.metadata::json, COALESCE(u.created_at, now()), u.redacted_at FROM unnest(%s::uuid[], %s::int[],"
+        " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::timestamptz[], %s::timestamptz[])"
+        " AS u(cid, seq, role, content, tool_call_id, tool_name, metadata, created_at, redacted_at)",
         (
             tenant_id,
             [cid for cid, _ in rows],
@@ -386,6 +387,7 @@ def insert_messages(conn: Conn, tenant_id: UUID, rows: Sequence[tuple[UUID, Mess
             [m.tool_name for _, m in rows],
             [json.dumps(m.metadata, ensure_ascii=False) for _, m in rows],
             [m.created_at for _, m in rows],
+            [m.redacted_at for _, m in rows],
         ),
     )
     conn.execute(
