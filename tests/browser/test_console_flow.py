@@ -77,6 +77,13 @@ def test_paste_key_find_a_memory_and_open_its_page(console: Console) -> None:
     )
     console.screenshot("recall")
     assert not console.low_contrast_text()
+    # the trace says where an expected memory went: one returned, one that no word of it matches
+    console.find("#recall-expected").send_keys(f"{pie}\nno such words anywhere")
+    console.find("#recall-submit").click()
+    table = console.text_of("#recall-trace", "not found")
+    assert "returned #" in table.text
+    console.find("#recall-expected").clear()
+    first = console.driver.find_elements(By.CSS_SELECTOR, "#recall-results > li")[0]
 
     first.find_element(By.LINK_TEXT, "Open memory").click()
     console.text_of("#memory-content", "apple")

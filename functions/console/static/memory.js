@@ -8,6 +8,8 @@ function facts(m) {
   const rows = [
     ["id", m.id], ["namespace", m.namespace], ["kind", m.kind], ["layer", m.layer], ["status", m.status],
     ["importance", num(m.importance)], ["tags", m.tags.join(", ") || "–"], ["source", m.source || "–"],
+    ["critical", m.critical ? "yes: returned first in every recall and briefing of its namespace" : "no"],
+    ["conflict key", m.conflict_key || "–"],
     ["version", String(m.version)], ["embedding", m.embedding_status],
     ["accessed", `${m.access_count} times`], ["repeated", `${m.repetition_count} times`],
     ["created", when(m.created_at)], ["updated", when(m.updated_at)],

@@ -37,6 +37,9 @@ function requestFrom(form, namespace) {
   body.mode = data.get("mode");
   body.diversify = data.get("diversify") === "on"; // always sent: what is shown is what was asked
   if (data.get("include_expired") === "on") body.include_expired = true;
+  if (data.get("critical") !== "on") body.critical = false;
+  const expected = (data.get("expected") || "").split("\n").map((s) => s.trim()).filter(Boolean);
+  if (expected.length) body.trace = { expected: expected.slice(0, 10) };
   return body;
 }
 
@@ -54,6 +57,7 @@ function resultCard(result, query, maxima, index) {
   return h("li", { class: "result", dataset: { memoryId: result.memory_id || "" } },
     h("header", null,
       h("h3", null, `${index + 1}. ${title}`),
+      result.critical ? h("span", { class: "badge critical", title: "A critical fact: returned first, whatever the query" }, "critical") : null,
       h("span", { class: "score" }, `score ${num(result.score, 4)}`),
       h("span", { class: "muted" }, [result.namespace, result.layer, ...(result.tags || [])].filter(Boolean).join(" · ")),
       when(result.created_at)),
@@ -63,6 +67,22 @@ function resultCard(result, query, maxima, index) {
     result.conflicts && result.conflicts.length
       ? h("p", { class: "warning" }, `Contradicted by ${result.conflicts.length} memor${result.conflicts.length > 1 ? "ies" : "y"}`) : null,
     result.memory_id ? h("a", { href: path`#/memory/${result.memory_id}`, class: "open" }, "Open memory") : null);
+}
+
+// Where each expected memory went: its ranks, or why it was not a candidate or not returned.
+function traceTable(trace) {
+  const rank = (n) => (n == null ? "–" : `#${n}`);
+  return h("section", { id: "recall-trace" },
+    h("h3", null, "Trace"),
+    h("p", { class: "muted" }, `Each list searched ${num(trace.depth)} deep; ${trace.candidates_per_list} candidates per list go to fusion.`),
+    h("table", null,
+      h("thead", null, h("tr", null, ["expected", "vector", "keyword", "fused", "score", "result", "why"].map((c) => h("th", null, c)))),
+      h("tbody", null, trace.items.map((t) => h("tr", { class: t.returned ? "returned" : "missed" },
+        h("td", null, t.memory_id ? h("a", { href: path`#/memory/${t.memory_id}` }, t.expected) : t.expected),
+        h("td", null, rank(t.vector_rank)), h("td", null, rank(t.keyword_rank)), h("td", null, rank(t.fused_rank)),
+        h("td", null, t.score == null ? "–" : num(t.score, 4)),
+        h("td", null, t.returned ? `returned ${rank(t.rank)}` : "not returned"),
+        h("td", null, t.reasons.join(", ").replaceAll("_", " ")))))));
 }
 
 function showResults(out, response, query) {
@@ -75,6 +95,7 @@ function showResults(out, response, query) {
       `${response.results.length} result${response.results.length === 1 ? "" : "s"}, ${num(response.used_chars)} characters`,
       response.budget_chars ? ` of ${num(response.budget_chars)}` : "",
       response.degraded.length ? ` · degraded: ${response.degraded.join("; ")}` : ""),
+    response.trace ? traceTable(response.trace) : "",
     h("ol", { class: "results", id: "recall-results" }, response.results.map((r, i) => resultCard(r, query, maxima, i))));
 }
 
@@ -97,7 +118,10 @@ export async function render(root, _args, { namespace }) {
       h("fieldset", { class: "checks" }, h("legend", null, "options"),
         h("label", null, h("input", { type: "checkbox", name: "explain", checked: true }), " explain"),
         h("label", null, h("input", { type: "checkbox", name: "diversify" }), " diversify"),
-        h("label", null, h("input", { type: "checkbox", name: "include_expired" }), " include expired"))),
+        h("label", null, h("input", { type: "checkbox", name: "include_expired" }), " include expired"),
+        h("label", null, h("input", { type: "checkbox", name: "critical", checked: true }), " critical facts first"))),
+    field("Expected (trace)", h("textarea", { name: "expected", id: "recall-expected", rows: 2,
+      placeholder: "memory ids or phrases, one a line" }), "where did it go? up to 10"),
     h("p", { class: "muted" }, "The playground does not count as an access: it sends touch: false."),
     h("button", { type: "submit", id: "recall-submit" }, "Recall"));
   form.addEventListener("submit", async (event) => {
