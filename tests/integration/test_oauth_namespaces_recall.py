@@ -67,3 +67,33 @@ def test_a_confined_recall_without_a_namespace_ranks_as_if_it_named_the_grants(s
     assert found.status == 200, found.body
     text = json.dumps(found.body["result"]["content"])
     assert all(memory in text for memory in crowded["chat"])
+
+
+def test_a_confined_token_gives_feedback_and_runs_tasks_in_its_namespaces_only(stack, tenant, api, drain):
+    made = api.post(
+        "/v1/memories/batch",
+        {
+            "items": [
+                {"content": f"Harbor note {i}: the ferry leaves at nine.", "namespace": ns}
+                for i, ns in enumerate(["chat", "chat", "other"])
+            ]
+        },
+    )
+    drain()
+    _, answer = tokens_for(tenant.key, scopes=["read", "write"], namespaces=["chat"])
+    token = answer["access_token"]
+    recalled = call("POST", "/v1/recall", {"query": "when does the ferry leave?"}, token=token)
+    assert recalled.status == 200 and recalled.body["recall_id"], recalled.body
+    first = recalled.body["results"][0]["memory_id"]
+    given = call("POST", "/v1/feedback", {"recall_id": recalled.body["recall_id"], "useful": [first]}, token=token)
+    assert given.status == 201, given.body
+    # the key's own recall over both namespaces is not the token's to rate
+    wide = api.post("/v1/recall", {"query": "when does the ferry leave?"}).body
+    other = call("POST", "/v1/feedback", {"recall_id": wide["recall_id"], "useful": [first]}, token=token)
+    assert other.status == 404
+    mine = call("POST", "/v1/tasks", {"goal": "Book the ferry", "namespace": "chat"}, token=token)
+    assert mine.status == 201, mine.body
+    theirs = api.post("/v1/tasks", {"goal": "Other work", "namespace": "other"}).body
+    assert call("GET", f"/v1/tasks/{theirs['id']}", token=token).status == 404
+    assert [t["id"] for t in call("GET", "/v1/tasks", token=token).body["items"]] == [mine.body["id"]]
+    assert made.status in (200, 201)
