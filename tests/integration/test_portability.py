@@ -59,7 +59,8 @@ def import_file(api, stack, data: bytes, **options) -> dict:
 
 # What seed() writes, as an export counts it: its memories, versions, documents, links, conversation, messages.
 SEEDED = {"memories": 7, "versions": 1, "documents": 2, "links": 2, "conversations": 1, "messages": 7}
-DERIVED_NONE = {"evidence": 0, "extraction_settings": 0, "extraction_runs": 0}  # nothing extracted here
+# Nothing extracted here, and no task run.
+DERIVED_NONE = {"evidence": 0, "extraction_settings": 0, "extraction_runs": 0, "tasks": 0, "checkpoints": 0}
 
 
 HEADER = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
@@ -595,12 +596,13 @@ def test_tasks_and_their_checkpoints_travel_with_their_ledger(api, api_for, stac
     assert done["status"] == "done", done
     assert done["report"]["imported"]["tasks"] == 1 and done["report"]["imported"]["checkpoints"] == 1
     (copy,) = other.get("/v1/tasks?namespace=ops-port").body["items"]
-    assert (copy["goal"], copy["status"], copy["outcome"], copy["event_count"]) == (task["goal"], "done", "rotated", 3)
+    assert (copy["goal"], copy["status"], copy["outcome"], copy["event_count"]) == (task["goal"], "done", "rotated", 4)
     listed = other.get(f"/v1/tasks/{copy['id']}/events").body["items"]
     assert [(m["role"], m["redacted_at"] is not None) for m in listed] == [
         ("user", False),
         ("agent", True),
         ("tool", False),
+        ("agent", False),  # the closing event end appended
     ]
     (cp,) = other.get(f"/v1/tasks/{copy['id']}/checkpoints").body
     assert (cp["summary"], cp["pending"], cp["seq_to"]) == ("Renewed", ["deploy"], 3)

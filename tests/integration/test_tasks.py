@@ -84,6 +84,10 @@ def test_a_task_from_start_to_context(api: Any, drain: Any) -> None:
     # ending it: no more events
     done = api.post(f"/v1/tasks/{task['id']}/end", {"status": "done", "outcome": "swapped"})
     assert done.status == 200 and done.body["status"] == "done" and done.body["ended_at"]
+    # its closing event: how it ended and where it stood, for what learns from conversations
+    closing = api.get(f"/v1/tasks/{task['id']}/events?from_seq=42").body["items"]
+    assert [m["role"] for m in closing] == ["agent"] and "Outcome: swapped" in closing[0]["content"]
+    assert "Pending: copy; swap" in closing[0]["content"]
     assert _events(api, task["id"], [{"role": "user", "content": "late"}]).status == 409
     assert api.post(f"/v1/tasks/{task['id']}/end", {}).status == 409
 

@@ -132,10 +132,30 @@ def list_checkpoints(tenant_id: UUID, task_id: UUID, limit: int = 20) -> list[Ch
         return store.checkpoints(conn, task_id, limit)
 
 
+def _closing_event(task: Task, req: TaskEnd, latest: Checkpoint | None) -> conversations.MessagesAppend:
+    """The ledger's last event: how the task ended and its latest checkpoint, as a turn, so whatever learns
+    from conversations (engram.extraction, once the ledger goes quiet) reads the task's outcome too."""
+    lines = [f"Task {req.status}: {task.goal}" + (f". Outcome: {req.outcome}" if req.outcome else "")]
+    if latest is not None:
+        lines.append(f"Where it stood: {latest.summary}")
+        for name, items in (("Done", latest.completed), ("Pending", latest.pending), ("Decided", latest.decisions)):
+            if items:
+                lines.append(f"{name}: " + "; ".join(items))
+    event = conversations.MessageCreate(
+        role="agent", content="\n".join(lines)[:8000], metadata={"task_end": req.status}
+    )
+    return conversations.MessagesAppend(messages=[event], idempotency_key=f"task-end:{task.id}")
+
+
 def end_task(tenant_id: UUID, task_id: UUID, req: TaskEnd) -> Task:
+    """The run ends; its closing event (how it ended, its latest checkpoint) is appended to the ledger first."""
+    task = _running(tenant_id, task_id)
+    with tenant_transaction(tenant_id) as conn:
+        latest = next(iter(store.checkpoints(conn, task_id, 1)), None)
+    conversations.append_messages(tenant_id, task.conversation_id, _closing_event(task, req, latest))
     with tenant_transaction(tenant_id) as conn:
         task = store.read_task(conn, task_id, lock=True)
-        if task.status != "running":
+        if task.status != "running":  # another end got here first
             raise Conflict(f"task {task_id} has already ended ({task.status})")
         store.end_task(conn, task_id, req.status, req.outcome)
         return store.read_task(conn, task_id)
