@@ -98,9 +98,17 @@ PROFILES: dict[str, FunctionProfile] = {
         embed_send=True, bedrock_embed=True, bedrock_llm=True, description="derived memories: extract, runs, settings"
     ),
     # Appends and redactions enqueue the ledger's windows (and, as conversation appends, extraction);
-    # the context embeds its query (recall).
+    # the context embeds its query (recall); a redaction erases what was learned from the turn, with the
+    # S3 objects that may hold it, as erasure does.
     "tasks": FunctionProfile(
-        embed_send=True, extract_send=True, bedrock_embed=True, description="task runs, checkpoints, task context"
+        embed_send=True,
+        extract_send=True,
+        bedrock_embed=True,
+        object_access=(
+            ("s3:DeleteObject", "uploads/"),
+            ("s3:DeleteObject", EXPORTS_PREFIX),
+        ),
+        description="task runs, checkpoints, task context",
     ),
     # GET of an upload past its expiry asks S3 whether the object arrived (HEAD needs s3:GetObject):
     # only a missing one fails it as expired; one that is there gets its notification sent again.

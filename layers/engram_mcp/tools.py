@@ -250,9 +250,10 @@ def _record_task_events(tenant: UUID, a: Arguments) -> str:
 
 
 def _redact_task_event(tenant: UUID, a: Arguments) -> str:
+    from engram.erasure import service as erasure
     from engram.tasks import service
 
-    m = service.redact_event(tenant, a.task_id, a.seq)
+    m = erasure.redact_turn(tenant, service.get_task(tenant, a.task_id).conversation_id, a.seq, actor="mcp")
     return f"Redacted event {m.seq} ({m.role}) of task {a.task_id}: its content is gone, its place stays."
 
 

@@ -178,3 +178,23 @@ def test_erasure_and_purge_take_tasks_with_their_ledger(api: Any) -> None:
     purged = _start(api, namespace="purged")
     assert api.post("/v1/namespaces/purged/purge").status == 200
     assert api.get(f"/v1/tasks/{purged['id']}").status == 404
+
+
+def test_redaction_erases_what_was_learned_from_the_turn(api: Any, stack: Any, tenant: Any) -> None:
+    task = _start(api)
+    appended = _events(api, task["id"], [{"role": "user", "content": "My badge PIN is 4417."}]).body
+    learned = api.post("/v1/memories", {"content": "The user's badge PIN is 4417.", "namespace": "proj"}).body
+    kept = api.post("/v1/memories", {"content": "The user has a badge.", "namespace": "proj"}).body
+    with owner_connection(stack) as conn:  # as extraction records the turn a memory came from
+        conn.execute(
+            "INSERT INTO memory_evidence (tenant_id, memory_id, conversation_id, message_id) VALUES (%s, %s, %s, %s)",
+            (tenant.id, learned["memory"]["id"], task["conversation_id"], appended["messages"][0]["id"]),
+        )
+    assert api.post(f"/v1/tasks/{task['id']}/events/1/redact").status == 200
+    assert api.get(f"/v1/memories/{learned['memory']['id']}").status == 404
+    assert api.get(f"/v1/memories/{kept['memory']['id']}").status == 200
+    with owner_connection(stack) as conn:
+        assert conn.execute("SELECT count(*) FROM memories WHERE content LIKE '%%4417%%'").fetchone() == (0,)
+        audit = conn.execute("SELECT scope, selector FROM erasures WHERE tenant_id = %s", (tenant.id,)).fetchall()
+    assert audit == [("subject", {"conversation_id": task["conversation_id"], "seq": 1, "redacted": True})]
+    assert api.post(f"/v1/tasks/{task['id']}/events/0/redact").status == 422

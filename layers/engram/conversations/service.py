@@ -257,6 +257,8 @@ def redact(conn: Conn, tenant_id: UUID, conversation_id: UUID, seq: int) -> tupl
     gone from the message and from every window that shows it or holds it as keyword context (rebuilt,
     vectors pending); its seq, role and time stay. The message, and the new chunks to enqueue after commit.
     An append's replay reads the messages back, so it shows the redaction too."""
+    if not 1 <= seq <= PG_INTEGER_MAX:
+        raise InvalidField("seq", f"must be between 1 and {PG_INTEGER_MAX}")
     conv = fetch_conversation(conn, conversation_id, lock=True)
     message = redact_message(conn, conversation_id, seq, REDACTED)
     if message is None:

@@ -20,6 +20,16 @@ def derived_from_conversations(conn: Conn, conversation_ids: Sequence[UUID]) -> 
     return [r["id"] for r in rows]
 
 
+def derived_from_messages(conn: Conn, message_ids: Sequence[UUID]) -> list[UUID]:
+    """Memories extraction derived from these turns (their evidence cites one), locked: a redacted turn's."""
+    rows = conn.execute(
+        "SELECT id FROM memories WHERE id IN (SELECT memory_id FROM memory_evidence WHERE message_id = ANY(%s))"
+        " ORDER BY id FOR UPDATE",
+        (list(message_ids),),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
 def scrub_extraction(conn: Conn, memory_ids: Sequence[UUID]) -> int:
     """What extraction runs kept of these memories' words: the actions that wrote or named them go, a
     run whose summary memory is among them forgets both summaries, and a run over a pushed text that

@@ -25,6 +25,8 @@ import psycopg
 from aws_lambda_powertools import Logger
 
 from engram.adapters import s3
+from engram.adapters.queue import enqueue_embedding
+from engram.conversations import service as conversations
 from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import InvalidField, NotFound
@@ -40,6 +42,7 @@ __all__ = [
     "erase_memory",
     "erase_tenant",
     "get_erasure",
+    "redact_turn",
 ]
 
 logger = Logger()
@@ -202,6 +205,36 @@ def erase_memory(
     _delete_objects(erased.s3_keys)
     logger.info("erased", extra={"erasure_id": str(erasure_id), "scope": "memory", **erased.counts.model_dump()})
     return record
+
+
+def redact_turn(
+    tenant_id: UUID, conversation_id: UUID, seq: int, *, actor: Actor = "api", key_id: UUID | None = None
+) -> conversations.Message:
+    """A conversation turn (a task event) redacted from every copy, in one transaction: its content goes
+    from the message and the windows that show it (conversations.redact), and what extraction learned
+    from it is erased with it, with an audit record naming the turn (never its content)."""
+    erasure_id = uuid4()
+    with tenant_transaction(tenant_id) as conn:
+        message, chunk_ids = conversations.redact(conn, tenant_id, conversation_id, seq)
+        learned = extraction_store.derived_from_messages(conn, [message.id])
+        erased = _erase(conn, erasure_id, learned, [], "erase", dry_run=False) if learned else None
+        if erased is not None:
+            _record(
+                conn,
+                tenant_id,
+                erasure_id,
+                scope="subject",
+                selector={"conversation_id": str(conversation_id), "seq": seq, "redacted": True},
+                cascade="erase",
+                dry_run=False,
+                erased=erased,
+                actor=actor,
+                key_id=key_id,
+            )
+    enqueue_embedding(tenant_id, chunk_ids)
+    if erased is not None:
+        _delete_objects(erased.s3_keys)
+    return message
 
 
 def create_erasure(tenant_id: UUID, req: ErasureCreate, *, actor: Actor = "api", key_id: UUID | None = None) -> Erasure:

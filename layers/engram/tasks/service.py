@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from engram.adapters.queue import enqueue_embedding
 from engram.conversations import service as conversations
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField
 from engram.core.idempotency import IdempotencyKey, remember, replay
-from engram.core.models import PG_INTEGER_MAX
 from engram.tasks import store
 from engram.tasks.context_builder import task_context
 from engram.tasks.models import Checkpoint, CheckpointCreate, Task, TaskCreate, TaskEnd, TaskPage
@@ -33,7 +31,6 @@ __all__ = [
     "get_task",
     "list_checkpoints",
     "list_tasks",
-    "redact_event",
     "start_task",
     "task_context",
 ]
@@ -94,18 +91,6 @@ def list_events(
 ) -> conversations.MessagePage:
     task = get_task(tenant_id, task_id)
     return conversations.list_messages(tenant_id, task.conversation_id, from_seq=from_seq, to_seq=to_seq, limit=limit)
-
-
-def redact_event(tenant_id: UUID, task_id: UUID, seq: int) -> conversations.Message:
-    """The event's content is gone from the ledger and from every window that showed it; its place stays."""
-    if not 1 <= seq <= PG_INTEGER_MAX:
-        raise InvalidField("seq", f"must be between 1 and {PG_INTEGER_MAX}")
-    with tenant_transaction(tenant_id) as conn:
-        task = store.read_task(conn, task_id, lock=True)
-        message, chunk_ids = conversations.redact(conn, tenant_id, task.conversation_id, seq)
-        store.touch_task(conn, task_id)
-    enqueue_embedding(tenant_id, chunk_ids)
-    return message
 
 
 def create_checkpoint(

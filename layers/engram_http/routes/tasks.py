@@ -13,6 +13,7 @@ from engram.adapters.embeddings.factory import embedder_from_env
 from engram.conversations.models import AppendResult, Message, MessagePage, MessagesAppend
 from engram.core.idempotency import request_key
 from engram.core.models import PG_INTEGER_MAX
+from engram.erasure import service as erasure
 from engram.tasks import service as tasks
 from engram.tasks.models import (
     Checkpoint,
@@ -97,7 +98,8 @@ def list_events(
 )
 def redact_event(task_id: UUID, seq: int) -> Message:
     who = principal(router, "write")
-    return tasks.redact_event(who.tenant_id, task_id, seq)
+    task = tasks.get_task(who.tenant_id, task_id)  # 404 for another tenant's task, before anything is touched
+    return erasure.redact_turn(who.tenant_id, task.conversation_id, seq, key_id=who.key_id)
 
 
 @router.post(
