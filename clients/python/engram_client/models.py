@@ -826,6 +826,8 @@ class ExportCounts(Result):
     evidence: int = 0  # turns cited as derived memories' evidence
     extraction_settings: int = 0
     extraction_runs: int = 0
+    tasks: int = 0
+    checkpoints: int = 0
 
 
 class ExportJob(Result):
@@ -852,6 +854,8 @@ class ImportCounts(Result):
     evidence: int = 0
     extraction_settings: int = 0
     extraction_runs: int = 0
+    tasks: int = 0
+    checkpoints: int = 0
 
 
 class Refusal(Result):
