@@ -139,10 +139,10 @@ def recalled(response: RecallResponse) -> str:
     footer = _degraded(response.degraded)
     if response.trace is not None:
         footer += "\n" + _traced(response)
-    if response.recall_id is not None:
-        footer += f"\n(recall_id {response.recall_id}: say which results helped with recall_feedback)"
     if not response.results:
         return "No memories matched." + footer
+    if response.recall_id is not None:
+        footer += f"\n(recall_id {response.recall_id}: say which results helped with recall_feedback)"
     lines = [_hit(n, hit) for n, hit in enumerate(response.results, 1)]
     return "\n".join(lines) + footer
 

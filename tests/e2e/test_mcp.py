@@ -224,6 +224,10 @@ def test_get_and_delete_are_answered_405_not_held_open(server, make_tenant):
         assert json.loads(caught.value.read())["error"]["code"] == "method_not_allowed"
 
 
+def task_id(out: dict[str, str]) -> str:
+    return out["start_task"].split()[1]
+
+
 def b_id(out: dict[str, str]) -> str:
     return out["store_memory"].split()[2]
 
@@ -254,7 +258,15 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
             "append_conversation",
             {"conversation_id": conversation, "messages": [{"role": "user", "content": "hi"}], "idempotency_key": "k1"},
         )
-        await call("recall", {"query": "deploys", "mode": "keyword"})
+        await call("recall", {"query": "deploys", "mode": "keyword", "trace": {"expected": [b]}})
+        recall_id = out["recall"].rsplit("(recall_id ", 1)[1].split(":")[0]
+        await call("recall_feedback", {"recall_id": recall_id, "useful": [b]})
+        task = (await call("start_task", {"goal": "Move the deploy window"})).split()[1]
+        await call("record_task_events", {"task_id": task, "messages": [{"role": "agent", "content": "Asked ops."}]})
+        await call("redact_task_event", {"task_id": task, "seq": 1})
+        await call("checkpoint_task", {"task_id": task, "summary": "Waiting for ops", "pending": ["confirm"]})
+        await call("task_context", {"task_id": task, "query": "deploy window", "budget_chars": 2000})
+        await call("end_task", {"task_id": task, "status": "done", "outcome": "moved to 11"})
         out["compact"] = text(await client.call_tool("recall", {"query": "deploys", "format": "compact"}))
         await call("list_topics", {})
         await call("lookup_topics", {"ids": ["t1"]})
@@ -293,7 +305,11 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
         and out["append_conversation"].endswith("seq 1-1.")
         and out["again"].startswith("Already appended")
     )
-    assert out["recall"].startswith("1. memory ")
+    assert out["recall"].startswith("1. memory ") and "Trace:\n- " in out["recall"] and "returned #1" in out["recall"]
+    assert out["recall_feedback"].startswith("Feedback ") and "x1.5" in out["recall_feedback"]
+    assert out["redact_task_event"].startswith("Redacted event 1 (agent)")
+    assert "=== Checkpoints ===" in out["task_context"] and "Waiting for ops" in out["task_context"]
+    assert out["end_task"].startswith(f"task {task_id(out)} · done")
     assert out["compact"].startswith("1. memory ") and f"memory {b_id(out)} · score " in out["compact"]
     assert "\n   Deploys run at 10 since March." in out["compact"]
     assert out["list_topics"] == "No topic tree for default yet: consolidation builds it."
