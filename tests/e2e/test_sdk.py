@@ -337,3 +337,23 @@ def test_async_client_end_to_end(server: str, make_tenant: Any, tmp_path: Path, 
                 await engram.forget("00000000-0000-4000-8000-000000000000")
 
     asyncio.run(scenario())
+
+
+def test_critical_facts_conflict_keys_trace_feedback_and_tasks(engram: Engram) -> None:
+    allergy = engram.store_memory("The user is allergic to penicillin.", namespace="sdk-agent", critical=True)
+    paris = engram.store_memory("The user lives in Paris.", namespace="sdk-agent", conflict_key="user.city")
+    berlin = engram.store_memory("The user lives in Berlin.", namespace="sdk-agent", conflict_key="user.city")
+    assert allergy.memory.critical and berlin.superseded == [paris.memory.id]
+    wait_embedded(engram, [allergy.memory.id, berlin.memory.id])
+    found = engram.recall("where does the user live?", namespace="sdk-agent", trace=[paris.memory.id])
+    assert found.results[0].critical and found.recall_id and found.trace is not None
+    assert found.trace.items[0].reasons == ["superseded"]
+    given = engram.feedback(found.recall_id, useful=[berlin.memory.id], failure_class="stale_ranking")
+    assert given.weights[0].ranking_factor == 1.5
+    task = engram.start_task("Plan the move", namespace="sdk-agent")
+    engram.record_task_events(task.id, [{"role": "agent", "content": "Booked the van."}])
+    engram.checkpoint_task(task.id, "Van booked", pending=["pack"])
+    assert engram.redact_task_event(task.id, 1).redacted_at is not None
+    context = engram.task_context_text(task.id, query="what is left?", budget_chars=1000)
+    assert context.index("penicillin") < context.index("Van booked") and len(context) <= 1000
+    assert engram.end_task(task.id, outcome="moved").status == "done"
