@@ -19,7 +19,7 @@ Relation = Literal[
     "supersedes", "caused_by", "relates_to", "implements", "reverts", "contradicts", "derived_from", "part_of"
 ]
 Direction = Literal["out", "in", "both"]
-Role = Literal["user", "assistant", "system", "tool"]
+Role = Literal["user", "assistant", "system", "tool", "agent"]
 Scope = Literal["read", "write", "admin"]
 ConsolidationStep = Literal[
     "decay", "promote", "gate", "demote", "dedupe", "reconcile", "buffer_cap", "drop_decayed", "distill", "topics"
