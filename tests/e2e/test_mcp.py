@@ -306,7 +306,7 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
         and out["again"].startswith("Already appended")
     )
     assert out["recall"].startswith("1. memory ") and "Trace:\n- " in out["recall"] and "returned #1" in out["recall"]
-    assert out["recall_feedback"].startswith("Feedback ") and "x1.5" in out["recall_feedback"]
+    assert out["recall_feedback"].startswith("Feedback ") and "x1.25" in out["recall_feedback"]
     assert out["redact_task_event"].startswith("Redacted event 1 (agent)")
     assert "=== Checkpoints ===" in out["task_context"] and "Waiting for ops" in out["task_context"]
     assert out["end_task"].startswith(f"task {task_id(out)} · done")

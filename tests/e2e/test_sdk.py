@@ -349,7 +349,7 @@ def test_critical_facts_conflict_keys_trace_feedback_and_tasks(engram: Engram) -
     assert found.results[0].critical and found.recall_id and found.trace is not None
     assert found.trace.items[0].reasons == ["superseded"]
     given = engram.feedback(found.recall_id, useful=[berlin.memory.id], failure_class="stale_ranking")
-    assert given.weights[0].ranking_factor == 1.5
+    assert given.weights[0].ranking_factor == 1.25
     task = engram.start_task("Plan the move", namespace="sdk-agent")
     engram.record_task_events(task.id, [{"role": "agent", "content": "Booked the van."}])
     engram.checkpoint_task(task.id, "Van booked", pending=["pack"])

@@ -37,12 +37,12 @@ def test_useful_rises_not_useful_falls_and_both_are_bounded(api: Any, drain: Any
     r = api.post("/v1/feedback", {"recall_id": first["recall_id"], "useful": [last], "not_useful": [top]})
     assert r.status == 201, r.body
     weights = {w["id"]: w for w in r.body["weights"]}
-    assert weights[last]["weight"] == 0.5 and weights[last]["ranking_factor"] == 1.5
+    assert weights[last]["weight"] == 0.25 and weights[last]["ranking_factor"] == 1.25
     assert weights[top]["weight"] == -0.25
     after = _order(api)
     assert after.index(last) < before.index(last) and after.index(top) > before.index(top)
     explained = api.post("/v1/recall", {**QUESTION, "explain": True}).body["results"]
-    assert next(h for h in explained if h["memory_id"] == last)["explain"]["feedback"] == 1.5
+    assert next(h for h in explained if h["memory_id"] == last)["explain"]["feedback"] == 1.25
     # again and again: never past the bounds, and a not-useful memory is still returned
     for _ in range(6):
         rid = api.post("/v1/recall", QUESTION).body["recall_id"]
@@ -64,7 +64,7 @@ def test_feedback_decays_back(api: Any, drain: Any, stack: Any, tenant: Any) -> 
         )
     explained = api.post("/v1/recall", {**QUESTION, "explain": True}).body["results"]
     assert next(h for h in explained if h["memory_id"] == ids[3])["explain"]["feedback"] == pytest.approx(
-        1.03125, abs=1e-4
+        1.015625, abs=1e-4
     )
 
 
