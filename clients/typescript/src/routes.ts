@@ -14,7 +14,9 @@ import type {
   DeletedConversation,
   DocumentWritten,
   Erasure,
+  Checkpoint,
   ExportJob,
+  Feedback,
   Fields,
   ImportJob,
   ImportTicket,
@@ -26,6 +28,7 @@ import type {
   MemoryHistory,
   MemoryPage,
   MemoryWritten,
+  Message,
   MessagePage,
   NewLink,
   NewMemory,
@@ -43,6 +46,9 @@ import type {
   RunWithActions,
   Schema,
   Scope,
+  Task,
+  TaskContext,
+  TaskPage,
   TopicDetail,
   TopicLookupResponse,
   TopicTree,
@@ -170,6 +176,90 @@ export class EngramRoutes extends Transport {
   recall(query: string, options?: RecallOptions): Promise<RecallResponse> {
     const [fields, call] = split(options);
     return this.send({ method: "POST", path: "/v1/recall", body: { ...fields, query }, retrySafe: true }, call);
+  }
+
+  /** Say which results of a recall helped (`useful`) and which did not, by the ids it returned (memory,
+   * chunk or message ids), and why it missed: later recalls rank them up or down, bounded and fading with
+   * time. Once per recall. */
+  feedback(recallId: string, options?: Opts<Fields<"FeedbackCreate">>): Promise<Feedback> {
+    const [fields, call] = split(options);
+    return this.create("POST", "/v1/feedback", { ...fields, recall_id: recallId }, call);
+  }
+
+  // ---- tasks
+
+  /** Start a task run; its events go to a ledger (a conversation, `conversation_id`). */
+  startTask(goal: string, options?: Opts<Fields<"TaskCreate">>): Promise<Task> {
+    const [fields, call] = split(options);
+    return this.create("POST", "/v1/tasks", { ...fields, goal }, call);
+  }
+
+  getTask(taskId: string, options?: CallOptions): Promise<Task> {
+    return this.read(path("/v1/tasks/{}", taskId), undefined, options);
+  }
+
+  /** One page of task runs, newest first (`iterTasks` walks every page). */
+  listTasks(options?: ListOptions<"list_tasks_v1_tasks_get">): Promise<TaskPage> {
+    const [query, call] = split(options);
+    return this.read("/v1/tasks", query, call);
+  }
+
+  iterTasks(options?: ListOptions<"list_tasks_v1_tasks_get">): AsyncGenerator<Task> {
+    return this.pages((after) => this.listTasks({ ...options, ...after }));
+  }
+
+  /** Append up to 200 events (roles user, assistant, tool, agent, system), in order, all or none; a retry
+   * after a lost answer appends nothing twice. */
+  recordTaskEvents(taskId: string, messages: NewMessage[], options?: WriteOptions): Promise<AppendResult> {
+    return this.create("POST", path("/v1/tasks/{}/events", taskId), { messages }, options ?? {});
+  }
+
+  listTaskEvents(
+    taskId: string,
+    options?: ListOptions<"list_events_v1_tasks__task_id__events_get">,
+  ): Promise<MessagePage> {
+    const [query, call] = split(options);
+    return this.read(path("/v1/tasks/{}/events", taskId), query, call);
+  }
+
+  /** The event's content is gone from every copy (and what was learned from it); its place stays. */
+  redactTaskEvent(taskId: string, seq: number, options?: CallOptions): Promise<Message> {
+    const route = `${path("/v1/tasks/{}/events", taskId)}/${seq}/redact`;
+    return this.send({ method: "POST", path: route, retrySafe: true }, options);
+  }
+
+  /** Where the task stands, covering its events up to `seq_to` (default: all so far). */
+  checkpointTask(taskId: string, summary: string, options?: Opts<Fields<"CheckpointCreate">>): Promise<Checkpoint> {
+    const [fields, call] = split(options);
+    return this.create("POST", path("/v1/tasks/{}/checkpoints", taskId), { ...fields, summary }, call);
+  }
+
+  listCheckpoints(
+    taskId: string,
+    options?: ListOptions<"list_checkpoints_v1_tasks__task_id__checkpoints_get">,
+  ): Promise<Checkpoint[]> {
+    const [query, call] = split(options);
+    return this.read(path("/v1/tasks/{}/checkpoints", taskId), query, call);
+  }
+
+  /** End the run (`done`, `failed` or `cancelled`); its ledger takes no more events. */
+  endTask(taskId: string, options?: Fields<"TaskEnd"> & CallOptions): Promise<Task> {
+    const [fields, call] = split(options);
+    return this.send({ method: "POST", path: path("/v1/tasks/{}/end", taskId), body: fields, retrySafe: false }, call);
+  }
+
+  /** Critical facts, the latest checkpoint, the events since, the relevant memories and their linked ones,
+   * within `budget_chars` split in `shares`. A read: retried as safe. */
+  taskContext(taskId: string, options?: Fields<"TaskContextRequest"> & CallOptions): Promise<TaskContext> {
+    const [fields, call] = split(options);
+    return this.send({ method: "POST", path: path("/v1/tasks/{}/context", taskId), body: fields, retrySafe: true }, call);
+  }
+
+  /** The task context alone, as text to paste into a prompt. */
+  taskContextText(taskId: string, options?: Fields<"TaskContextRequest"> & CallOptions): Promise<string> {
+    const [fields, call] = split(options);
+    const route = path("/v1/tasks/{}/context", taskId);
+    return this.send({ method: "POST", path: route, query: { format: "text" }, body: fields, retrySafe: true, answer: "text" }, call);
   }
 
   // ---- graph

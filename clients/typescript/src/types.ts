@@ -57,6 +57,11 @@ export type UsageReport = Schema<"UsageReport">;
 export type ApiKeyInfo = Schema<"ApiKeyInfo">;
 export type IssuedApiKey = Schema<"IssuedApiKey">;
 export type PurgeResult = Schema<"PurgeResult">;
+export type Feedback = Schema<"Feedback">;
+export type Task = Schema<"Task">;
+export type TaskPage = Schema<"TaskPage">;
+export type Checkpoint = Schema<"Checkpoint">;
+export type TaskContext = Schema<"TaskContext">;
 export type ErrorEnvelope = Schema<"ErrorEnvelope">;
 
 export type Kind = Memory["kind"];
