@@ -90,17 +90,10 @@ PROFILES: dict[str, FunctionProfile] = {
     ),
     # The memory console's static files: it reads nothing but its own folder, so no VPC and no secret.
     "console": FunctionProfile(timeout_s=10, database=False, description="the memory console's static files"),
+    # Conversations and task runs (a task's events are a conversation's messages): appends queue windows and
+    # extraction; a task's context embeds its query (recall); a redaction erases what was learned from the
+    # turn, with the S3 objects such an erasure retires.
     "conversations": FunctionProfile(
-        embed_send=True, extract_send=True, description="verbatim conversations; queues extraction of new turns"
-    ),
-    # POST /v1/extract asks the model in the request (up to ENGRAM_LLM_TIMEOUT_S, inside the 29 s).
-    "extraction": FunctionProfile(
-        embed_send=True, bedrock_embed=True, bedrock_llm=True, description="derived memories: extract, runs, settings"
-    ),
-    # Appends and redactions enqueue the ledger's windows (and, as conversation appends, extraction);
-    # the context embeds its query (recall); a redaction erases what was learned from the turn, with the
-    # S3 objects that may hold it, as erasure does.
-    "tasks": FunctionProfile(
         embed_send=True,
         extract_send=True,
         bedrock_embed=True,
@@ -108,7 +101,11 @@ PROFILES: dict[str, FunctionProfile] = {
             ("s3:DeleteObject", "uploads/"),
             ("s3:DeleteObject", EXPORTS_PREFIX),
         ),
-        description="task runs, checkpoints, task context",
+        description="verbatim conversations and task runs; queues extraction of new turns",
+    ),
+    # POST /v1/extract asks the model in the request (up to ENGRAM_LLM_TIMEOUT_S, inside the 29 s).
+    "extraction": FunctionProfile(
+        embed_send=True, bedrock_embed=True, bedrock_llm=True, description="derived memories: extract, runs, settings"
     ),
     # GET of an upload past its expiry asks S3 whether the object arrived (HEAD needs s3:GetObject):
     # only a missing one fails it as expired; one that is there gets its notification sent again.
