@@ -13,7 +13,6 @@ from engram.adapters.embeddings.factory import embedder_from_env
 from engram.conversations.models import AppendResult, Message, MessagePage, MessagesAppend
 from engram.core.idempotency import request_key
 from engram.core.models import PG_INTEGER_MAX
-from engram.erasure import service as erasure
 from engram.tasks import service as tasks
 from engram.tasks.models import (
     Checkpoint,
@@ -99,6 +98,10 @@ def list_events(
 def redact_event(task_id: UUID, seq: int) -> Message:
     who = principal(router, "write")
     task = tasks.get_task(who.tenant_id, task_id)  # 404 for another tenant's task, before anything is touched
+    # Here, not at the top: erasure brings topics and numpy (~60 ms), which the conversations Lambda's
+    # appends and reads should not pay for on a cold start.
+    from engram.erasure import service as erasure
+
     return erasure.redact_turn(who.tenant_id, task.conversation_id, seq, key_id=who.key_id)
 
 
