@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engram_client import Conflict, Engram, InvalidField, NewMessage, ServiceUnavailable
+from engram_client import Conflict, Engram, InvalidField, NewMessage
 from engram_client.models import EvidenceTurn, ExtractionRun, ExtractionRunDetail, NamespaceExtraction
 from tests.integration.conftest import ScriptedModel
 from tests.integration.conftest import model as model
@@ -68,6 +68,6 @@ def test_extract_runs_undo_and_settings_typed(engram: Engram, model: ScriptedMod
     assert spend is not None and spend.extraction_tokens_today == 2 * 1020 and not spend.over_budget
 
 
-def test_extract_without_an_llm_is_503(engram: Engram) -> None:
-    with pytest.raises(ServiceUnavailable, match="extraction needs an LLM"):
+def test_extract_without_an_llm_is_a_conflict_naming_the_setting(engram: Engram) -> None:
+    with pytest.raises(Conflict, match="extraction needs an LLM"):
         engram.extract(text="We use Rust.")

@@ -315,7 +315,8 @@ def test_no_llm_no_extraction_and_the_conversation_says_so(api, stack):
     conv = api.get(f"/v1/conversations/{conversation_id}").body
     assert conv["extraction"].startswith("off: llm_") and conv["extracted_seq"] == 0
     assert stack.extraction_poller.drain() == 0
-    assert api.post("/v1/extract", {"text": "We use Rust."}).status == 503
+    refused = api.post("/v1/extract", {"text": "We use Rust."})
+    assert refused.status == 409 and refused.body["error"]["code"] == "llm_unavailable", refused.body
 
 
 def test_over_the_daily_budget_jobs_wait_and_say_why(api, model, stack, settings_env):

@@ -7644,6 +7644,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
                 };
             };
+            /** @description No LLM configured (code llm_unavailable): nothing was extracted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Too large (says the limit and the alternative) */
             413: {
                 headers: {
@@ -7689,7 +7698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description No LLM configured, or the model failed (the run is recorded as failed) */
+            /** @description The model failed (the run is recorded as failed) */
             503: {
                 headers: {
                     /** @description Seconds to wait before sending the request again */

@@ -53,6 +53,13 @@ class Conflict(EngramError):
     code = "conflict"
 
 
+class LlmUnavailable(Conflict):
+    """The deployment has no LLM for what was asked (ENGRAM_LLM_LEVEL, no provider): a state of the
+    service, not a failure; the message says which setting."""
+
+    code = "llm_unavailable"
+
+
 class Forbidden(EngramError):
     status = 403
     code = "forbidden"

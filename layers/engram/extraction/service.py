@@ -30,7 +30,7 @@ from engram.adapters.queue import enqueue_embedding, enqueue_extractions
 from engram.conversations import service as conversations
 from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
-from engram.core.errors import DependencyDown, InvalidField
+from engram.core.errors import DependencyDown, InvalidField, LlmUnavailable
 from engram.core.models import NewMemory
 from engram.extraction import store
 from engram.extraction.models import (
@@ -339,7 +339,7 @@ def extract(tenant_id: UUID, req: ExtractRequest, embedder: Embedder | None) -> 
     """POST /v1/extract: the decisions for any text or a range of turns, made now (applied, or with
     `dry_run` only answered). One model call; its failure answers 503 and leaves the run failed."""
     if reason := llm.llm_unavailable():
-        raise DependencyDown(f"extraction needs an LLM: {reason}")
+        raise LlmUnavailable(f"extraction needs an LLM: {reason}")
     with tenant_transaction(tenant_id) as conn:
         job = _api_job(conn, tenant_id, req)
     stored = _nearest(tenant_id, job, embedder)

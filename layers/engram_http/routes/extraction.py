@@ -34,7 +34,8 @@ RequiredNamespaceQuery = Annotated[str, Query(pattern=NAMESPACE_PATTERN, descrip
     summary="Derive memories from any text or a range of a conversation's turns now (or only say what it would do)",
     responses={
         200: {"description": "The run, with its decisions"},
-        503: {"description": "No LLM configured, or the model failed (the run is recorded as failed)"},
+        409: {"description": "No LLM configured (code llm_unavailable): nothing was extracted"},
+        503: {"description": "The model failed (the run is recorded as failed)"},
     },
 )
 def extract(body: ExtractRequest) -> ExtractionRunDetail:
