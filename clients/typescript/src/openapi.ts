@@ -11699,7 +11699,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description Ended */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11742,6 +11742,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The task has already ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Too large (says the limit and the alternative) */

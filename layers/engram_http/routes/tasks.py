@@ -125,7 +125,12 @@ def list_checkpoints(task_id: UUID, limit: Annotated[int, Query(ge=1, le=100)] =
     return tasks.list_checkpoints(who.tenant_id, task_id, limit)
 
 
-@router.post("/v1/tasks/<task_id>/end", tags=["tasks"], summary="End the task: done, failed or cancelled")
+@router.post(
+    "/v1/tasks/<task_id>/end",
+    tags=["tasks"],
+    summary="End the task: done, failed or cancelled",
+    responses={200: {"description": "Ended"}, 409: {"description": "The task has already ended"}},
+)
 def end_task(task_id: UUID, body: TaskEnd) -> Task:
     who = principal(router, "write")
     return tasks.end_task(who.tenant_id, task_id, body)
