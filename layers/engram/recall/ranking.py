@@ -3,6 +3,7 @@ unit-tested without a database."""
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -84,16 +85,16 @@ def rank_sessions(candidates: list[Candidate]) -> None:
     """Each conversation candidate's session_rank: 1 + the sessions that hold a higher sum of the query's
     word weights among their candidate turns' own words (the row's `terms`: word -> weight)."""
     words: dict[tuple[UUID, date], dict[str, float]] = {}
-    for c in candidates:
-        key = session_key(c.row)
+    keys = [session_key(c.row) for c in candidates]
+    for c, key in zip(candidates, keys, strict=True):
         if key is not None and c.row.get("terms"):
             words.setdefault(key, {}).update(c.row["terms"])
     totals = {key: sum(w.values()) for key, w in words.items()}
-    ordered = sorted(totals.values(), reverse=True)
-    for c in candidates:
-        key = session_key(c.row)
+    ordered = sorted(totals.values())
+    for c, key in zip(candidates, keys, strict=True):
         total = totals.get(key) if key is not None else None
-        c.session_rank = None if not total else 1 + sum(1 for t in ordered if t > total)
+        # the sessions above it: those past the last total equal to its own
+        c.session_rank = None if not total else 1 + len(ordered) - bisect.bisect_right(ordered, total)
 
 
 def named_speakers(candidates: list[Candidate], query: str) -> set[str]:

@@ -243,6 +243,7 @@ def _keyword_sql(
 
     Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
     both the words' document frequencies and each row's rank: no per-row subquery, no second count.
+    Matches are grouped and joined by the word's text, not its tsquery (sorting tsqueries is slow).
     Rows holding the same words tie on their weights; the one with fewer distinct words leads by a
     millionth, so ties break by content (an id would not survive an export and import).
     The rows a word may match come from one of two sources. Without a scope: the GIN index on tsv
@@ -265,10 +266,10 @@ def _keyword_sql(
     found: sql.Composable
     total: sql.Composable
     if scoped_rows:
-        found = sql.SQL("scoped c ON c.tsv @@ words.q")
+        found = sql.SQL("scoped c ON c.tsv @@ words.tq")
         total = sql.SQL("LEAST((SELECT count(*) FROM scoped), %(idf_rows)s)")
     else:
-        found = sql.SQL("tenant_chunks c ON c.tsv @@ words.q AND {where}").format(where=where)
+        found = sql.SQL("tenant_chunks c ON c.tsv @@ words.tq AND {where}").format(where=where)
         # Counted in two halves, embedded and pending: only those conditions match the partial indexes
         # (counted whole, a 50-row tenant's count read the entire table).
         total = sql.SQL(
@@ -277,7 +278,7 @@ def _keyword_sql(
             " LIMIT %(idf_rows)s) p)"
         ).format(scope=count_scope if count_scope is not None else sql.SQL("c.embedding IS NOT NULL"), where=where)
     return sql.SQL(
-        "words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q, (quote_literal(w) || ':A')::tsquery AS qa"
+        "words AS (SELECT DISTINCT w AS q, quote_literal(w)::tsquery AS tq, (quote_literal(w) || ':A')::tsquery AS qa"
         " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
         " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
         " c.conversation_id IS NOT NULL AS turn, length(c.tsv) AS lexemes FROM words JOIN {found}),"
@@ -285,22 +286,25 @@ def _keyword_sql(
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
         " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)"
         " + 1e-6 / (1 + min(m.lexemes)) AS rank,"
-        " jsonb_object_agg(m.q::text, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
+        " jsonb_object_agg(m.q, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
         " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
     ).format(found=found, total=total, context=sql.Literal(CONTEXT_WORD_WEIGHT))
 
 
 _CANDIDATE_ROWS = sql.SQL(
-    "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
+    # Both lists' rows grouped by id, not joined back to each list: with the keyword list's row estimate
+    # (~2), the planner joined it as a nested loop that compared every row with every other (400 x 400).
+    "ids AS (SELECT id, max(sim) AS sim, max(rank) AS rank, (array_agg(terms) FILTER (WHERE terms IS NOT NULL))[1]"
+    " AS terms FROM (SELECT id, sim, NULL::float8 AS rank, NULL::jsonb AS terms FROM vec"
+    " UNION ALL SELECT id, NULL, rank, terms FROM kw) both_lists GROUP BY id)"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
     # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
     " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
-    " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
+    " c.char_start, c.occurred_at, ids.sim, ids.rank, c.namespace, c.kind, m.layer,"
     " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
     " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed,"
-    " CASE WHEN c.conversation_id IS NOT NULL THEN kw.terms END AS terms"
+    " CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms"
     " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
-    " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
 )
 # What is valid at an instant, as_of or else now: valid_from (or, without one, the creation time)
