@@ -26,6 +26,13 @@ RRF_K = 10
 #   turns (97% of the evidence turns of such questions): their fused score is raised by SPEAKER_BOOST.
 SESSION_WEIGHT = 0.5
 SPEAKER_BOOST = 0.5
+# Candidates per list are 5 x the results a request can return: its limit, or, when budget_chars decides,
+# what the budget holds at BUDGET_CHARS_PER_RESULT characters a result (0: the limit alone). A budget
+# without a limit asks for up to 100 results, so each list took 500 candidates, a real conversation's
+# whole namespace (~400-700 turns), all of them fetched and ranked in Python. On real dialogue
+# (bench/quality/dialogue_recall.py) 100 characters, 100 / 200 / 400 candidates at 2k / 4k / 8k, found
+# as much as 500 (.776 / .835 / .905 against .775 / .834 / .905); 150 lost .001 at 8k.
+BUDGET_CHARS_PER_RESULT = 100
 # The keyword list's weight beside the vector list's 1 is the setting recall_rrf_keyword_weight (1, chosen
 # on real dialogue against 0.15, where the synthetic set had put it).
 # MMR (recall's `diversify`, off by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
@@ -43,6 +50,13 @@ MMR_FLOOR = 0.9
 # 10,000, 33 ms to 2,000); a word in 2,000 rows of a namespace says little about which row is meant.
 KEYWORD_IDF = True
 KEYWORD_IDF_ROWS = 2_000
+
+
+def results_expected(limit: int, budget_chars: int | None) -> int:
+    """The results a request will return at most: its limit, or what its budget holds when that is fewer."""
+    if budget_chars is None or not BUDGET_CHARS_PER_RESULT:
+        return limit
+    return min(limit, -(-budget_chars // BUDGET_CHARS_PER_RESULT))
 
 
 @dataclass

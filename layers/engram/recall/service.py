@@ -81,7 +81,10 @@ def recall(
     degraded: list[str] = []
     where, params = recall_filters(req)
     params.update(
-        query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired, as_of=req.as_of
+        query=req.query,
+        k=max(s.recall_candidates, ranking.results_expected(req.limit, req.budget_chars) * 5),
+        include_expired=req.include_expired,
+        as_of=req.as_of,
     )
 
     qvec = _embed_query(req, embedder, degraded)
