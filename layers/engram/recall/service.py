@@ -244,6 +244,7 @@ def _candidates(
         keyword_scope=keyword_scope,
         keyword_idf=ranking.KEYWORD_IDF,
         count_scope=scope_filter(req),
+        neighbour_weight=ranking.NEIGHBOUR_VECTOR_WEIGHT,
     )
     return candidate_rows(conn, query, params)
 

@@ -186,6 +186,7 @@ def candidate_sql(
     keyword_scope: sql.Composable | None = None,
     keyword_idf: bool = False,
     count_scope: sql.Composable | None = None,
+    neighbour_weight: float = 0.0,
 ) -> sql.Composed:
     """The candidates of both retrievals in one query. `exact`: vector_sql's. `keyword_scope`
     (scope_filter's condition, when the rows it leaves are few): the keyword side reads those rows
@@ -193,7 +194,10 @@ def candidate_sql(
 
     When both sides scan the scope, one pass reads its rows (`scoped`: each row's words and distance)
     and both rank from it: the rows of a big tenant's narrow filter are scattered over the table, and
-    reading them is most of the cost (1,143 rows of an 80k-row tenant: 17-26 ms a pass)."""
+    reading them is most of the cost (1,143 rows of an 80k-row tenant: 17-26 ms a pass). There a
+    conversation turn's vector score is its cosine plus `neighbour_weight` x the higher cosine of the
+    turns beside it said the same day (ranking.NEIGHBOUR_VECTOR_WEIGHT): the answer is often the reply
+    to the turn that matches the question."""
     shared = use_keyword and keyword_scope is not None
     scoped: sql.Composable = sql.SQL("")
     if shared:
@@ -205,12 +209,23 @@ def candidate_sql(
             else sql.SQL("NULL::float8")
         )
         scoped = sql.SQL(
-            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, {dist} AS dist FROM chunks c"
-            " WHERE {scope} AND {where} UNION ALL SELECT c.id, c.tsv, c.conversation_id, NULL::float8 FROM chunks c"
-            " WHERE c.embedding IS NULL AND {where}), "
+            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
+            " (c.occurred_at AT TIME ZONE 'UTC')::date AS day, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
+            " UNION ALL SELECT c.id, c.tsv, c.conversation_id, c.seq_from, (c.occurred_at AT TIME ZONE 'UTC')::date,"
+            " NULL::float8 FROM chunks c WHERE c.embedding IS NULL AND {where}), "
         ).format(dist=dist, scope=keyword_scope, where=where)
-    if dimension and shared and exact is not None:
+    if dimension and shared and exact is not None and neighbour_weight > 0:
         vec: sql.Composable = sql.SQL(
+            "vec AS MATERIALIZED (SELECT id, sim FROM (SELECT id, 1 - dist + {w} * GREATEST("
+            "CASE WHEN lag(day) OVER w = day THEN 1 - lag(dist) OVER w END,"
+            " CASE WHEN lead(day) OVER w = day THEN 1 - lead(dist) OVER w END, 0) AS sim"
+            " FROM scoped WHERE dist IS NOT NULL AND conversation_id IS NOT NULL"
+            " WINDOW w AS (PARTITION BY conversation_id ORDER BY seq_from)"
+            " UNION ALL SELECT id, 1 - dist FROM scoped WHERE dist IS NOT NULL AND conversation_id IS NULL) n"
+            " ORDER BY sim DESC LIMIT %(k)s)"
+        ).format(w=sql.Literal(float(neighbour_weight)))
+    elif dimension and shared and exact is not None:
+        vec = sql.SQL(
             "vec AS MATERIALIZED (SELECT id, 1 - dist AS sim FROM scoped WHERE dist IS NOT NULL"
             " ORDER BY dist LIMIT %(k)s)"
         )
