@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,33 @@ def import_time() -> float:
     )
     runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
     return min(runs)
+
+
+def one_text_sessions(embedder: Any, tokenizer: Any, runs: int = 200) -> None:
+    """One short text on the session a query gets (one thread, no spinning) and on the batch session
+    (a thread per core, onnxruntime's spinning default), alternating run by run, wall and CPU time."""
+    from engram.adapters.embeddings.minilm_reference import pad_batch
+
+    batch = pad_batch([tokenizer.encode(SHORT).ids])
+    inputs = {"input_ids": batch.input_ids, "attention_mask": batch.attention_mask}
+    sessions = {
+        "query session (1 thread, no spin)": embedder._load(one_text=True)[0],
+        "batch session": embedder._load()[0],
+    }
+    wall: dict[str, list[float]] = {name: [] for name in sessions}
+    cpu: dict[str, list[float]] = {name: [] for name in sessions}
+    for _ in range(runs):
+        for name, session in sessions.items():
+            t, c = time.perf_counter(), time.process_time()
+            session.run(["pooled"], inputs)
+            wall[name].append((time.perf_counter() - t) * 1000)
+            cpu[name].append((time.process_time() - c) * 1000)
+    for name in sessions:
+        ordered = sorted(wall[name])
+        print(
+            f"one short text on the {name}: p50 {ordered[runs // 2]:.2f} ms  p95 {ordered[runs * 95 // 100]:.2f} ms"
+            f"  fastest {ordered[0]:.2f} ms  CPU p50 {statistics.median(cpu[name]):.2f} ms"
+        )
 
 
 def main() -> None:
@@ -112,6 +140,8 @@ def main() -> None:
         f"one short text ({len(tokenizer.encode(SHORT).ids)} tokens): "
         f"p50 {latencies[100] * 1000:.2f} ms  p95 {latencies[190] * 1000:.2f} ms"
     )
+
+    one_text_sessions(embedder, tokenizer)
 
     if args.check:
         from engram.adapters.embeddings import minilm_reference as ref

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 
 def _store(api: Any, contents: list[str], namespace: str) -> list[str]:
     """Each text stored as a memory of the namespace: their ids, in order."""
@@ -72,3 +74,41 @@ def test_keyword_words_of_any_shape_are_weighed_without_error(api, drain):
         assert r.status == 200, (query, r.body)
     found = api.post("/v1/recall", {"query": "O'Brien's ZX-9931", "namespace": "odd", "mode": "keyword"})
     assert [h["memory_id"] for h in found.body["results"]] == [memory_id]
+
+
+def test_a_turns_vector_score_counts_its_best_same_day_neighbour(
+    api: Any, drain: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer is often the reply to the turn that matches the question: a turn's vector score is its
+    cosine plus NEIGHBOUR_VECTOR_WEIGHT x the higher cosine of the turns beside it said the same day."""
+    from engram.recall import ranking
+
+    day, later = "2024-03-04T10:00:00+00:00", "2024-03-09T10:00:00+00:00"
+    r = api.post("/v1/conversations", {"title": "unwind", "namespace": "nbvec"})
+    assert r.status == 201, r.body
+    said = [
+        ("user", "Ana: How was your week?", day),
+        ("assistant", "Ben: What do you do to unwind after a long shift at the hospital?", day),
+        ("user", "Ana: Pottery, mostly. Shaping clay on the wheel calms me.", day),
+        ("assistant", "Ben: Unwinding after a long shift at the hospital is hard.", later),
+    ]
+    messages = [{"role": role, "content": text, "created_at": at} for role, text, at in said]
+    r = api.post(f"/v1/conversations/{r.body['id']}/messages", {"messages": messages})
+    assert r.status == 201, r.body
+    drain()
+
+    def vector_scores() -> dict[int, float]:
+        body = {"query": "how does she unwind after a long hospital shift", "namespace": "nbvec", "explain": True}
+        found = api.post("/v1/recall", body)
+        assert found.status == 200, found.body
+        return {h["chunk"]["seq_from"]: h["explain"]["vector"] for h in found.body["results"]}
+
+    monkeypatch.setattr(ranking, "NEIGHBOUR_VECTOR_WEIGHT", 0.0)
+    cosine = vector_scores()
+    monkeypatch.setattr(ranking, "NEIGHBOUR_VECTOR_WEIGHT", 0.2)
+    scored = vector_scores()
+    assert scored[1] == pytest.approx(cosine[1] + 0.2 * cosine[2], abs=1e-6)
+    assert scored[2] == pytest.approx(cosine[2] + 0.2 * max(cosine[1], cosine[3]), abs=1e-6)
+    assert scored[3] == pytest.approx(cosine[3] + 0.2 * cosine[2], abs=1e-6)  # turn 4 is another day's
+    assert scored[4] == pytest.approx(cosine[4], abs=1e-6)  # its neighbour was said days before
+    assert scored[3] - cosine[3] > 0.05  # the reply gains from the question it answers

@@ -3,6 +3,7 @@ unit-tested without a database."""
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -25,6 +26,19 @@ RRF_K = 10
 #   turns (97% of the evidence turns of such questions): their fused score is raised by SPEAKER_BOOST.
 SESSION_WEIGHT = 0.5
 SPEAKER_BOOST = 0.5
+# - A question's answer is often the reply to the turn that matches it ("What does Melanie do to destress?"
+#   / "...pottery. It's like therapy for me"): a turn's vector score is its cosine plus NEIGHBOUR_VECTOR_WEIGHT
+#   x the higher cosine of the turns before and after it, said the same day (when the namespace's rows are
+#   few enough to be scored exactly, engram.recall.store). 0.2 beat none at 2k, 4k and 8k (+.004 each),
+#   multi-hop and open-domain both up; 0.3 and 0.4 lost open-domain at 8k.
+NEIGHBOUR_VECTOR_WEIGHT = 0.2
+# Candidates per list are 5 x the results a request can return: its limit, or, when budget_chars decides,
+# what the budget holds at BUDGET_CHARS_PER_RESULT characters a result (0: the limit alone). A budget
+# without a limit asks for up to 100 results, so each list took 500 candidates, a real conversation's
+# whole namespace (~400-700 turns), all of them fetched and ranked in Python. On real dialogue
+# (bench/quality/dialogue_recall.py) 100 characters, 100 / 200 / 400 candidates at 2k / 4k / 8k, found
+# as much as 500 (.776 / .835 / .905 against .775 / .834 / .905); 150 lost .001 at 8k.
+BUDGET_CHARS_PER_RESULT = 100
 # The keyword list's weight beside the vector list's 1 is the setting recall_rrf_keyword_weight (1, chosen
 # on real dialogue against 0.15, where the synthetic set had put it).
 # MMR (recall's `diversify`, off by default): lambda x relevance - (1 - lambda) x redundancy. Relevance is
@@ -42,6 +56,13 @@ MMR_FLOOR = 0.9
 # 10,000, 33 ms to 2,000); a word in 2,000 rows of a namespace says little about which row is meant.
 KEYWORD_IDF = True
 KEYWORD_IDF_ROWS = 2_000
+
+
+def results_expected(limit: int, budget_chars: int | None) -> int:
+    """The results a request will return at most: its limit, or what its budget holds when that is fewer."""
+    if budget_chars is None or not BUDGET_CHARS_PER_RESULT:
+        return limit
+    return min(limit, -(-budget_chars // BUDGET_CHARS_PER_RESULT))
 
 
 @dataclass
@@ -84,16 +105,16 @@ def rank_sessions(candidates: list[Candidate]) -> None:
     """Each conversation candidate's session_rank: 1 + the sessions that hold a higher sum of the query's
     word weights among their candidate turns' own words (the row's `terms`: word -> weight)."""
     words: dict[tuple[UUID, date], dict[str, float]] = {}
-    for c in candidates:
-        key = session_key(c.row)
+    keys = [session_key(c.row) for c in candidates]
+    for c, key in zip(candidates, keys, strict=True):
         if key is not None and c.row.get("terms"):
             words.setdefault(key, {}).update(c.row["terms"])
     totals = {key: sum(w.values()) for key, w in words.items()}
-    ordered = sorted(totals.values(), reverse=True)
-    for c in candidates:
-        key = session_key(c.row)
+    ordered = sorted(totals.values())
+    for c, key in zip(candidates, keys, strict=True):
         total = totals.get(key) if key is not None else None
-        c.session_rank = None if not total else 1 + sum(1 for t in ordered if t > total)
+        # the sessions above it: those past the last total equal to its own
+        c.session_rank = None if not total else 1 + len(ordered) - bisect.bisect_right(ordered, total)
 
 
 def named_speakers(candidates: list[Candidate], query: str) -> set[str]:

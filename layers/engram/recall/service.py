@@ -81,7 +81,10 @@ def recall(
     degraded: list[str] = []
     where, params = recall_filters(req)
     params.update(
-        query=req.query, k=max(s.recall_candidates, req.limit * 5), include_expired=req.include_expired, as_of=req.as_of
+        query=req.query,
+        k=max(s.recall_candidates, ranking.results_expected(req.limit, req.budget_chars) * 5),
+        include_expired=req.include_expired,
+        as_of=req.as_of,
     )
 
     qvec = _embed_query(req, embedder, degraded)
@@ -241,6 +244,7 @@ def _candidates(
         keyword_scope=keyword_scope,
         keyword_idf=ranking.KEYWORD_IDF,
         count_scope=scope_filter(req),
+        neighbour_weight=ranking.NEIGHBOUR_VECTOR_WEIGHT,
     )
     return candidate_rows(conn, query, params)
 

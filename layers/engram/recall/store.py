@@ -186,6 +186,7 @@ def candidate_sql(
     keyword_scope: sql.Composable | None = None,
     keyword_idf: bool = False,
     count_scope: sql.Composable | None = None,
+    neighbour_weight: float = 0.0,
 ) -> sql.Composed:
     """The candidates of both retrievals in one query. `exact`: vector_sql's. `keyword_scope`
     (scope_filter's condition, when the rows it leaves are few): the keyword side reads those rows
@@ -193,7 +194,10 @@ def candidate_sql(
 
     When both sides scan the scope, one pass reads its rows (`scoped`: each row's words and distance)
     and both rank from it: the rows of a big tenant's narrow filter are scattered over the table, and
-    reading them is most of the cost (1,143 rows of an 80k-row tenant: 17-26 ms a pass)."""
+    reading them is most of the cost (1,143 rows of an 80k-row tenant: 17-26 ms a pass). There a
+    conversation turn's vector score is its cosine plus `neighbour_weight` x the higher cosine of the
+    turns beside it said the same day (ranking.NEIGHBOUR_VECTOR_WEIGHT): the answer is often the reply
+    to the turn that matches the question."""
     shared = use_keyword and keyword_scope is not None
     scoped: sql.Composable = sql.SQL("")
     if shared:
@@ -205,12 +209,23 @@ def candidate_sql(
             else sql.SQL("NULL::float8")
         )
         scoped = sql.SQL(
-            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, {dist} AS dist FROM chunks c"
-            " WHERE {scope} AND {where} UNION ALL SELECT c.id, c.tsv, c.conversation_id, NULL::float8 FROM chunks c"
-            " WHERE c.embedding IS NULL AND {where}), "
+            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
+            " (c.occurred_at AT TIME ZONE 'UTC')::date AS day, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
+            " UNION ALL SELECT c.id, c.tsv, c.conversation_id, c.seq_from, (c.occurred_at AT TIME ZONE 'UTC')::date,"
+            " NULL::float8 FROM chunks c WHERE c.embedding IS NULL AND {where}), "
         ).format(dist=dist, scope=keyword_scope, where=where)
-    if dimension and shared and exact is not None:
+    if dimension and shared and exact is not None and neighbour_weight > 0:
         vec: sql.Composable = sql.SQL(
+            "vec AS MATERIALIZED (SELECT id, sim FROM (SELECT id, 1 - dist + {w} * GREATEST("
+            "CASE WHEN lag(day) OVER w = day THEN 1 - lag(dist) OVER w END,"
+            " CASE WHEN lead(day) OVER w = day THEN 1 - lead(dist) OVER w END, 0) AS sim"
+            " FROM scoped WHERE dist IS NOT NULL AND conversation_id IS NOT NULL"
+            " WINDOW w AS (PARTITION BY conversation_id ORDER BY seq_from)"
+            " UNION ALL SELECT id, 1 - dist FROM scoped WHERE dist IS NOT NULL AND conversation_id IS NULL) n"
+            " ORDER BY sim DESC LIMIT %(k)s)"
+        ).format(w=sql.Literal(float(neighbour_weight)))
+    elif dimension and shared and exact is not None:
+        vec = sql.SQL(
             "vec AS MATERIALIZED (SELECT id, 1 - dist AS sim FROM scoped WHERE dist IS NOT NULL"
             " ORDER BY dist LIMIT %(k)s)"
         )
@@ -243,6 +258,7 @@ def _keyword_sql(
 
     Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
     both the words' document frequencies and each row's rank: no per-row subquery, no second count.
+    Matches are grouped and joined by the word's text, not its tsquery (sorting tsqueries is slow).
     Rows holding the same words tie on their weights; the one with fewer distinct words leads by a
     millionth, so ties break by content (an id would not survive an export and import).
     The rows a word may match come from one of two sources. Without a scope: the GIN index on tsv
@@ -265,10 +281,10 @@ def _keyword_sql(
     found: sql.Composable
     total: sql.Composable
     if scoped_rows:
-        found = sql.SQL("scoped c ON c.tsv @@ words.q")
+        found = sql.SQL("scoped c ON c.tsv @@ words.tq")
         total = sql.SQL("LEAST((SELECT count(*) FROM scoped), %(idf_rows)s)")
     else:
-        found = sql.SQL("tenant_chunks c ON c.tsv @@ words.q AND {where}").format(where=where)
+        found = sql.SQL("tenant_chunks c ON c.tsv @@ words.tq AND {where}").format(where=where)
         # Counted in two halves, embedded and pending: only those conditions match the partial indexes
         # (counted whole, a 50-row tenant's count read the entire table).
         total = sql.SQL(
@@ -277,7 +293,7 @@ def _keyword_sql(
             " LIMIT %(idf_rows)s) p)"
         ).format(scope=count_scope if count_scope is not None else sql.SQL("c.embedding IS NOT NULL"), where=where)
     return sql.SQL(
-        "words AS (SELECT DISTINCT quote_literal(w)::tsquery AS q, (quote_literal(w) || ':A')::tsquery AS qa"
+        "words AS (SELECT DISTINCT w AS q, quote_literal(w)::tsquery AS tq, (quote_literal(w) || ':A')::tsquery AS qa"
         " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
         " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
         " c.conversation_id IS NOT NULL AS turn, length(c.tsv) AS lexemes FROM words JOIN {found}),"
@@ -285,22 +301,25 @@ def _keyword_sql(
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
         " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)"
         " + 1e-6 / (1 + min(m.lexemes)) AS rank,"
-        " jsonb_object_agg(m.q::text, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
+        " jsonb_object_agg(m.q, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
         " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
     ).format(found=found, total=total, context=sql.Literal(CONTEXT_WORD_WEIGHT))
 
 
 _CANDIDATE_ROWS = sql.SQL(
-    "ids AS (SELECT id FROM vec UNION SELECT id FROM kw)"
+    # Both lists' rows grouped by id, not joined back to each list: with the keyword list's row estimate
+    # (~2), the planner joined it as a nested loop that compared every row with every other (400 x 400).
+    "ids AS (SELECT id, max(sim) AS sim, max(rank) AS rank, (array_agg(terms) FILTER (WHERE terms IS NOT NULL))[1]"
+    " AS terms FROM (SELECT id, sim, NULL::float8 AS rank, NULL::jsonb AS terms FROM vec"
+    " UNION ALL SELECT id, NULL, rank, terms FROM kw) both_lists GROUP BY id)"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
     # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
     " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
-    " c.char_start, c.occurred_at, vec.sim, kw.rank, c.namespace, c.kind, m.layer,"
+    " c.char_start, c.occurred_at, ids.sim, ids.rank, c.namespace, c.kind, m.layer,"
     " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
     " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed,"
-    " CASE WHEN c.conversation_id IS NOT NULL THEN kw.terms END AS terms"
+    " CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms"
     " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
-    " LEFT JOIN vec ON vec.id = ids.id LEFT JOIN kw ON kw.id = ids.id"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
 )
 # What is valid at an instant, as_of or else now: valid_from (or, without one, the creation time)

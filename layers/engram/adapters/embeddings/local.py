@@ -160,14 +160,21 @@ class LocalEmbedder:
         self._threads = threads
         self._lock = threading.Lock()
         self._session: Any = None
+        self._one_text_session: Any = None
         self._tokenizer: Any = None
 
-    def _load(self) -> tuple[Any, Any]:
-        session, tokenizer = self._session, self._tokenizer
+    def _load(self, one_text: bool = False) -> tuple[Any, Any]:
+        """The session and the tokenizer, loaded on first use. `one_text` (a recall's query): a session of
+        one thread that does not spin after a run. One short text gains nothing from a second thread, and
+        onnxruntime's default pool (a thread per core, spinning for a while after each run) took the
+        CPU the database needed next: on a loaded 2-core machine a query embedded in 23.6 ms p50 with the
+        default pool against 5.0 ms on one thread, the fastest of each 2.9 ms (bench/perf/embed_throughput.py
+        prints both sessions on one text, alternating)."""
+        session, tokenizer = (self._one_text_session if one_text else self._session), self._tokenizer
         if session is not None:
             return session, tokenizer
         with self._lock:
-            if self._session is None:
+            if (self._one_text_session if one_text else self._session) is None:
                 try:
                     import onnxruntime as ort
                     from tokenizers import Tokenizer
@@ -175,7 +182,10 @@ class LocalEmbedder:
                     raise EmbedderUnavailable(f"local embedder needs onnxruntime + tokenizers: {exc}") from exc
                 opts = ort.SessionOptions()
                 opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                if self._threads:
+                if one_text:
+                    opts.intra_op_num_threads = 1
+                    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                elif self._threads:
                     opts.intra_op_num_threads = self._threads
                 for attempt in (1, 2):
                     directory = ensure_model()
@@ -197,10 +207,13 @@ class LocalEmbedder:
                 # The shipped tokenizer.json pads/truncates to a fixed 128; we pad per batch instead.
                 tok.enable_truncation(MAX_TOKENS)
                 tok.no_padding()
-                # Publish the tokenizer first: readers check _session without the lock.
+                # Publish the tokenizer first: readers check the session without the lock.
                 self._tokenizer = tok
-                self._session = sess
-            return self._session, self._tokenizer
+                if one_text:
+                    self._one_text_session = sess
+                else:
+                    self._session = sess
+            return (self._one_text_session if one_text else self._session), self._tokenizer
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if isinstance(texts, str):
@@ -215,7 +228,7 @@ class LocalEmbedder:
 
         from engram.adapters.embeddings.minilm_reference import pad_batch
 
-        session, tokenizer = self._load()
+        session, tokenizer = self._load(one_text=len(texts) == 1)
         ids = [enc.ids for enc in tokenizer.encode_batch(list(texts), add_special_tokens=True)]
         out = np.empty((len(ids), self.dimension), dtype=np.float32)
         # Sorting by length keeps each batch's padding (wasted attention work) small.

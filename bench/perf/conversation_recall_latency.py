@@ -1,0 +1,193 @@
+"""Recall over a real conversation's namespace, the recall agents make most: latency over HTTP, where it goes.
+
+    .venv/bin/python -m bench.perf.conversation_recall_latency                    # HTTP p50 / p95
+    .venv/bin/python -m bench.perf.conversation_recall_latency --explain --profile  # and where the time goes
+
+Loads the development conversations (LoCoMo's development split, `../shared/data/locomo-dev` or
+`ENGRAM_DIALOGUE_DATA`: five dialogues of 369-680 turns, one namespace each, one conversation per
+session, as `bench/quality/dialogue_recall.py` ingests them) into `make dev`'s server on a free port,
+then asks their questions over real HTTP (`budget_chars` 2,000 / 4,000 / 8,000 and `limit` 10, touch
+off), the four shapes alternating question by question so a load spike falls on all of them alike.
+`bench/perf/recall_latency.py` is the same figure on bare memories.
+
+`--explain`: every SQL statement one recall runs (budget 4,000), replayed in its transaction with
+`EXPLAIN (ANALYZE, BUFFERS)`; the median server time of each over the questions. `--profile`: the
+request in process (gateway stand-in, handler, recall) under cProfile, its CPU time by function.
+On a loaded machine wall-clock figures move from run to run; the two breakdowns move less. `--serve`
+keeps the server up afterwards and prints its URL and key: two builds' servers side by side, one
+client asking both in turn, is a before / after in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import re
+import statistics
+import time
+import urllib.request
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+from bench.harness import call, dev_server, local_stack, p50_p95, wait_for_vectors
+from bench.quality.dialogue_recall import Dialogue, ingest, load
+
+SHAPES: dict[str, dict[str, Any]] = {
+    "budget_chars 2000": {"budget_chars": 2000},
+    "budget_chars 4000": {"budget_chars": 4000},
+    "budget_chars 8000": {"budget_chars": 8000},
+    "limit 10": {"limit": 10},
+}
+
+
+def questions(dialogues: list[Dialogue], n: int) -> list[tuple[str, str]]:
+    """(namespace, question) pairs, taken round robin over the dialogues: n questions in all."""
+    out: list[tuple[str, str]] = []
+    for j in range(max(len(d.questions) for d in dialogues)):
+        for i, d in enumerate(dialogues):
+            if j < len(d.questions) and len(out) < n:
+                out.append((f"d{i}", d.questions[j].text))
+    return out
+
+
+def budget_4000(namespace: str, query: str) -> dict[str, Any]:
+    return {"query": query, "namespace": namespace, "touch": False, "budget_chars": 4000}
+
+
+def http_latency(url: str, headers: dict[str, str], asked: list[tuple[str, str]]) -> dict[str, list[float]]:
+    """Each question in every shape, the shapes alternating: ms per request, by shape."""
+    samples: dict[str, list[float]] = defaultdict(list)
+    for namespace, query in asked:
+        for shape, fields in SHAPES.items():
+            body = json.dumps({"query": query, "namespace": namespace, "touch": False, **fields}).encode()
+            req = urllib.request.Request(url + "/v1/recall", data=body, method="POST", headers=headers)
+            started = time.perf_counter()
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                resp.read()
+            samples[shape].append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+@contextmanager
+def statements_recorded() -> Iterator[list[tuple[str, Any]]]:
+    """Every statement the process runs inside the block, as (SQL text, params)."""
+    import psycopg
+
+    recorded: list[tuple[str, Any]] = []
+    original = psycopg.Cursor.execute
+
+    def recording(cur: psycopg.Cursor[Any], query: Any, params: Any = None, **kw: Any) -> Any:
+        text = query if isinstance(query, str) else query.as_string(cur.connection)
+        recorded.append((text, params))
+        return original(cur, query, params, **kw)
+
+    setattr(psycopg.Cursor, "execute", recording)  # noqa: B010 (mypy: an overloaded method)
+    try:
+        yield recorded
+    finally:
+        setattr(psycopg.Cursor, "execute", original)  # noqa: B010
+
+
+def label(statement: str) -> str:
+    """A short name for a statement: its first words and the CTEs it defines."""
+    ctes = re.findall(r"(\w+) AS (?:MATERIALIZED )?\(", statement)
+    head = " ".join(statement.split()[:3])
+    return f"{head} ... [{', '.join(dict.fromkeys(ctes))}]" if ctes else " ".join(statement.split()[:6])
+
+
+def explain(tenant_id: UUID, key: str, asked: list[tuple[str, str]]) -> None:
+    """Each statement of a budget-4,000 recall replayed with EXPLAIN ANALYZE in one tenant transaction,
+    in the order the recall ran them (its transaction-local scan settings first): median server ms,
+    and the plan of the slowest statement for the first question."""
+    from engram.core.db import tenant_transaction
+
+    server_ms: dict[str, list[float]] = defaultdict(list)
+    plans: dict[str, str] = {}
+    for namespace, query in asked:
+        with statements_recorded() as recorded:
+            call(key, "POST", "/v1/recall", budget_4000(namespace, query))
+        with tenant_transaction(tenant_id) as conn:
+            for statement, params in recorded:
+                if not statement.lstrip().upper().startswith(("SELECT", "WITH")) or "engram." in statement:
+                    continue  # the transaction's own settings: tenant_transaction made them
+                row = conn.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + statement, params).fetchone()
+                assert row is not None
+                plan = row["QUERY PLAN"][0]
+                server_ms[label(statement)].append(plan["Planning Time"] + plan["Execution Time"])
+                if label(statement) not in plans:
+                    text = conn.execute("EXPLAIN (ANALYZE, BUFFERS) " + statement, params).fetchall()
+                    plans[label(statement)] = "\n".join(r["QUERY PLAN"] for r in text)
+    ranked = sorted(server_ms.items(), key=lambda kv: -statistics.median(kv[1]))
+    print(f"\nSQL per budget-4,000 recall, server time (planning + execution), median of {len(asked)} questions:")
+    for name, ms in ranked:
+        print(f"  {statistics.median(ms):7.2f} ms  x{len(ms) / len(asked):.0f}  {name}")
+    print(f"  {sum(statistics.median(ms) for _, ms in ranked):7.2f} ms  in all")
+    print(f"\nThe slowest, for the first question:\n{plans[ranked[0][0]]}")
+
+
+def dev_tenant(dsn: str) -> UUID:
+    """The dev server's tenant (engram_local.serve.dev_key made it)."""
+    from engram.core.db import owner_connection
+
+    with owner_connection(dsn) as owner:
+        row = owner.execute("SELECT id FROM tenants WHERE name = 'dev'").fetchone()
+    assert row is not None
+    return UUID(str(row["id"]))
+
+
+def profile(key: str, asked: list[tuple[str, str]], top: int) -> None:
+    """The budget-4,000 recall in process under cProfile: CPU per request, by function (cumulative)."""
+    profiler = cProfile.Profile()
+    cpu = time.process_time()
+    profiler.enable()
+    for namespace, query in asked:
+        call(key, "POST", "/v1/recall", budget_4000(namespace, query))
+    profiler.disable()
+    per_request = (time.process_time() - cpu) * 1000 / len(asked)
+    print(f"\nIn process (gateway stand-in, handler, recall), budget 4,000: {per_request:.1f} ms CPU per request")
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("cumulative").print_stats(top)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=int, default=150, help="questions, round robin over the dialogues")
+    parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each statement of a recall")
+    parser.add_argument("--profile", action="store_true", help="cProfile the request in process")
+    parser.add_argument("--top", type=int, default=40, help="functions the profile prints")
+    parser.add_argument(
+        "--serve", action="store_true", help="after the figures, keep the server up (its URL and key printed)"
+    )
+    args = parser.parse_args()
+    dialogues = load()
+    asked = questions(dialogues, args.questions)
+    with local_stack(durable=False, prefix="engram-convlat-") as stack, dev_server(stack) as server:
+        started = time.perf_counter()
+        for i, dialogue in enumerate(dialogues):
+            ingest(server.key, dialogue, f"d{i}", one_conversation=False)
+        wait_for_vectors(stack)
+        turns = sum(d.turns for d in dialogues)
+        print(f"# {len(dialogues)} dialogues, {turns} turns; ingest + embed {time.perf_counter() - started:.0f} s")
+        http_latency(server.url, server.headers, asked[:10])  # warm: the embedder, the plans, the caches
+        samples = http_latency(server.url, server.headers, asked)
+        print(f"POST /v1/recall over HTTP, {len(asked)} questions over {len(dialogues)} conversations' namespaces:")
+        for shape, ms in samples.items():
+            p50, p95 = p50_p95(ms)
+            print(f"  {shape:18s} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms")
+        if args.explain:
+            explain(dev_tenant(stack.dsn), server.key, asked[:40])
+        if args.profile:
+            profile(server.key, asked, args.top)
+        if args.serve:  # another client (another build's server beside it) asks the same questions
+            print(json.dumps({"url": server.url, "key": server.key}), flush=True)
+            while True:
+                time.sleep(60)
+
+
+if __name__ == "__main__":
+    main()
