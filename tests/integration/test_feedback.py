@@ -38,13 +38,14 @@ def test_useful_rises_not_useful_falls_and_both_are_bounded(api: Any, drain: Any
     assert r.status == 201, r.body
     weights = {w["id"]: w for w in r.body["weights"]}
     assert weights[last]["weight"] == 0.25 and weights[last]["ranking_factor"] == 1.25
-    assert weights[top]["weight"] == -0.25
+    assert weights[top]["weight"] == -0.05  # a light penalty: the boost does the moving
     after = _order(api)
-    assert after.index(last) < before.index(last) and after.index(top) > before.index(top)
+    assert after.index(last) < before.index(last)
     explained = api.post("/v1/recall", {**QUESTION, "explain": True}).body["results"]
     assert next(h for h in explained if h["memory_id"] == last)["explain"]["feedback"] == 1.25
+    assert next(h for h in explained if h["memory_id"] == top)["explain"]["feedback"] == 0.95
     # again and again: never past the bounds, and a not-useful memory is still returned
-    for _ in range(6):
+    for _ in range(11):
         rid = api.post("/v1/recall", QUESTION).body["recall_id"]
         assert api.post("/v1/feedback", {"recall_id": rid, "useful": [last], "not_useful": [top]}).status == 201
     explained = api.post("/v1/recall", {**QUESTION, "explain": True}).body["results"]

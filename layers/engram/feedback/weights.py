@@ -6,7 +6,9 @@ feedback, spaced-repetition style (engram-go), so what was useful once fades bac
 keeps being useful stays up. Recall multiplies a candidate's fused score by 1 + weight: between 0.5
 (never 0: feedback cannot hide a memory for good) and 2. Steps chosen on real dialogue
 (bench/quality/feedback_recall.py, docs/performance.md): a useful step of 0.5 found more evidence for the
-questions given feedback but cost the others .028 of theirs at 2,000 characters; 0.25 costs them .008."""
+questions given feedback but cost the others .028 of theirs at 2,000 characters; 0.25 / 0.25 cost them
+.008; 0.25 / 0.05 gains as much where feedback is given and costs the others nothing (+.009): a heavy
+"not useful" pushed down results that answer other questions."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import math
 from datetime import datetime
 
 WEIGHT_MIN, WEIGHT_MAX = -0.5, 1.0
-STEP_USEFUL, STEP_NOT_USEFUL = 0.25, 0.25
+STEP_USEFUL, STEP_NOT_USEFUL = 0.25, 0.05
 
 
 def decayed(weight: float, updated_at: datetime, now: datetime, half_life_days: float) -> float:
