@@ -380,3 +380,23 @@ def test_erasing_a_derived_memory_leaves_its_words_in_no_run(api, tenant, model,
     assert api.get(f"/v1/conversations/{conversation_id}").body["summary"] is None
     run = api.get(f"/v1/extraction/runs?conversation_id={conversation_id}").body["items"][0]
     assert run["counts"] == {"add": 2}  # the other two derived memories stay, with their actions
+
+
+def test_a_late_model_writes_nothing_and_is_retried(api, tenant, model, settings_env):
+    import time
+
+    from engram.extraction.service import JobRetry, run_job
+
+    settings_env(ENGRAM_LLM_TIMEOUT_S="0.5")
+
+    def late(body: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(1.5)  # past the client's timeout: the answer arrives after it gave up
+        return first_answer(body)
+
+    model.then(*[late] * 2)
+    conversation_id = start(api)
+    with pytest.raises(JobRetry, match="Timeout"):
+        run_job(tenant.id, conversation_id, 4, None)
+    assert by_content(api) == {}
+    run = api.get(f"/v1/extraction/runs?conversation_id={conversation_id}").body["items"][0]
+    assert run["status"] == "queued" and "Timeout" in run["reason"] and run["attempts"] == 1
