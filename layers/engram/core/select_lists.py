@@ -1,0 +1,51 @@
+"""One declaration per query result: a row class names its columns once, and the SELECT list is
+derived from it, so a field added to the class cannot be forgotten in the statement.
+
+A row class is a dataclass or a pydantic model read back with `psycopg.rows.class_row`; a field the
+table does not hold directly comes from an expression given by name (`expressions=`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from psycopg import sql
+from pydantic import BaseModel
+
+
+def field_names(row_type: type[Any]) -> tuple[str, ...]:
+    """The fields of a row class, in declaration order."""
+    if issubclass(row_type, BaseModel):
+        return tuple(row_type.model_fields)
+    if dataclasses.is_dataclass(row_type):
+        return tuple(field.name for field in dataclasses.fields(row_type))
+    raise TypeError(f"{row_type!r} is neither a dataclass nor a pydantic model")
+
+
+def select_list(
+    row_type: type[Any],
+    alias: str | None = None,
+    *,
+    expressions: Mapping[str, sql.Composable] | None = None,
+    leave_out: tuple[str, ...] = (),
+) -> sql.Composed:
+    """`alias.a, alias.b, <expr> AS c` for the fields of `row_type`.
+
+    A field named in `expressions` is selected as that expression; every other field is a column of
+    `alias` (or unqualified without one). `leave_out` names fields the statement adds itself."""
+    computed = dict(expressions or {})
+    unknown = set(computed) - set(field_names(row_type))
+    if unknown:
+        raise ValueError(f"{row_type.__name__} has no field {sorted(unknown)}")
+    items: list[sql.Composable] = []
+    for name in field_names(row_type):
+        if name in leave_out:
+            continue
+        if name in computed:
+            items.append(sql.SQL("{} AS {}").format(computed[name], sql.Identifier(name)))
+        elif alias is None:
+            items.append(sql.Identifier(name))
+        else:
+            items.append(sql.Identifier(alias, name))
+    return sql.SQL(", ").join(items)
