@@ -64,10 +64,15 @@ class FunctionConnections:
     function: str
     concurrency: int
     per_container: int
+    on_reader: int = 0  # connections one warm container holds on the reader
 
     @property
     def connections(self) -> int:
         return self.concurrency * self.per_container
+
+    @property
+    def reader_connections(self) -> int:
+        return self.concurrency * self.on_reader
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class ConnectionPlan:
     max_connections: int
     proxy: bool
     account_concurrency: int
+    readers: int = 0  # reader instances taking the reads that tolerate lag (none behind a proxy)
 
     @property
     def lambda_connections(self) -> int:
@@ -85,6 +91,12 @@ class ConnectionPlan:
     @property
     def total_connections(self) -> int:
         return self.lambda_connections + OPERATOR_CONNECTIONS
+
+    @property
+    def reader_total(self) -> int:
+        """Connections each reader instance may see: the cluster reader endpoint spreads them, so one
+        reader must hold them all when it is the only one up."""
+        return sum(f.reader_connections for f in self.functions) + OPERATOR_CONNECTIONS
 
     @property
     def reserved(self) -> int:
@@ -99,6 +111,11 @@ class ConnectionPlan:
                 f"reserved concurrency opens up to {self.lambda_connections} database connections "
                 f"(+{OPERATOR_CONNECTIONS} for operators), above the ~{self.max_connections} Aurora accepts at "
                 "db_max_acu: lower route_concurrency / function_concurrency, or raise db_max_acu"
+            )
+        if self.readers and self.reader_total > self.max_connections:
+            found.append(
+                f"reads on the reader open up to {self.reader_total} connections on a reader, above the "
+                f"~{self.max_connections} it accepts: lower the concurrency of the functions that read there"
             )
         if self.reserved > self.account_concurrency - UNRESERVED_MINIMUM:
             found.append(
@@ -123,6 +140,8 @@ class ConnectionPlan:
             f"{self.env}: {self.total_connections} connections at most ({cap}); "
             f"{self.reserved} of the account's {self.account_concurrency} concurrency reserved"
         )
+        if self.readers:
+            rows.append(f"reader: {self.reader_total} connections at most on each of {self.readers} (same cap)")
         return "\n".join(rows)
 
 
@@ -130,9 +149,13 @@ def connection_plan(config: EnvConfig, functions: Iterable[str]) -> ConnectionPl
     rows = []
     for name in sorted(set(functions)):
         profile = profile_for(name)
+        readers = config.db_readers > 0 and not config.db_rds_proxy
         rows.append(
             FunctionConnections(
-                name, reserved_concurrency(config, name), profile.connections if profile.database else 0
+                name,
+                reserved_concurrency(config, name),
+                profile.connections if profile.database else 0,
+                on_reader=1 if readers and profile.database and profile.reads_on_reader else 0,
             )
         )
     return ConnectionPlan(
@@ -141,6 +164,7 @@ def connection_plan(config: EnvConfig, functions: Iterable[str]) -> ConnectionPl
         max_connections=estimated_max_connections(config.db_min_acu, config.db_max_acu),
         proxy=config.db_rds_proxy,
         account_concurrency=config.account_concurrency,
+        readers=0 if config.db_rds_proxy else config.db_readers,
     )
 
 

@@ -223,3 +223,8 @@ class Database(Construct):
             self.security_group.add_ingress_rule(client_security_group, ec2.Port.tcp(DB_PORT), "Lambdas")
             client_security_group.add_egress_rule(self.security_group, ec2.Port.tcp(DB_PORT), "Aurora")
             self.endpoint = self.cluster.cluster_endpoint.hostname
+        # Reads that tolerate lag go to the reader endpoint where there is a reader. Behind a proxy they
+        # stay on the proxy: the Lambdas' security group reaches only the proxy.
+        self.reader_endpoint: str | None = (
+            self.cluster.cluster_read_endpoint.hostname if config.db_readers > 0 and not config.db_rds_proxy else None
+        )

@@ -224,6 +224,11 @@ class Functions(Construct):
                     **environment,
                     **(database_timeouts(profile) if profile.database else {}),
                     **(self._database_login(name, database) if profile.database else {}),
+                    **(
+                        {"ENGRAM_DB_READER_HOST": database.reader_endpoint}
+                        if profile.reads_on_reader and database.reader_endpoint
+                        else {}
+                    ),
                     "POWERTOOLS_SERVICE_NAME": f"engram-{name.replace('_', '-')}",
                 },
                 tracing=lambda_.Tracing.ACTIVE,

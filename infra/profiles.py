@@ -52,6 +52,9 @@ class FunctionProfile:
     db_wait_s: int | None = None
     # Database connections one warm container holds (infra/connections.py sums them against max_connections).
     connections: int = 1
+    # Reads that tolerate replica lag (counts, an export's snapshot) go to the cluster's reader endpoint
+    # where the environment has a reader: one more connection per warm container, on the reader.
+    reads_on_reader: bool = False
     # Lambda SnapStart where the environment turns it on (`snap_start` in cdk.json): for a function
     # whose import is slow enough to be worth a snapshot's cost. Its handler must reseed `random` at
     # its first invocation (engram.core.snapstart), and its temp_mb stay within SnapStart's 512 MB.
@@ -69,7 +72,7 @@ DEFAULT_PROFILE = FunctionProfile(description="Engram HTTP function")
 
 PROFILES: dict[str, FunctionProfile] = {
     "authorizer": FunctionProfile(timeout_s=10, description="API key authorizer for the HTTP API"),
-    "admin": FunctionProfile(description="health, OpenAPI, stats, tenant and key management"),
+    "admin": FunctionProfile(reads_on_reader=True, description="health, OpenAPI, stats, tenant and key management"),
     "memories": FunctionProfile(embed_send=True, description="memory CRUD; enqueues embedding jobs"),
     "recall": FunctionProfile(
         bedrock_embed=True,
@@ -171,6 +174,7 @@ PROFILES: dict[str, FunctionProfile] = {
         # PutObject covers the multipart upload boto3 switches to past 8 MiB; Abort cleans up after a failure.
         object_access=(("s3:PutObject", EXPORTS_PREFIX), ("s3:AbortMultipartUpload", EXPORTS_PREFIX)),
         temp_mb=10240,  # the file is written to /tmp before it is uploaded
+        reads_on_reader=True,  # its snapshot, once the reader has replayed the export's claim
         description="writes a tenant's export file to S3",
     ),
     "import_worker": FunctionProfile(

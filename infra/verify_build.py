@@ -80,7 +80,7 @@ def function_jobs(envs: tuple[str, ...] = ("dev", "staging", "prod")) -> dict[st
 def _stand_in(key: str, value: Any) -> str:
     if isinstance(value, str):
         return value
-    if key == "ENGRAM_DB_HOST":
+    if key in ("ENGRAM_DB_HOST", "ENGRAM_DB_READER_HOST"):
         return "127.0.0.1"  # refused at once: no database here
     if key.endswith("_ARN"):
         return "arn:aws:secretsmanager:us-east-1:123456789012:secret:verify-build"

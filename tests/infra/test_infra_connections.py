@@ -30,6 +30,16 @@ def test_reserved_concurrency_keeps_every_burst_under_max_connections(env, reque
     assert opened == s.stack.connection_plan.total_connections
 
 
+def test_the_reader_budget_counts_what_reads_there(prod):
+    plan = prod.stack.connection_plan
+    on_reader = OPERATOR_CONNECTIONS
+    for name in prod.stack.function_names:
+        if "ENGRAM_DB_READER_HOST" in _function_props(prod, name)["Environment"]["Variables"]:
+            on_reader += _function_props(prod, name)["ReservedConcurrentExecutions"]
+    assert plan.readers == 1 and plan.reader_total == on_reader > OPERATOR_CONNECTIONS
+    assert "reader:" in plan.table()
+
+
 @pytest.mark.parametrize("env", ["dev", "staging", "prod"])
 def test_every_environment_closes_idle_sessions(env, request):
     s = request.getfixturevalue(env)

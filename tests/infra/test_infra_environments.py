@@ -64,6 +64,15 @@ def test_prod_is_protected_and_highly_available(prod):
     assert prod.stack.termination_protection is True
 
 
+def test_reads_that_tolerate_lag_go_to_prods_reader(prod, dev):
+    (cluster_id,) = prod.resources("AWS::RDS::DBCluster")
+    reader = {"Fn::GetAtt": [cluster_id, "ReadEndpoint.Address"]}
+    assert _function_env(prod, "admin")["ENGRAM_DB_READER_HOST"] == reader  # GET /v1/stats
+    assert _function_env(prod, "export_worker")["ENGRAM_DB_READER_HOST"] == reader
+    assert "ENGRAM_DB_READER_HOST" not in _function_env(prod, "recall")  # read-your-writes
+    assert "ENGRAM_DB_READER_HOST" not in _function_env(dev, "admin")  # no reader there
+
+
 def test_rds_proxy_option_puts_the_functions_behind_the_proxy(future):
     ((proxy_id, proxy),) = future.resources("AWS::RDS::DBProxy").items()
     assert proxy["Properties"]["RequireTLS"] is True

@@ -34,6 +34,15 @@ class Settings(ConsolidationSettings, ExtractionSettings, AgentWorkSettings):
     db_host: str | None = Field(
         default=None, description="Overrides the secret's host (the RDS Proxy endpoint, or the cluster writer)"
     )
+    database_reader_url: str | None = Field(
+        default=None,
+        description="A DSN for reads that tolerate replica lag (exports, GET /v1/stats); unset, they use the writer",
+    )
+    db_reader_host: str | None = Field(
+        default=None,
+        description="In AWS: the cluster's reader endpoint, for reads that tolerate replica lag (with the secret's "
+        "credentials); unset, every read goes to ENGRAM_DB_HOST",
+    )
     db_connect_timeout_s: int = Field(default=10, ge=1, le=60, description="One connection attempt, seconds")
     db_connect_wait_s: float = Field(
         default=25.0,
@@ -384,6 +393,17 @@ def _build_dsn(force_fetch: bool) -> str:
     return dsn_from_secret(database_secret(s.db_secret_arn, force_fetch=force_fetch))
 
 
+def reader_dsn() -> str | None:
+    """The DSN of the reader (ENGRAM_DATABASE_READER_URL, else the secret's credentials at
+    ENGRAM_DB_READER_HOST), or None when reads all go to the writer."""
+    s = settings()
+    if s.database_reader_url:
+        return s.database_reader_url
+    if not s.db_reader_host or not s.db_secret_arn:
+        return None
+    return dsn_from_secret(database_secret(s.db_secret_arn), host=s.db_reader_host)
+
+
 def database_secret(arn: str, force_fetch: bool = False) -> dict[str, Any]:
     """An RDS database secret (username, password, host, port, dbname) from Secrets Manager."""
     from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
@@ -398,13 +418,13 @@ def database_secret(arn: str, force_fetch: bool = False) -> dict[str, Any]:
         ) from exc
 
 
-def dsn_from_secret(secret: dict[str, Any]) -> str:
-    """The DSN of a database secret, to ENGRAM_DB_HOST when set (the proxy, or the writer)."""
+def dsn_from_secret(secret: dict[str, Any], host: str | None = None) -> str:
+    """The DSN of a database secret, to `host`, else ENGRAM_DB_HOST when set (the proxy, or the writer)."""
     s = settings()
     from psycopg.conninfo import make_conninfo
 
     return make_conninfo(
-        host=s.db_host or secret["host"],
+        host=host or s.db_host or secret["host"],
         port=secret.get("port", 5432),
         user=secret["username"],
         password=secret["password"],

@@ -13,7 +13,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 from uuid import UUID
@@ -23,7 +23,7 @@ from aws_lambda_powertools import Logger
 from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 
-from engram.core.config import database_dsn, refresh_database_dsn, settings
+from engram.core.config import database_dsn, reader_dsn, refresh_database_dsn, settings
 from engram.core.errors import RESUME_RETRY_AFTER_S, Conflict, DependencyDown, EngramError, Forbidden
 
 logger = Logger()
@@ -160,17 +160,37 @@ def app_connection(dsn: str | None = None, **open_kwargs: Any) -> Conn:
     return conn
 
 
+def reader_connection() -> Conn | None:
+    """This thread's connection to the reader (ENGRAM_DATABASE_READER_URL / ENGRAM_DB_READER_HOST), or
+    None when there is none or it cannot be reached at once: the caller reads from the writer then
+    (a paused cluster resumes its writer first, and the writer's connection waits for it)."""
+    try:
+        dsn = reader_dsn()
+        if dsn is None:
+            return None
+        conn: Conn | None = getattr(_local, "reader", None)
+        if conn is not None and not (conn.closed or conn.broken):
+            return conn
+        conn = app_connection(dsn, wait_s=0, connect_timeout_s=settings().db_probe_timeout_s)
+    except (DependencyDown, psycopg.OperationalError) as exc:
+        logger.warning("reader unreachable: reading from the writer", extra={"reason": str(exc)[-200:]})
+        return None
+    _local.reader = conn
+    return conn
+
+
 def set_tenant(conn: Conn, tenant: UUID | str) -> None:
     """Confine the open transaction to one tenant (row-level security reads it)."""
     conn.execute("SELECT set_config('engram.tenant_id', %s, true)", (str(tenant),))
 
 
 def reset_connections() -> None:
-    """Forget this thread's connection (after a failure, or in tests that switch databases)."""
-    conn = getattr(_local, "conn", None)
-    if conn is not None and not conn.closed:
-        conn.close()
-    _local.conn = None
+    """Forget this thread's connections (after a failure, or in tests that switch databases)."""
+    for name in ("conn", "reader"):
+        conn = getattr(_local, name, None)
+        if conn is not None and not conn.closed:
+            conn.close()
+        setattr(_local, name, None)
 
 
 # 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now: the server went away.
@@ -208,12 +228,12 @@ def _database_error(exc: psycopg.OperationalError) -> EngramError | None:
     return None
 
 
-def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
-    """Open a transaction with the tenant set. A reused connection that died while the container
-    was idle (server restart, idle_session_timeout) fails on this first statement, so it is safe
-    to reconnect and try once more before giving up."""
+def _begin(tenant: str, snapshot: bool = False, probe: bool = False, on: Conn | None = None) -> Conn:
+    """Open a transaction with the tenant set, on this thread's connection or `on`. A reused connection
+    that died while the container was idle (server restart, idle_session_timeout) fails on this first
+    statement, so it is safe to reconnect and try once more before giving up."""
     for attempt in (1, 2):
-        conn = connection(probe)
+        conn = on or connection(probe)
         try:
             if snapshot:  # must come before any other statement of the transaction
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -227,6 +247,8 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
         except psycopg.OperationalError as exc:
             if not is_connection_lost(exc):
                 raise
+            if on is not None:  # the caller's own connection: it decides where to go instead
+                raise database_down("the database is unavailable") from exc
             reset_connections()
             if attempt == 2:
                 raise database_down("the database is unavailable") from exc
@@ -234,8 +256,8 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False) -> Conn:
 
 
 @contextmanager
-def _transaction(tenant: str, snapshot: bool = False, probe: bool = False) -> Iterator[Conn]:
-    conn = _begin(tenant, snapshot, probe)
+def _transaction(tenant: str, snapshot: bool = False, probe: bool = False, on: Conn | None = None) -> Iterator[Conn]:
+    conn = _begin(tenant, snapshot, probe, on)
     try:
         yield conn
         conn.commit()
@@ -273,6 +295,40 @@ def tenant_snapshot(tenant_id: UUID | str) -> AbstractContextManager[Conn]:
     """A read-only transaction of one tenant whose queries all see the same snapshot (an export reads
     many tables: a link must never name a memory written after the memories were read)."""
     return _transaction(str(tenant_id), snapshot=True)
+
+
+# How long a read waits for the reader to replay what it must see (Aurora replicas lag by ~20 ms,
+# rarely a second), before it reads from the writer instead.
+READER_CATCH_UP_WAITS_S = (0.0, 0.05, 0.2, 0.5)
+
+
+@contextmanager
+def reader_snapshot(tenant_id: UUID | str, caught_up: Callable[[Conn], bool] | None = None) -> Iterator[Conn]:
+    """A read-only snapshot of one tenant on the reader, for reads that tolerate replica lag (an
+    export, counts); on the writer when there is no reader, it cannot be reached, or it has not
+    replayed what `caught_up(conn)` looks for (a row the caller committed on the writer: the reader
+    has then replayed everything committed before it) within READER_CATCH_UP_WAITS_S."""
+    with ExitStack() as chosen:
+        conn: Conn | None = None
+        for wait_s in READER_CATCH_UP_WAITS_S:
+            reader = reader_connection()
+            if reader is None:
+                break
+            time.sleep(wait_s)
+            attempt = ExitStack()
+            try:
+                candidate = attempt.enter_context(_transaction(str(tenant_id), snapshot=True, on=reader))
+            except DependencyDown:  # the reader went away while idle: the writer it is
+                reader.close()
+                break
+            if caught_up is None or caught_up(candidate):
+                chosen.push(attempt.pop_all())
+                conn = candidate
+                break
+            attempt.close()  # a new transaction takes a newer snapshot
+        if conn is None:
+            conn = chosen.enter_context(tenant_snapshot(tenant_id))
+        yield conn
 
 
 def anonymous_transaction(probe: bool = False) -> AbstractContextManager[Conn]:

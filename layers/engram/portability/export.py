@@ -9,6 +9,7 @@ file (a big tenant never sits in memory) and uploads it (boto3 switches to a mul
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 from uuid import UUID
@@ -18,7 +19,7 @@ from aws_lambda_powertools import Logger
 from engram.adapters import s3
 from engram.adapters.queue import enqueue_export
 from engram.core.config import settings
-from engram.core.db import tenant_snapshot, tenant_transaction
+from engram.core.db import Conn, reader_snapshot, tenant_transaction
 from engram.core.errors import NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.portability import derivation_store, store, task_store
@@ -134,10 +135,13 @@ def _plain_line(record_type: str, row: object) -> dict[str, Any]:
     return out
 
 
-def write_export(tenant_id: UUID, namespace: str | None, out: IO[bytes]) -> ExportCounts:
-    """The whole file into `out`, from one snapshot of the tenant's data."""
+def write_export(
+    tenant_id: UUID, namespace: str | None, out: IO[bytes], caught_up: Callable[[Conn], bool] | None = None
+) -> ExportCounts:
+    """The whole file into `out`, from one snapshot of the tenant's data: on the reader when there is
+    one and it has replayed what `caught_up` looks for (the export's claim), else on the writer."""
     counts = ExportCounts()
-    with tenant_snapshot(tenant_id) as conn:
+    with reader_snapshot(tenant_id, caught_up) as conn:
         out.write(header_line(datetime.now(UTC), namespace, store.active_model(conn)))
         for memory in store.stream_memories(conn, namespace):
             out.write(line(_memory_line(memory)))
@@ -190,7 +194,11 @@ def run_export(tenant_id: UUID, export_id: UUID) -> str:
         return "failed"
     try:
         with tempfile.TemporaryFile() as f:
-            counts = write_export(tenant_id, job.namespace, f)
+            # The claim was committed after the request, and so after any erasure that came before it:
+            # a snapshot that sees the claim cannot hold erased data.
+            counts = write_export(
+                tenant_id, job.namespace, f, lambda conn: store.export_claim_visible(conn, export_id, job.attempts)
+            )
             size = f.tell()
             f.seek(0)
             s3.client().upload_fileobj(f, files_bucket(), job.s3_key, ExtraArgs={"ContentType": CONTENT_TYPE})

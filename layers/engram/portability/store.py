@@ -80,6 +80,13 @@ def claim_export(conn: Conn, export_id: UUID) -> ExportRow | None:
     )
 
 
+def export_claim_visible(conn: Conn, export_id: UUID, attempts: int) -> bool:
+    """This snapshot sees the export's claim (claim_export's `attempts`), so it holds everything
+    committed before the export started: a reader that lags shows the older attempt or none."""
+    seen = conn.execute("SELECT 1 FROM exports WHERE id = %s AND attempts >= %s", (export_id, attempts)).fetchone()
+    return seen is not None
+
+
 def settle_export(
     conn: Conn, export_id: UUID, *, counts: dict[str, int] | None, size: int | None, error: str | None
 ) -> None:

@@ -9,7 +9,7 @@ from uuid import UUID
 
 from engram.adapters import llm
 from engram.core.config import settings
-from engram.core.db import tenant_transaction
+from engram.core.db import reader_snapshot, tenant_transaction
 from engram.feedback import service as feedback
 from engram.indexing.vectors import active_space
 from engram.tenancy.models import ApiKeyInfo, ExtractionSpend, IssuedApiKey, KeyCreate, PurgeResult, UsageReport
@@ -56,7 +56,8 @@ def revoke_tenant_key(tenant_id: UUID, key_id: UUID) -> None:
 
 
 def tenant_stats(tenant_id: UUID) -> dict[str, Any]:
-    with tenant_transaction(tenant_id) as conn:
+    # Counts tolerate replica lag: they come from the reader where there is one.
+    with reader_snapshot(tenant_id) as conn:
         namespaces = memories_by_namespace(conn)
         chunks = chunk_counts(conn)
         space = active_space(conn)
