@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from tests.browser.conftest import Console, call
 from tests.integration.conftest import ScriptedModel
 from tests.integration.conftest import model as model
-from tests.integration.test_extraction import TURNS, first_answer
+from tests.integration.extraction.test_extraction import TURNS, first_answer
 
 
 def test_a_derived_memory_shows_its_turns_and_a_run_can_be_undone(

@@ -14,7 +14,7 @@ from engram_client import Conflict, Engram, InvalidField, NewMessage
 from engram_client.models import EvidenceTurn, ExtractionRun, ExtractionRunDetail, NamespaceExtraction
 from tests.integration.conftest import ScriptedModel
 from tests.integration.conftest import model as model
-from tests.integration.test_extraction import TURNS, first_answer
+from tests.integration.extraction.test_extraction import TURNS, first_answer
 
 
 @pytest.fixture

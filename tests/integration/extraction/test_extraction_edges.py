@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.integration.test_extraction import TURNS, by_content, first_answer, start
+from tests.integration.extraction.test_extraction import TURNS, by_content, first_answer, start
 
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 

@@ -18,7 +18,7 @@ from engram.documents.models import QueryFilter, QueryRequest
 from engram.documents.query import extract_spans, read_pages
 from engram.documents.store import PAGE_CHARS, PAGE_OVERLAP
 
-MIGRATION = Path(__file__).parents[2] / "layers/engram/schema/migrations/0010_document_pages.sql"
+MIGRATION = Path(__file__).parents[3] / "layers/engram/schema/migrations/0010_document_pages.sql"
 WORDS = [
     "river",
     "stone",

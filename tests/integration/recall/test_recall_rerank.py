@@ -208,7 +208,7 @@ def test_without_a_configured_reranker_rerank_degrades(
 
 def test_the_recall_module_loads_neither_boto3_nor_anthropic() -> None:
     # Cold starts: the clients are imported on a recall that asks for rerank or rewrite_query, never before.
-    layers = str(Path(__file__).parents[2] / "layers")
+    layers = str(Path(__file__).parents[3] / "layers")
     code = "import sys, engram.recall.service; print(sorted({'boto3', 'anthropic'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": layers}, capture_output=True)
     assert out.stdout.decode().strip() == "[]", out.stderr.decode()

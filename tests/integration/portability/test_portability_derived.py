@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 from tests.integration.conftest import ScriptedModel
-from tests.integration.test_extraction import append, by_content, first_answer, model_stored, start
-from tests.integration.test_portability import HEADER, export_bytes, export_file, import_file, memory_line
+from tests.integration.extraction.test_extraction import append, by_content, first_answer, model_stored, start
+from tests.integration.portability.test_portability import HEADER, export_bytes, export_file, import_file, memory_line
 
 PREFERENCE = "The user prefers blue-green deploys on Tuesdays."
 

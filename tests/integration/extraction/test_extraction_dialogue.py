@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev" / "26.json"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data" / "locomo-dev" / "26.json"
 
 
 def session_one() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -17,8 +17,8 @@ from typing import Any
 from uuid import UUID
 
 from tests.integration.conftest import make_body
-from tests.integration.test_distillation import GROUPS, OTHERS, PAYMENTS, FakeDistiller
-from tests.integration.test_erasure import _keyed_post, hits, s3_hits
+from tests.integration.consolidation.test_distillation import GROUPS, OTHERS, PAYMENTS, FakeDistiller
+from tests.integration.erasure.test_erasure import _keyed_post, hits, s3_hits
 
 
 def _run(api: Any, stack: Any, tenant_id: str, namespace: str, steps: list[str]) -> dict[str, Any]:

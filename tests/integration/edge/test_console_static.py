@@ -11,7 +11,7 @@ import pytest
 
 from engram_local import gateway
 
-STATIC = Path(__file__).resolve().parents[2] / "functions" / "console" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "functions" / "console" / "static"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
