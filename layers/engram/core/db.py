@@ -310,6 +310,7 @@ def reader_snapshot(tenant_id: UUID | str, caught_up: Callable[[Conn], bool] | N
     has then replayed everything committed before it) within READER_CATCH_UP_WAITS_S."""
     with ExitStack() as chosen:
         conn: Conn | None = None
+        behind = False
         for wait_s in READER_CATCH_UP_WAITS_S:
             reader = reader_connection()
             if reader is None:
@@ -326,7 +327,12 @@ def reader_snapshot(tenant_id: UUID | str, caught_up: Callable[[Conn], bool] | N
                 conn = candidate
                 break
             attempt.close()  # a new transaction takes a newer snapshot
+            behind = True
         if conn is None:
+            if behind:  # how often this happens is the replica lag an operator should know of
+                logger.warning(
+                    "reader behind: reading from the writer", extra={"waited_s": sum(READER_CATCH_UP_WAITS_S)}
+                )
             conn = chosen.enter_context(tenant_snapshot(tenant_id))
         yield conn
 
