@@ -5,15 +5,16 @@ Set ENGRAM_DATABASE_URL to run against another Postgres 16 + pgvector (a contain
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.gateway_client import Api, Tenant
+from tests.support.messages_api import ScriptedModel
 
 
 @pytest.fixture(scope="session")
@@ -25,12 +26,6 @@ def stack() -> Iterator[Any]:
     yield s
     s.stop()
     shutil.rmtree(tmp, ignore_errors=True)
-
-
-@dataclass
-class Tenant:
-    id: str
-    key: str
 
 
 @pytest.fixture
@@ -47,52 +42,6 @@ def make_tenant(stack: Any):
 @pytest.fixture
 def tenant(make_tenant) -> Tenant:
     return make_tenant("tenant-a")
-
-
-@dataclass
-class Reply:
-    status: int
-    body: Any
-    headers: dict[str, str]
-
-
-class Api:
-    """Requests through the local API Gateway stand-in: authorizer and route Lambdas run for real."""
-
-    def __init__(self, key: str | None) -> None:
-        self.key = key
-
-    def request(
-        self, method: str, path: str, body: Any = None, key: str | None = None, raw: bytes | None = None
-    ) -> Reply:
-        from engram_local import gateway
-
-        headers = {"content-type": "application/json"}
-        auth = key if key is not None else self.key
-        if auth:
-            headers["authorization"] = f"Bearer {auth}"
-        payload = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
-        resp = gateway.handle(method, path, headers, payload)
-        try:
-            parsed = json.loads(resp.body) if resp.body else None
-        except ValueError:
-            parsed = resp.body.decode()
-        return Reply(resp.status, parsed, resp.headers)
-
-    def get(self, path: str, **kw: Any) -> Reply:
-        return self.request("GET", path, **kw)
-
-    def post(self, path: str, body: Any = None, **kw: Any) -> Reply:
-        return self.request("POST", path, body, **kw)
-
-    def patch(self, path: str, body: Any = None, **kw: Any) -> Reply:
-        return self.request("PATCH", path, body, **kw)
-
-    def put(self, path: str, body: Any = None, **kw: Any) -> Reply:
-        return self.request("PUT", path, body, **kw)
-
-    def delete(self, path: str, **kw: Any) -> Reply:
-        return self.request("DELETE", path, **kw)
 
 
 @pytest.fixture
@@ -122,6 +71,34 @@ def drain_consolidation(stack: Any):
     """Run the consolidation worker over every queued run (and its continuations), as the event
     source mapping would."""
     return stack.consolidation_poller.drain
+
+
+@pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch, stack: Any) -> Iterator[ScriptedModel]:
+    """The extraction model, scripted at the HTTP boundary, with the LLM on for one test (integration,
+    browser and e2e tests use it)."""
+    from engram_local.stack import LocalStack
+
+    # Jobs an earlier test queued and never ran would take this test's scripted answers: dropped.
+    sqs = stack.aws.sqs()
+    while found := sqs.receive_message(QueueUrl=stack.extract_queue_url, MaxNumberOfMessages=10).get("Messages"):
+        for m in found:
+            sqs.delete_message(QueueUrl=stack.extract_queue_url, ReceiptHandle=m["ReceiptHandle"])
+    scripted = ScriptedModel()
+    for name, value in {
+        "ANTHROPIC_API_KEY": "sk-test",
+        "ENGRAM_ANTHROPIC_BASE_URL": scripted.stand_in.url,
+        "ENGRAM_LLM_BACKOFF_S": "0.01",
+        "ENGRAM_LLM_MAX_RETRIES": "1",
+        "ENGRAM_LLM_LEVEL": "auto",
+        "ENGRAM_EXTRACTION_MIN_TURNS": "4",
+    }.items():
+        monkeypatch.setenv(name, value)
+    LocalStack.refresh_settings()
+    yield scripted
+    scripted.stand_in.close()
+    monkeypatch.undo()
+    LocalStack.refresh_settings()
 
 
 # The folders under tests/, each a registered marker.

@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import PHONE, Console, as_phone, call
+from tests.support.console_driver import PHONE, Console, as_phone, call
 
 # Nothing listens there: the browser shows its own error page, and the URL is what the app would get
 # (a test that ends there goes back to the console: the page fixture clears the tab's storage).

@@ -1,6 +1,6 @@
 """The console's answer to "why do we believe this?": a derived memory beside the turns it came from,
 and a conversation's extraction runs with their actions and undo. The real extraction worker; the
-model is the scripted Messages API at the HTTP boundary (tests/integration's)."""
+model is the scripted Messages API at the HTTP boundary (tests/support/messages_api.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from typing import Any
 
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import Console, call
-from tests.integration.conftest import ScriptedModel
-from tests.integration.conftest import model as model
-from tests.integration.extraction.test_extraction import TURNS, first_answer
+from tests.support.atlas_conversation import TURNS, first_answer
+from tests.support.console_driver import Console, call
+from tests.support.messages_api import ScriptedModel
 
 
 def test_a_derived_memory_shows_its_turns_and_a_run_can_be_undone(

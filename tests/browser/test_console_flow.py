@@ -6,7 +6,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser.conftest import PHONE, Console, as_phone, call
+from tests.support.console_driver import PHONE, Console, as_phone, call
 
 SUBJECTS = {
     "baking": [

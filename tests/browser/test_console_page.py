@@ -7,7 +7,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser.conftest import Console, call
+from tests.support.console_driver import Console, call
 
 VIEWS = ("#/overview", "#/recall", "#/topics", "#/runs", "#/documents")
 FOCUSED = (

@@ -1,9 +1,14 @@
-"""The local server over real HTTP: one per test module, with the embed poller `make dev` runs."""
+"""The local server over real HTTP: one per test module, with the embed poller `make dev` runs; and
+the environment of a `make dev` process of its own (dev_env)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import tempfile
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,3 +48,14 @@ def workers(server: str, stack: Any) -> Iterator[None]:
         p.stop()
     for t in threads:
         t.join(timeout=30)  # later tests drain these queues themselves and must not race these threads
+
+
+@pytest.fixture
+def dev_env() -> Any:
+    # Not under pytest's tmp_path: as root, Postgres runs as the postgres user, which must reach it.
+    base = Path(tempfile.mkdtemp(prefix="engram-durability-"))
+    base.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ENGRAM_", "AWS_"))}
+    env.update(PORT=str(free_port()), ENGRAM_DEV_PG_PORT=str(free_port()), ENGRAM_DEV_DATA_DIR=str(base / "dev"))
+    yield env, base / "dev" / "pgdata"
+    subprocess.run(["rm", "-rf", str(base)], check=False)

@@ -11,8 +11,8 @@ from typing import Any
 
 import psycopg
 
-from tests.e2e.test_dev_durability import DevProcess, _wait_for_vectors, dev_env  # noqa: F401 (a fixture)
-from tests.e2e.test_dev_server_protocol import request
+from tests.support.dev_process import DevProcess, wait_for_vectors
+from tests.support.server_http import request
 
 FACTS = 40
 COPIES = 3  # copies of each fact in other case and punctuation: dedupe merges them without an LLM
@@ -32,7 +32,7 @@ def _run_row(conn: psycopg.Connection[Any], run_id: str) -> tuple[str, int, int]
     return row[0], row[1], row[2]
 
 
-def test_sigkill_mid_run_resumes_at_restart_and_undo_restores_the_committed_part(dev_env):  # noqa: F811
+def test_sigkill_mid_run_resumes_at_restart_and_undo_restores_the_committed_part(dev_env):
     env, _ = dev_env
     env.update(
         ENGRAM_LLM_LEVEL="off",
@@ -48,7 +48,7 @@ def test_sigkill_mid_run_resumes_at_restart_and_undo_restores_the_committed_part
     items = [{"content": c, "namespace": "crash"} for group in copies for c in group]
     for i in range(0, len(items), 50):
         assert request(base, "POST", "/v1/memories/batch", {"items": items[i : i + 50]}, key)[0] in (200, 201)
-    assert _wait_for_vectors(base, key) == 0
+    assert wait_for_vectors(base, key) == 0
     with psycopg.connect(dsn) as conn:
         before = _memories(conn)
     status, _, raw = request(base, "POST", "/v1/consolidate", {"namespace": "crash", "dry_run": False}, key)

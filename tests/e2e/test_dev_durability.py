@@ -9,81 +9,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
-from typing import Any
 
 import psycopg
-import pytest
 
-from engram_local.postgres import free_port
-from tests.e2e.test_dev_server_protocol import request
-
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT_S = 240  # the first start runs initdb with its files synced, and loads the embedder
-
-
-class DevProcess:
-    """`make dev`'s server (or `cmd`) in its own process group, as a terminal or `timeout` runs it;
-    waits for the banner unless `wait` is False."""
-
-    def __init__(self, env: dict[str, str], cmd: list[str] | None = None, wait: bool = True) -> None:
-        self.proc = subprocess.Popen(
-            cmd or [sys.executable, "-m", "engram_local.serve"],
-            env=env,
-            cwd=PROJECT_ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        self.lines: list[str] = []
-        self.ready = threading.Event()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        if wait and not self.ready.wait(START_TIMEOUT_S):
-            self.proc.kill()
-            pytest.fail("make dev never printed its API key:\n" + "".join(self.lines[-40:]))
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
-            if line.startswith("CLI:"):  # the last line of the banner
-                self.ready.set()
-        self.ready.set()
-
-    def said(self, prefix: str) -> str:
-        found = [line for line in self.lines if line.startswith(prefix)]
-        assert found, f"no line starting {prefix!r} in:\n{''.join(self.lines)}"
-        return found[0][len(prefix) :].strip()
-
-
-@pytest.fixture
-def dev_env() -> Any:
-    # Not under pytest's tmp_path: as root, Postgres runs as the postgres user, which must reach it.
-    base = Path(tempfile.mkdtemp(prefix="engram-durability-"))
-    base.chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ENGRAM_", "AWS_"))}
-    env.update(PORT=str(free_port()), ENGRAM_DEV_PG_PORT=str(free_port()), ENGRAM_DEV_DATA_DIR=str(base / "dev"))
-    yield env, base / "dev" / "pgdata"
-    subprocess.run(["rm", "-rf", str(base)], check=False)
-
-
-def _postmaster_pid(pgdata: Path) -> int:
-    return int((pgdata / "postmaster.pid").read_text().split()[0])
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+from tests.support.dev_process import DevProcess, gone, postmaster_pid, wait_for_vectors
+from tests.support.server_http import request
 
 
 class BatchIngest:
@@ -115,15 +47,6 @@ class BatchIngest:
                     self.enough.set()
 
 
-def _wait_for_vectors(base: str, key: str, timeout_s: float = 180) -> int:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        pending = json.loads(request(base, "GET", "/v1/stats", None, key)[2])["embeddings_pending"]
-        if pending == 0 or time.monotonic() > deadline:
-            return int(pending)
-        time.sleep(1)
-
-
 def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
     env, pgdata = dev_env
     base = f"http://127.0.0.1:{env['PORT']}"
@@ -141,14 +64,14 @@ def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
     for t in workers:
         t.start()
     assert enough.wait(120), "the batch ingest never got going"
-    postmaster = _postmaster_pid(pgdata)
+    postmaster = postmaster_pid(pgdata)
     dev.proc.send_signal(signal.SIGKILL)  # mid-ingest: other batches are in flight
     os.kill(postmaster, signal.SIGKILL)  # and the database with it, as a power cut would
     for t in workers:
         t.join()
     dev.proc.wait()
     deadline = time.monotonic() + 30
-    while not _gone(postmaster) and time.monotonic() < deadline:
+    while not gone(postmaster) and time.monotonic() < deadline:
         time.sleep(0.1)
 
     restarted = DevProcess(env)
@@ -166,7 +89,7 @@ def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
                 "SELECT count(*) FROM memories WHERE id = ANY(%s::uuid[])", (acknowledged,)
             ).fetchone()[0]
         assert found == len(acknowledged)
-        pending = _wait_for_vectors(base, key)
+        pending = wait_for_vectors(base, key)
         assert pending == 0, f"{pending} chunks never got a vector after the restart"
     finally:
         restarted.proc.send_signal(signal.SIGTERM)

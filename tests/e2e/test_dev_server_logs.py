@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_dev_server_protocol import request
+from tests.support.server_http import request
 
 
 @pytest.fixture

@@ -14,43 +14,20 @@ import subprocess
 import threading
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
 from engram_local.gateway import API_GATEWAY_MAX_BODY
-
-SOCKET_TIMEOUT_S = 20  # a server that hangs fails the test instead of the suite
-
-
-def _address(server: str) -> tuple[str, int]:
-    parts = urlsplit(server)
-    return parts.hostname or "127.0.0.1", int(parts.port or 80)
+from tests.support.server_http import SOCKET_TIMEOUT_S, address, request
 
 
 def raw_exchange(server: str, head: bytes, body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
     """Send bytes as they are and read one HTTP answer (status, lower-case headers, body)."""
-    with socket.create_connection(_address(server), timeout=SOCKET_TIMEOUT_S) as sock:
+    with socket.create_connection(address(server), timeout=SOCKET_TIMEOUT_S) as sock:
         sock.sendall(head + body)
         resp = http.client.HTTPResponse(sock, method=head.split(b" ", 1)[0].decode())
         resp.begin()
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-
-
-def request(
-    server: str, method: str, path: str, body: Any = None, key: str | None = None, headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, str], bytes]:
-    conn = http.client.HTTPConnection(*_address(server), timeout=SOCKET_TIMEOUT_S)
-    try:
-        data = body if isinstance(body, bytes | type(None)) else json.dumps(body).encode()
-        all_headers = {"content-type": "application/json", **(headers or {})}
-        if key:
-            all_headers["authorization"] = f"Bearer {key}"
-        conn.request(method, path, body=data, headers=all_headers)
-        resp = conn.getresponse()
-        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-    finally:
-        conn.close()
 
 
 def envelope(body: bytes) -> dict[str, Any]:
@@ -164,7 +141,7 @@ def test_unknown_route_is_a_404_envelope(server):
 def test_listen_backlog_is_large(server):
     ss = shutil.which("ss")
     assert ss, "iproute2's ss reads a listening socket's backlog"
-    _, port = _address(server)
+    _, port = address(server)
     out = subprocess.run([ss, "-Hltn", f"sport = :{port}"], capture_output=True, text=True, check=True).stdout
     backlog = int(out.split()[2])  # State Recv-Q Send-Q ...: Send-Q of a listening socket is its backlog
     assert backlog >= 1024
@@ -203,7 +180,7 @@ def test_stalled_and_broken_clients_do_not_hold_up_a_good_one(server):
     bad: list[socket.socket] = []
     try:
         for i in range(24):  # more than the request threads
-            sock = socket.create_connection(_address(server), timeout=SOCKET_TIMEOUT_S)
+            sock = socket.create_connection(address(server), timeout=SOCKET_TIMEOUT_S)
             if i % 3 == 0:  # promises a body and never sends it
                 sock.sendall(b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
             elif i % 3 == 1:  # never finishes its headers

@@ -12,12 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_dev_durability import (  # noqa: F401 (dev_env is a fixture)
-    DevProcess,
-    _gone,
-    _postmaster_pid,
-    dev_env,
-)
+from tests.support.dev_process import DevProcess, gone, postmaster_pid
 
 STOP_TIMEOUT_S = 60
 # What an aborted stop printed: a Python traceback, the C++ runtime's abort, make reporting its child.
@@ -39,9 +34,9 @@ def _assert_stopped_cleanly(dev: DevProcess, pgdata: Path, postmaster: int) -> i
     output = "".join(dev.lines)
     assert not [marker for marker in BROKEN_STOP if marker in output], output
     deadline = time.monotonic() + 10
-    while not _gone(postmaster) and time.monotonic() < deadline:
+    while not gone(postmaster) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _gone(postmaster), "the embedded PostgreSQL is still running"
+    assert gone(postmaster), "the embedded PostgreSQL is still running"
     assert not (pgdata / "postmaster.pid").exists()  # stopped by pg_ctl, not left for the next start
     return code
 
@@ -56,32 +51,32 @@ def _assert_stopped_cleanly(dev: DevProcess, pgdata: Path, postmaster: int) -> i
     ],
     ids=["sigterm-group-twice", "sigint-group-twice", "sigterm-once", "sigint-three-times"],
 )
-def test_a_stop_signal_shuts_the_database_down_and_exits_0(dev_env, signum, times, group):  # noqa: F811
+def test_a_stop_signal_shuts_the_database_down_and_exits_0(dev_env, signum, times, group):
     env, pgdata = dev_env
     dev = DevProcess(env)
-    postmaster = _postmaster_pid(pgdata)
+    postmaster = postmaster_pid(pgdata)
     _signal(dev, signum, times, group)
     assert _assert_stopped_cleanly(dev, pgdata, postmaster) == 0
 
 
-def test_make_dev_stopped_by_sigterm_to_its_group_stops_the_server_and_the_database(dev_env):  # noqa: F811
+def test_make_dev_stopped_by_sigterm_to_its_group_stops_the_server_and_the_database(dev_env):
     env, pgdata = dev_env
     # -o: the venv is what it is (a test must not reinstall it); the server runs as `make dev` runs it.
     dev = DevProcess(env, ["make", "--no-print-directory", "-o", ".venv/.installed-stamp", "dev"])
-    postmaster = _postmaster_pid(pgdata)
+    postmaster = postmaster_pid(pgdata)
     _signal(dev, signal.SIGTERM, 2, group=True)
     # make itself dies of the signal once its recipe is done (its status is the signal's); it says
     # nothing more when the server exited 0 ("make: *** ... Error" otherwise).
     assert _assert_stopped_cleanly(dev, pgdata, postmaster) == -signal.SIGTERM
 
 
-def test_a_signal_during_the_start_still_stops_the_database(dev_env):  # noqa: F811
+def test_a_signal_during_the_start_still_stops_the_database(dev_env):
     env, pgdata = dev_env
     dev = DevProcess(env, wait=False)
     deadline = time.monotonic() + 120
     while not (pgdata / "postmaster.pid").exists() and time.monotonic() < deadline:
         time.sleep(0.05)  # the database is up; migrations, the dev key or the embedder are under way
-    postmaster = _postmaster_pid(pgdata)
+    postmaster = postmaster_pid(pgdata)
     assert not dev.ready.is_set(), "the start was over before the signal"
     _signal(dev, signal.SIGTERM, 2, group=True)
     assert _assert_stopped_cleanly(dev, pgdata, postmaster) == 0

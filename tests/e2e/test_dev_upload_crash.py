@@ -11,8 +11,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.e2e.test_dev_durability import DevProcess, _wait_for_vectors, dev_env  # noqa: F401 (a fixture)
-from tests.e2e.test_dev_server_protocol import request
+from tests.support.dev_process import DevProcess, wait_for_vectors
+from tests.support.server_http import request
 
 BODY = ("# Runbook\n\n" + "The night ferry leaves pier 7 at 23:40; the backup ferry waits at pier 2.\n" * 400).encode()
 
@@ -26,7 +26,7 @@ def _kept(objects: Path) -> list[str]:
     return sorted(p.name for p in objects.iterdir()) if objects.exists() else []
 
 
-def test_sigkill_between_the_put_and_the_ingest_loses_no_upload(dev_env):  # noqa: F811
+def test_sigkill_between_the_put_and_the_ingest_loses_no_upload(dev_env):
     env, pgdata = dev_env
     objects = pgdata.parent / "s3"
     env.update(ENGRAM_CONSOLIDATION_INTERVAL_S="0")
@@ -57,7 +57,7 @@ def test_sigkill_between_the_put_and_the_ingest_loses_no_upload(dev_env):  # noq
         status, _, raw = request(base, "GET", f"/v1/memories/{state['memory_id']}", None, key)
         assert status == 200 and b"pier 7" in raw
         assert _kept(objects) == []  # settled: the ingest deleted the object, and its copy with it
-        assert _wait_for_vectors(base, key) == 0  # its chunks embedded: recall finds it by meaning too
+        assert wait_for_vectors(base, key) == 0  # its chunks embedded: recall finds it by meaning too
     finally:
         restarted.proc.send_signal(signal.SIGTERM)
         code = restarted.proc.wait(60)

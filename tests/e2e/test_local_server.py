@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.error
-import urllib.request
-from typing import Any
 
 import pytest
 
-
-def call(base: str, method: str, path: str, body: Any = None, key: str | None = None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path,
-        data=data,
-        method=method,
-        headers={"content-type": "application/json", **({"authorization": f"Bearer {key}"} if key else {})},
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, json.loads(resp.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read() or b"null")
+from tests.support.server_http import call
 
 
 def test_store_then_recall_by_paraphrase_and_keyword(server, stack):

@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from engram_local.aws import SqsPoller, complete_s3_notification
-from tests.e2e.test_local_server import call
+from tests.support.server_http import call
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The Python SDK's extraction calls against the local server over real HTTP: extract, extraction runs
 (list, get, undo), settings and the budget in usage, with typed results; the model is the scripted
-Messages API at the HTTP boundary (tests/integration's), the worker the real one."""
+Messages API at the HTTP boundary (tests/support/messages_api.py), the worker the real one."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import pytest
 
 from engram_client import Conflict, Engram, InvalidField, NewMessage
 from engram_client.models import EvidenceTurn, ExtractionRun, ExtractionRunDetail, NamespaceExtraction
-from tests.integration.conftest import ScriptedModel
-from tests.integration.conftest import model as model
-from tests.integration.extraction.test_extraction import TURNS, first_answer
+from tests.support.atlas_conversation import TURNS, first_answer
+from tests.support.messages_api import ScriptedModel
 
 
 @pytest.fixture

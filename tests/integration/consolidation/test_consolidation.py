@@ -11,7 +11,7 @@ from uuid import UUID
 
 import pytest
 
-from tests.integration.conftest import owner_connection, tenant_rows
+from tests.support.owner_view import owner_connection, tenant_rows
 
 NS = "ops"
 DUP_A = "The staging database is db-stage-01 in eu-west-1."

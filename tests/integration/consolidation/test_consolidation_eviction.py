@@ -10,7 +10,7 @@ from uuid import UUID
 
 import pytest
 
-from tests.integration.conftest import tenant_rows
+from tests.support.owner_view import tenant_rows
 
 NS = "eviction"
 PAIRS = 3

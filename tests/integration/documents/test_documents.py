@@ -16,7 +16,8 @@ import pytest
 from psycopg import sql
 
 from engram_local.json_stand_in import JsonStandIn, Reply, Request, message
-from tests.integration.conftest import make_body, owner_connection
+from tests.support.document_bodies import make_body
+from tests.support.owner_view import owner_connection
 
 KIB, MIB = 1024, 1024 * 1024
 T0_MAX, T1_MAX, HARD_MAX = 500 * KIB, 8 * MIB, 50 * MIB

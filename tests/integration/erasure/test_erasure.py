@@ -11,7 +11,8 @@ from uuid import UUID
 import pytest
 from psycopg import sql
 
-from tests.integration.conftest import owner_connection
+from tests.support.marker_search import hits, s3_hits
+from tests.support.owner_view import owner_connection
 
 NS = "erase"
 
@@ -24,27 +25,6 @@ def _store(api: Any, content: str, **extra: Any) -> str:
     reply = api.post("/v1/memories", {"namespace": NS, "content": content, **extra})
     assert reply.status in (200, 201), reply.body
     return str(reply.body["memory"]["id"])
-
-
-def hits(stack: Any, needle: str) -> list[str]:
-    """Every text, json, jsonb and text[] column of every table holding `needle`: table.column."""
-    found = []
-    with owner_connection(stack) as conn:
-        columns = conn.execute(
-            "SELECT c.table_name, c.column_name FROM information_schema.columns c"
-            " JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name"
-            " WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'"
-            " AND (c.data_type IN ('text', 'json', 'jsonb', 'character varying') OR c.udt_name = '_text')"
-        ).fetchall()
-        assert len(columns) > 40  # the scan is real: every table's columns
-        for table, column in columns:
-            query = sql.SQL("SELECT count(*) FROM {} WHERE strpos({}::text, %s) > 0").format(
-                sql.Identifier(table), sql.Identifier(column)
-            )
-            row = conn.execute(query, (needle,)).fetchone()
-            if row and row[0]:
-                found.append(f"{table}.{column}")
-    return found
 
 
 def test_erasing_a_memory_removes_every_copy_and_is_idempotent(api, tenant, stack, drain):
@@ -84,25 +64,13 @@ def test_erasing_a_memory_removes_every_copy_and_is_idempotent(api, tenant, stac
 def test_an_idempotent_answer_holding_the_memory_is_erased_with_it(api, tenant, stack):
     mark = marker()
     body = {"namespace": NS, "content": f"Bob's badge is {mark}."}
-    created = _keyed_post(api, "/v1/memories", body, f"k-{mark}")
+    created = api.post("/v1/memories", body, headers={"idempotency-key": f"k-{mark}"})
     assert created.status == 201
-    assert _keyed_post(api, "/v1/memories", body, f"k-{mark}").body == created.body  # replayed
+    assert api.post("/v1/memories", body, headers={"idempotency-key": f"k-{mark}"}).body == created.body  # replayed
     memory_id = created.body["memory"]["id"]
     erased = api.post(f"/v1/memories/{memory_id}/erase").body
     assert erased["counts"]["idempotent_answers"] == 1
     assert hits(stack, mark) == []
-
-
-def _keyed_post(api: Any, path: str, body: Any, key: str) -> Any:
-    """Api has no header argument: the gateway stand-in directly, with an Idempotency-Key."""
-    import json
-
-    from engram_local import gateway
-    from tests.conftest import Reply
-
-    headers = {"content-type": "application/json", "authorization": f"Bearer {api.key}", "idempotency-key": key}
-    resp = gateway.handle("POST", path, headers, json.dumps(body).encode())
-    return Reply(resp.status, json.loads(resp.body), resp.headers)
 
 
 def test_a_trashed_memory_is_erased_the_same_way(api, tenant, stack):
@@ -209,18 +177,6 @@ def test_undo_of_a_merge_names_the_erased_memory_and_restores_the_rest(api, tena
     assert api.get(f"/v1/memories/{superseded}").status == 404
 
 
-def s3_hits(stack: Any, needle: str) -> list[str]:
-    """Every object of the local bucket holding `needle`."""
-    s3 = stack.aws.s3()
-    found = []
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=stack.uploads_bucket):
-        for obj in page.get("Contents", []):
-            body = s3.get_object(Bucket=stack.uploads_bucket, Key=obj["Key"])["Body"].read()
-            if needle.encode() in body:
-                found.append(obj["Key"])
-    return found
-
-
 def _export(api: Any, stack: Any) -> str:
     job = api.post("/v1/exports", {})
     assert job.status == 202, job.body
@@ -232,7 +188,7 @@ def _export(api: Any, stack: Any) -> str:
 def test_a_subject_is_erased_by_metadata_with_its_conversations_documents_and_exports(
     api, tenant, stack, drain, settings_env
 ):
-    from tests.integration.conftest import make_body
+    from tests.support.document_bodies import make_body
 
     settings_env(ENGRAM_DOCUMENT_TIER0_MAX_BYTES=str(16 * 1024), ENGRAM_DOCUMENT_TIER1_MAX_BYTES=str(64 * 1024))
     mark = marker()
@@ -362,11 +318,10 @@ def test_a_dry_run_counts_everything_the_erasure_then_touches(api, tenant, stack
         _store(api, f"The user {mark} keeps notes on {topic}, step {n}.", metadata=subject, tags=["bread"])
         for n, topic in enumerate(topics)
     ]
-    keyed = _keyed_post(
-        api,
+    keyed = api.post(
         "/v1/memories",
         {"namespace": NS, "content": f"The user {mark} bakes on Sundays.", "metadata": subject},
-        f"k-{mark}",
+        headers={"idempotency-key": f"k-{mark}"},
     )
     assert keyed.status == 201, keyed.body
     drain()

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-from tests.integration.conftest import make_body
-from tests.integration.consolidation.test_distillation import GROUPS, OTHERS, PAYMENTS, FakeDistiller
-from tests.integration.erasure.test_erasure import _keyed_post, hits, s3_hits
+from tests.support.document_bodies import make_body
+from tests.support.fake_distiller import GROUPS, OTHERS, PAYMENTS, FakeDistiller
+from tests.support.marker_search import hits, s3_hits
 
 
 def _run(api: Any, stack: Any, tenant_id: str, namespace: str, steps: list[str]) -> dict[str, Any]:
@@ -78,8 +78,7 @@ def test_an_erased_subject_leaves_no_copy_anywhere(
     )
 
     # An idempotent create (its answer is stored) of the memory, then a PATCH (a version keeps the old text).
-    created = _keyed_post(
-        api,
+    created = api.post(
         "/v1/memories",
         {
             "namespace": "ops",
@@ -87,7 +86,7 @@ def test_an_erased_subject_leaves_no_copy_anywhere(
             "importance": 0.7,
             "metadata": subject,
         },
-        f"create-{mark}",
+        headers={"idempotency-key": f"create-{mark}"},
     )
     assert created.status == 201, created.body
     memory_id = created.body["memory"]["id"]

@@ -6,74 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from engram_local.json_stand_in import Reply
-
-Script = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
-
-
-def model_prompt(body: dict[str, Any]) -> str:
-    return body["messages"][0]["content"]
-
-
-def model_stored(body: dict[str, Any]) -> dict[str, int]:
-    """The stored memories the prompt shows: content -> number."""
-    block = model_prompt(body).split("<stored_memories>")[1].split("</stored_memories>")[0]
-    return {json.loads(line)["content"]: json.loads(line)["number"] for line in block.strip().splitlines()}
-
-
-TURNS = [
-    ("user", "Hi! I'm planning the database work for the Atlas project.", "2025-05-12T09:00:00Z"),
-    ("user", "We run PostgreSQL 16 in production for Atlas.", "2025-05-12T09:01:00Z"),
-    ("assistant", "Noted. Anything about how you deploy?", "2025-05-12T09:02:00Z"),
-    ("user", "I prefer blue-green deploys, always on a Tuesday. We shipped v2 last Tuesday.", "2025-05-12T09:03:00Z"),
-]
-
-
-def start(api: Any, turns: list[tuple[str, str, str]] = TURNS, namespace: str = "atlas") -> str:
-    conv = api.post("/v1/conversations", {"namespace": namespace, "title": "Atlas planning"})
-    assert conv.status == 201, conv.body
-    append(api, conv.body["id"], turns)
-    return conv.body["id"]
-
-
-def append(api: Any, conversation_id: str, turns: list[tuple[str, str, str]]) -> None:
-    body = {"messages": [{"role": r, "content": c, "created_at": t} for r, c, t in turns]}
-    reply = api.post(f"/v1/conversations/{conversation_id}/messages", body)
-    assert reply.status == 201, reply.body
-
-
-def first_answer(body: dict[str, Any]) -> dict[str, Any]:
-    # The turns reach the model quoted, with their dates: "last Tuesday" said on Monday 12 May is 6 May.
-    assert '"seq": 4' in model_prompt(body) and "2025-05-12 09:03 Monday" in model_prompt(body)
-    return {
-        "summary": "Planning Atlas's database work: PostgreSQL 16 in production; blue-green deploys on Tuesdays.",
-        "memories": [
-            {"action": "add", "kind": "fact", "content": "Atlas runs PostgreSQL 16 in production.", "evidence": [2]},
-            {
-                "action": "add",
-                "kind": "preference",
-                "content": "The user prefers blue-green deploys on Tuesdays.",
-                "evidence": [4],
-            },
-            {
-                "action": "add",
-                "kind": "event",
-                "content": "Atlas v2 shipped on 2025-05-06.",
-                "evidence": [4],
-                "event_date": "2025-05-06",
-            },
-        ],
-    }
-
-
-def by_content(api: Any, namespace: str = "atlas") -> dict[str, dict[str, Any]]:
-    items = api.get(f"/v1/memories?namespace={namespace}&limit=200").body["items"]
-    return {m["content"]: m for m in items}
+from tests.support.atlas_conversation import TURNS, append, by_content, first_answer, start
+from tests.support.messages_api import Script, ScriptedModel
 
 
 def test_turns_become_memories_with_their_evidence(api, tenant, model, stack, drain):
@@ -130,7 +69,7 @@ def test_an_update_supersedes_an_invalidation_ends_and_undo_puts_them_back(api, 
     pref = before["The user prefers blue-green deploys on Tuesdays."]
 
     def second(body: dict[str, Any]) -> dict[str, Any]:
-        shown = model_stored(body)
+        shown = ScriptedModel.stored(body)
         return {
             "summary": "Atlas moved to PostgreSQL 17; deploy day no longer fixed.",
             "memories": [
@@ -241,7 +180,7 @@ def test_turns_are_data_whatever_the_model_obeys(api, tenant, model):
 
     def obeying(extra: dict[str, Any]) -> Script:
         def answer(body: dict[str, Any]) -> dict[str, Any]:
-            prompts.append(model_prompt(body))
+            prompts.append(ScriptedModel.prompt(body))
             return {
                 "summary": "s",
                 "memories": [
@@ -346,7 +285,7 @@ def test_three_sessions_distil_into_a_project_status_that_resume_shows(api, mode
     status = [m for m in by_content(api, "proj").values() if "project-status" in m["tags"]]
     assert [m["content"] for m in status] == ["Atlas migration: steps 1-3 done; next, cut over the read replicas."]
     assert status[0]["source"] == "session_distillation"
-    assert "<sessions>" in model_prompt(model.requests[-1]) and len(model.requests) == 4
+    assert "<sessions>" in ScriptedModel.prompt(model.requests[-1]) and len(model.requests) == 4
 
     briefing = api.get("/v1/resume?namespace=proj&budget_chars=3000").body
     assert [s["title"] for s in briefing["sessions"]][:2] == ["Project status", "Atlas planning"]
@@ -368,7 +307,7 @@ def test_erasing_a_derived_memory_leaves_its_words_in_no_run(api, tenant, model,
         erased = api.post(f"/v1/memories/{memory['id']}/erase", {})
         assert erased.status in (200, 202), erased.body
     assert erased.body["counts"]["extraction_actions"] >= 1
-    from tests.integration.conftest import owner_connection
+    from tests.support.owner_view import owner_connection
 
     with owner_connection(stack) as conn:
         actions = conn.execute("SELECT content FROM extraction_actions WHERE tenant_id = %s", (tenant.id,)).fetchall()

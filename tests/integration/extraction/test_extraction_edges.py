@@ -1,13 +1,13 @@
 """Extraction at its edges: the MCP tools (extract, extraction_runs, extraction_run, get_memory's
 evidence) through the /mcp endpoint, and GET /v1/usage's background spend against the daily budget.
-The real worker and Anthropic client against test_extraction's scripted Messages API."""
+The real worker and Anthropic client against the scripted Messages API of tests/support/messages_api.py."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tests.integration.extraction.test_extraction import TURNS, by_content, first_answer, start
+from tests.support.atlas_conversation import TURNS, by_content, first_answer, start
 
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import owner_connection
+from tests.support.owner_view import owner_connection
 
 QUESTION = {"query": "what did the team decide about the database?", "namespace": "fb", "touch": False}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.oauth_flow import REDIRECT, authorize, call, pkce, query_of, redeem, request_id_of
+from tests.support.oauth_flow import REDIRECT, authorize, call, pkce, query_of, redeem, request_id_of
 
 
 @pytest.fixture

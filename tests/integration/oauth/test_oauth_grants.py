@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.oauth_flow import call, code_for, redeem, refresh, register, tokens_for
+from tests.support.oauth_flow import call, code_for, redeem, refresh, register, tokens_for
 
 
 def mcp_call(token: str, name: str, arguments: dict[str, Any]) -> Any:
@@ -130,7 +130,7 @@ def test_a_namespaces_grant_reaches_its_namespaces_only_by_every_route_family(st
 
 def test_admin_cannot_be_granted_with_namespaces(stack, tenant):
     client_id = register()
-    from tests.integration.oauth_flow import authorize, pkce, request_id_of
+    from tests.support.oauth_flow import authorize, pkce, request_id_of
 
     request_id = request_id_of(authorize(client_id, pkce()[1], scope="read admin"))
     r = call(
@@ -182,7 +182,7 @@ def test_a_key_narrowed_later_narrows_its_tokens(stack, tenant):
     _, answer = tokens_for(issued.body["api_key"])
     token = answer["access_token"]
     assert call("POST", "/v1/memories", {"content": "while it could"}, token=token).status == 201
-    from tests.integration.oauth_flow import narrow_key
+    from tests.support.oauth_flow import narrow_key
 
     narrow_key(stack, issued.body["key_id"], ["read"])
     r = call("POST", "/v1/memories", {"content": "no longer"}, token=token)
@@ -193,7 +193,7 @@ def test_a_key_narrowed_later_narrows_its_tokens(stack, tenant):
 def test_an_access_token_cannot_approve_a_grant(stack, tenant):
     _, answer = tokens_for(tenant.key, scopes=["read", "write", "admin"])
     client_id = register()
-    from tests.integration.oauth_flow import authorize, pkce, request_id_of
+    from tests.support.oauth_flow import authorize, pkce, request_id_of
 
     request_id = request_id_of(authorize(client_id, pkce()[1]))
     r = call("POST", f"/oauth/requests/{request_id}/approve", {"scopes": ["read"]}, token=answer["access_token"])

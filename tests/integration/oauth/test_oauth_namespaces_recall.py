@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.oauth_flow import call, tokens_for
+from tests.support.oauth_flow import call, tokens_for
 
 QUERY = {"query": "zephyr lantern harbor", "mode": "keyword", "limit": 3, "explain": True, "touch": False}
 CROWD = 60  # more than the keyword side's candidates (recall_candidates, 40)

@@ -7,7 +7,7 @@ import json
 
 import psycopg
 
-from tests.integration.oauth_flow import (
+from tests.support.oauth_flow import (
     REDIRECT,
     authorize,
     call,

@@ -5,9 +5,7 @@ re-imports, refused lines that write nothing, scopes and tenant isolation."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import urllib.request
 import uuid
 from typing import Any
 
@@ -16,7 +14,8 @@ import pytest
 
 from engram_local.aws import s3_notification_record, sqs_record
 from engram_local.lambda_runtime import invoke
-from tests.integration.conftest import make_body
+from tests.support.document_bodies import make_body
+from tests.support.export_files import HEADER, export_bytes, export_file, import_file, memory_line
 
 NAMESPACES = ("port-notes", "port-chat", "port-docs")  # the Tier 1 document has one of its own
 QUERIES = (
@@ -28,58 +27,15 @@ QUERIES = (
 )
 
 
-def _http(method: str, url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> bytes:
-    req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    with urllib.request.urlopen(req, timeout=120) as resp:
-        return resp.read()
-
-
-def export_file(api, stack, namespace: str | None = None) -> tuple[dict, bytes]:
-    r = api.post("/v1/exports", {} if namespace is None else {"namespace": namespace})
-    assert r.status == 202, r.body
-    assert r.body["status"] == "queued" and r.body["download_url"] is None
-    stack.export_poller.drain()
-    job = api.get(f"/v1/exports/{r.body['id']}")
-    assert job.status == 200 and job.body["status"] == "ready", job.body
-    data = _http("GET", job.body["download_url"])
-    assert len(data) == job.body["bytes"]
-    return job.body, data
-
-
-def import_file(api, stack, data: bytes, **options) -> dict:
-    ticket = api.post("/v1/imports", {"size_bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), **options})
-    assert ticket.status == 201, ticket.body
-    assert ticket.body["status"] == "pending"
-    _http("PUT", ticket.body["upload_url"], data, ticket.body["headers"])
-    stack.import_poller.drain()
-    job = api.get(f"/v1/imports/{ticket.body['id']}")
-    assert job.status == 200, job.body
-    return job.body
-
-
 # What seed() writes, as an export counts it: its memories, versions, documents, links, conversation, messages.
 SEEDED = {"memories": 7, "versions": 1, "documents": 2, "links": 2, "conversations": 1, "messages": 7}
 # Nothing extracted here, and no task run.
 DERIVED_NONE = {"evidence": 0, "extraction_settings": 0, "extraction_runs": 0, "tasks": 0, "checkpoints": 0}
 
 
-HEADER = {"type": "header", "format": "engram-export", "version": 1, "exported_at": "2026-11-01T00:00:00Z"}
-
-
-def memory_line(content: str, namespace: str, **fields: Any) -> dict[str, Any]:
-    """A memory line of an export file, with a fresh id."""
-    line = {"type": "memory", "id": str(uuid.uuid4()), "content": content, "namespace": namespace}
-    return {**line, "created_at": "2026-11-01T00:00:00Z", **fields}
-
-
 def _ids_by_content(api, namespace: str) -> dict[str, str]:
     """The ids an import gave a namespace's memories (a hand-written file's ids are not kept)."""
     return {m["content"]: m["id"] for m in api.get(f"/v1/memories?namespace={namespace}&limit=200").body["items"]}
-
-
-def export_bytes(*lines: dict[str, Any]) -> bytes:
-    """An export file: the header, then these lines."""
-    return "".join(json.dumps(x) + "\n" for x in (HEADER, *lines)).encode()
 
 
 def seed(api) -> dict[str, str]:

@@ -1,16 +1,16 @@
 """Export and import keep what extraction derived: a derived memory's evidence turns, the
 conversation's summary and how far extraction read it, the namespace's extraction settings, and the
 runs with their actions (still undoable). Real worker, real Anthropic client against a scripted
-Messages API (test_extraction's), real PostgreSQL, moto S3/SQS."""
+Messages API (tests/support/messages_api.py), real PostgreSQL, moto S3/SQS."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tests.integration.conftest import ScriptedModel
-from tests.integration.extraction.test_extraction import append, by_content, first_answer, model_stored, start
-from tests.integration.portability.test_portability import HEADER, export_bytes, export_file, import_file, memory_line
+from tests.support.atlas_conversation import append, by_content, first_answer, start
+from tests.support.export_files import HEADER, export_bytes, export_file, import_file, memory_line
+from tests.support.messages_api import ScriptedModel
 
 PREFERENCE = "The user prefers blue-green deploys on Tuesdays."
 
@@ -35,7 +35,7 @@ def _derive(api: Any, model: ScriptedModel, stack: Any, drain: Any) -> str:
                     "kind": "preference",
                     "content": "The user prefers blue-green deploys on Thursdays.",
                     "evidence": [5],
-                    "target": model_stored(body)[PREFERENCE],
+                    "target": ScriptedModel.stored(body)[PREFERENCE],
                 }
             ],
         }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.integration.conftest import owner_connection
+from tests.support.owner_view import owner_connection
 
 
 def _start(api: Any, **fields: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.integration.conftest import owner_connection
+from tests.support.owner_view import owner_connection
 
 NS = "kb"
 SUBJECTS: dict[str, list[str]] = {

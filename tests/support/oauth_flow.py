@@ -65,8 +65,8 @@ def register(redirect_uris: list[str] | None = None, name: str = "Test connector
     return client_id
 
 
-def authorize(client_id: str, challenge: str, **extra: str) -> Answer:
-    params = {
+def authorize(client_id: str, challenge: str, **extra: str | None) -> Answer:
+    params: dict[str, str | None] = {
         "response_type": "code",
         "client_id": client_id,
         "redirect_uri": REDIRECT,
@@ -105,8 +105,8 @@ def code_for(
     return params["code"], verifier
 
 
-def redeem(client_id: str, code: str, verifier: str, **extra: str) -> Answer:
-    form = {
+def redeem(client_id: str, code: str, verifier: str, **extra: str | None) -> Answer:
+    form: dict[str, str | None] = {
         "grant_type": "authorization_code",
         "code": code,
         "code_verifier": verifier,
