@@ -114,7 +114,7 @@ console-screenshots: venv browser
 # unit tests fail while they differ): run after changing a route or an edge model, and commit both.
 .PHONY: openapi
 openapi: venv mcp-tools ts-modules
-	$(PY) -c 'import json, pathlib; from engram_http.routes.admin import openapi_document; pathlib.Path("docs/openapi.json").write_text(json.dumps(openapi_document(), indent=2) + "\n")'
+	$(PY) -c 'import json, pathlib; from engram_http.api import openapi_document; pathlib.Path("docs/openapi.json").write_text(json.dumps(openapi_document(), indent=2) + "\n")'
 	npm --prefix $(TS) run --silent types:generate
 
 # layers/engram_mcp/contract.json, the MCP tool contract (names, descriptions, input schemas from the

@@ -43,6 +43,7 @@ from infra.paths import (
     LAYERS_SRC,
     MANIFEST,
 )
+from infra.profiles import EVENT_FUNCTIONS
 
 # psycopg-binary 3.3 ships only manylinux_2_28 wheels for aarch64; without that tag pip
 # silently falls back to an older psycopg. Lambda's Python 3.12 runtime (AL2023) has glibc 2.34.
@@ -147,7 +148,6 @@ def compile_bytecode(python: str, *folders: Path) -> None:
 
 def table_functions() -> list[str]:
     sys.path.insert(0, str(LAYERS_SRC))
-    from engram_http.event_functions import EVENT_FUNCTIONS
     from engram_http.route_table import ROUTES
 
     return sorted({r.function for r in ROUTES} | set(EVENT_FUNCTIONS))

@@ -1,7 +1,7 @@
 """What each Lambda function may do: the one table to edit when a function is added.
 
-The route table (layers/engram_http/route_table.py) says which functions exist; this table
-says what each needs beyond the baseline (VPC, the database secret, its own logs). A name in
+The route table (layers/engram_http/route_table.py) and EVENT_FUNCTIONS below say which functions
+exist; this table says what each needs beyond the baseline (VPC, the database secret, its own logs). A name in
 the route table that is missing here gets DEFAULT_PROFILE, so a new HTTP function deploys
 with database access only and nothing else until someone grants more here.
 """
@@ -69,6 +69,21 @@ class FunctionProfile:
 
 
 DEFAULT_PROFILE = FunctionProfile(description="Engram HTTP function")
+
+# The functions no HTTP route reaches (the route table names the others). What invokes each one (a
+# queue, an S3 notification, a schedule, a deploy) is its profile below; infra/workers.py wires it.
+# The CDK app builds one function per entry here and per function of the route table.
+EVENT_FUNCTIONS: tuple[str, ...] = (
+    "authorizer",  # API Gateway's Lambda authorizer: API key -> tenant and scopes
+    "embed_worker",  # SQS embed-jobs: fills chunk vectors
+    "migrate",  # CloudFormation custom resource on deploy; operator invocations
+    "document_ingest",  # S3 ObjectCreated (through SQS): ingests uploaded documents
+    "consolidation_dispatcher",  # EventBridge Scheduler: consolidation per active namespace; extraction sweep
+    "consolidation_worker",  # SQS consolidate-jobs: runs a consolidation cycle, continues if needed
+    "extraction_worker",  # SQS extract-jobs: derives memories and the summary from a window of turns
+    "export_worker",  # SQS export-jobs: writes a tenant's export file to S3
+    "import_worker",  # S3 ObjectCreated under imports/ (through SQS): imports an export file
+)
 
 PROFILES: dict[str, FunctionProfile] = {
     "authorizer": FunctionProfile(timeout_s=10, description="API key authorizer for the HTTP API"),

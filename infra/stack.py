@@ -19,6 +19,7 @@ from infra.migrations import Migrations
 from infra.nag import acknowledge
 from infra.network import Network
 from infra.observability import Observability
+from infra.profiles import EVENT_FUNCTIONS
 from infra.storage import Storage
 from infra.workers import EventWiring, WorkQueues
 
@@ -31,7 +32,6 @@ if str(REPO_ROOT / "layers") not in sys.path:
 
 
 def default_routes() -> tuple[Sequence[RouteSpec], Sequence[str]]:
-    from engram_http.event_functions import EVENT_FUNCTIONS
     from engram_http.route_table import ROUTES
 
     return ROUTES, EVENT_FUNCTIONS

@@ -15,8 +15,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.parser.models import S3Model
 
+from engram.adapters.s3_events import ObjectNotification, created_objects
 from engram.documents.uploads import ingest_object
-from engram_http.s3_events import ObjectNotification, created_objects
 
 logger = Logger()
 

@@ -13,8 +13,8 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 
+from engram.adapters.s3_events import ObjectNotification, created_objects
 from engram.portability.service import import_object
-from engram_http.s3_events import ObjectNotification, created_objects
 
 logger = Logger()
 processor = BatchProcessor(event_type=EventType.SQS, model=ObjectNotification)

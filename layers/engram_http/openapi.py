@@ -10,8 +10,6 @@ gets the envelope schema.
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -193,23 +191,3 @@ def document_errors(doc: dict[str, Any]) -> dict[str, Any]:
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema
     return doc
-
-
-@cache
-def openapi_document() -> dict[str, Any]:
-    """Built from the same routers and pydantic models that serve the requests."""
-    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-
-    from engram_http.resolver import build_resolver
-    from engram_http.routes import all_routers
-
-    app = build_resolver(*all_routers())
-    raw = app.get_openapi_json_schema(
-        title="Engram Serverless",
-        version="1.0.0",
-        openapi_version="3.1.0",
-        description="Long-term memory for AI agents: store, recall, documents, conversations.",
-        security_schemes={SECURITY_SCHEME: HTTPBearer(bearerFormat="egk_...")},
-        security=[{SECURITY_SCHEME: []}],
-    )
-    return document_errors(json.loads(raw))

@@ -1,7 +1,7 @@
 """The one list of HTTP routes and the Lambda function that serves each.
 
 The CDK app builds API Gateway routes from it and the local server dispatches with it,
-so the two cannot drift apart. Functions without a route: engram_http.event_functions.
+so the two cannot drift apart. Functions without a route: EVENT_FUNCTIONS in infra/profiles.py.
 """
 
 from __future__ import annotations

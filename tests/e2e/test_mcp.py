@@ -325,7 +325,7 @@ def test_every_tool_answers_through_the_endpoint(server, make_tenant, wait_for_v
 
 
 def test_the_bridge_forwards_lines_and_answers_each_request_once(server, make_tenant):
-    from engram.ops.mcp_bridge import Bridge
+    from engram_mcp.stdio_bridge import Bridge
 
     tenant = make_tenant("mcp-bridge")
     lines = [

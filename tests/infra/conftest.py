@@ -30,10 +30,10 @@ pytest.importorskip("cdk_nag", reason="cdk-nag is in the dev extra")
 from aws_cdk import App  # noqa: E402
 from aws_cdk.assertions import Template  # noqa: E402
 
-from engram_http.event_functions import EVENT_FUNCTIONS  # noqa: E402
 from engram_http.route_table import ROUTES, Route  # noqa: E402
 from infra.app import build_app  # noqa: E402
 from infra.config import read_cdk_json_context  # noqa: E402
+from infra.profiles import EVENT_FUNCTIONS  # noqa: E402
 from infra.stack import EngramStack  # noqa: E402
 
 # Functions the route table will grow (documents, topics, consolidation), plus one with a name

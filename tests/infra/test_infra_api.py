@@ -6,10 +6,10 @@ import json
 
 from aws_cdk.assertions import Match
 
-from engram_http.event_functions import EVENT_FUNCTIONS
 from engram_http.route_table import ROUTES
 from infra.functions import function_name
-from infra.profiles import profile_for
+from infra.paths import REPO_ROOT
+from infra.profiles import EVENT_FUNCTIONS, profile_for
 
 
 def _integration_function(synth, integration_id: str) -> str:
@@ -71,6 +71,11 @@ def test_only_the_routes_marked_public_are_public(dev):
     } | (oauth_client_endpoints)
     # Approving a pending authorization grants access: it goes through the authorizer like /v1.
     assert "POST /oauth/requests/{request_id}/approve" not in public
+
+
+def test_every_function_without_a_route_has_a_handler_module():
+    for name in EVENT_FUNCTIONS:
+        assert (REPO_ROOT / "functions" / name / "handler.py").is_file(), name
 
 
 def test_one_function_per_folder_in_the_table(dev):

@@ -102,7 +102,7 @@ def test_shape_unit_norm_and_metadata(embedder: LocalEmbedder) -> None:
 
 def test_matches_numpy_reference(embedder: LocalEmbedder, weights: ref.WeightDict) -> None:
     ids = [enc.ids for enc in embedder._load()[1].encode_batch(TEXTS)]
-    assert max(len(i) for i in ids) == local.MAX_TOKENS  # a truncated text is in the comparison
+    assert max(len(i) for i in ids) == local.MAX_TOKENS == ref.MAX_TOKENS  # a truncated text is compared too
     expected = np.stack([ref.encode(weights, ref.pad_batch([i]))[0] for i in ids])
     got = embedder.embed_array(TEXTS)
     sims = (expected * got).sum(axis=1)

@@ -16,10 +16,10 @@ from mcp.shared.inbound import encode_header_value
 
 from engram.consolidation.models import ConsolidateRequest
 from engram.memories.models import MemoryCreate, MemoryPatch
-from engram.ops.mcp_bridge import Bridge, endpoint, header_value
 from engram.recall.models import RecallRequest
 from engram.tenancy.store import Principal
 from engram_mcp.server import call, tool_contract
+from engram_mcp.stdio_bridge import Bridge, endpoint, header_value
 from engram_mcp.tools import BY_NAME, TOOLS, InvalidArguments, visible_to
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engram_http.routes.admin import openapi_document
+from engram_http.api import openapi_document
 
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 REGENERATE = "the API changed: run `make openapi` and commit docs/openapi.json"

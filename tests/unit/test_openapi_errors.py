@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from engram_http.api import openapi_document
 from engram_http.openapi import ENVELOPE_REF, OAUTH_ERROR_REF, OAUTH_ERRORS, REDIRECTS, ErrorEnvelope
 from engram_http.route_table import ROUTES
-from engram_http.routes.admin import openapi_document
 
 BODY_STATUSES = {"400", "413", "415", "422"}
 AUTH_STATUSES = {"401", "403", "429"}

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engram.documents.prepare import UnsupportedMediaType, normalise_content_type
-from engram_http.routes.admin import openapi_document
+from engram_http.api import openapi_document
 
 
 @cache

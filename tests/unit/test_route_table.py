@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engram_http.event_functions import EVENT_FUNCTIONS
+from engram_http.api import all_routers
 from engram_http.resolver import build_resolver
 from engram_http.route_table import JSON_RPC_FUNCTIONS, ROUTES, STATIC_FUNCTIONS, http_functions
-from engram_http.routes import all_routers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,8 +28,9 @@ def test_every_route_in_the_table_is_served_and_vice_versa():
     assert table == _served()
 
 
-def test_every_function_has_a_handler_module():
-    for name in [*http_functions(), *EVENT_FUNCTIONS]:
+def test_every_routed_function_has_a_handler_module():
+    # The functions no route reaches (infra/profiles.py): tests/infra/test_infra_api.py.
+    for name in http_functions():
         assert (ROOT / "functions" / name / "handler.py").is_file(), name
 
 

@@ -51,14 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "mcp":  # no database: settings and the standard library only
         from engram.core.config import settings
-        from engram.ops import mcp_bridge
+        from engram_mcp import stdio_bridge
 
         url, key = args.url, args.key
         if not (url and key):
             s = settings()
             url = url or s.api_url
             key = key or (s.api_key.get_secret_value() if s.api_key else None)
-        return mcp_bridge.run(url, key)
+        return stdio_bridge.run(url, key)
     try:
         return _run(args)
     except EngramError as exc:  # the caller's mistake or a limit: one clear line, no traceback

@@ -1,4 +1,5 @@
-"""Health and liveness (no auth), the OpenAPI document (no auth), tenant statistics, API keys, namespace purge."""
+"""Tenant statistics and LLM usage, API keys, namespace purge (the admin Lambda also serves health and
+the OpenAPI document: routes/health.py, engram_http.api)."""
 
 from __future__ import annotations
 
@@ -9,49 +10,13 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
-from engram.core.db import anonymous_transaction
-from engram.core.errors import DependencyDown
 from engram.core.models import NAMESPACE_PATTERN, Timestamp
 from engram.tenancy import service as tenancy
 from engram.tenancy.models import ApiKeyInfo, IssuedApiKey, KeyCreate, PurgeResult, UsageReport
 from engram_http.auth import principal
-from engram_http.errors import error_response
-from engram_http.openapi import openapi_document
 from engram_http.resolver import json_response
 
-__all__ = ["openapi_document", "router"]
-
 router = Router()
-
-
-@router.get("/v1/health", tags=["admin"], summary="Liveness and database reachability (no auth)")
-def health() -> Response[dict[str, Any]]:
-    try:
-        # One short attempt: a load balancer or a person asking wants an answer in ~2 s, not the
-        # 25 s a route waits for a resuming database (the attempt wakes a paused one).
-        with anonymous_transaction(probe=True) as conn:
-            conn.execute("SELECT 1")
-    except DependencyDown as exc:
-        return error_response(
-            503, exc.code, "database unreachable; nothing works without it", exc.details, exc.retry_after_s
-        )
-    return json_response({"status": "ok", "database": "ok"})
-
-
-@router.get(
-    "/v1/health/live",
-    tags=["admin"],
-    summary="Liveness only: the function answers, the database is not touched (no auth)",
-)
-def liveness() -> Response[dict[str, Any]]:
-    # No connection, no secret read: an uptime probe polling this keeps no paused database awake and
-    # costs no connection; /v1/health is the check that the database answers.
-    return json_response({"status": "ok"})
-
-
-@router.get("/v1/openapi.json", tags=["admin"], summary="This API's OpenAPI 3.1 document (no auth)")
-def openapi() -> Response[dict[str, Any]]:
-    return json_response(openapi_document())
 
 
 @router.get("/v1/stats", tags=["admin"], summary="Counts for this tenant, by namespace")

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 MODEL_ID = "all-minilm-l6-v2-int8"
 DIMENSION = 384
-MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+MAX_TOKENS = 256  # max_seq_length, as minilm_reference.MAX_TOKENS (not imported here: it loads numpy)
 # Bump when the graph or quantization recipe changes so stale cached files are not reused.
 BUILD_VERSION = "v3"  # v3: per-token activation scales (batch-independent vectors)
 MODEL_FILENAME = f"{MODEL_ID}-{BUILD_VERSION}.onnx"

@@ -7,8 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engram.adapters.embeddings.local import MAX_TOKENS
-
 if TYPE_CHECKING:
     import numpy as np
     import onnx
@@ -78,7 +76,7 @@ def calibrate(weights: ref.WeightDict, tokenizer_path: Path) -> tuple[dict[str, 
     from engram.adapters.embeddings import minilm_reference as ref
 
     tok = Tokenizer.from_file(str(tokenizer_path))
-    tok.enable_truncation(MAX_TOKENS)
+    tok.enable_truncation(ref.MAX_TOKENS)
     tok.no_padding()
     batch = ref.pad_batch([enc.ids for enc in tok.encode_batch(list(CALIBRATION_TEXTS))])
     probe = build_graph(weights, expose_sites=True)
