@@ -29,11 +29,13 @@ from uuid import UUID, uuid4
 
 from bench.harness import local_stack, new_tenant, p50_p95
 from engram.core.db import tenant_transaction
+from engram.core.models import RELATIONS as KNOWN_RELATIONS
 from engram.graph import service as graph
+from engram.graph.models import LinkCreate
 from engram.recall.models import RecallExpand, RecallRequest
 from engram.recall.service import recall
 
-RELATIONS = list(graph.RELATIONS)
+RELATIONS = list(KNOWN_RELATIONS)
 SYLLABLES = ["ka", "lo", "mi", "ran", "tes", "vo", "qui", "del", "ar", "zen", "po", "lu", "shi", "ber", "nax"]
 WORDS = sorted({a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES})[::3]  # 1,125 words
 
@@ -109,7 +111,7 @@ def run(n_memories: int, n_links: int, walks: int, seed: int) -> None:
         singles = timed(
             lambda: graph.create_link(
                 tenant,
-                graph.LinkCreate(
+                LinkCreate(
                     from_id=rng.choice(ids),
                     to_id=rng.choice(ids),
                     relation="relates_to",

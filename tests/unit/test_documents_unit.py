@@ -7,8 +7,8 @@ import pytest
 from engram.core.errors import InvalidField, TooLarge
 from engram.core.text import utf8_prefix
 from engram.documents.guard import _nested_quantifier, compile_guarded
-from engram.documents.models import QueryFilter, Span
-from engram.documents.prepare import HARD_MAX_BYTES, build_synopsis, classify, normalise_content_type
+from engram.documents.models import HARD_MAX_BYTES, QueryFilter, Span
+from engram.documents.prepare import build_synopsis, classify, normalise_content_type
 from engram.documents.query import _citations
 from engram.documents.ranking import apply_budget, question_terms, rank_windows
 from engram.documents.ranking import stitch as _stitch

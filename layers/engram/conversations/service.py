@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 from uuid import UUID
 
 from engram.adapters.llm import llm_unavailable
 from engram.adapters.queue import enqueue_embedding, enqueue_extractions
+from engram.conversations import store
 from engram.conversations.models import (
     AppendResult,
     Conversation,
@@ -35,14 +37,10 @@ from engram.conversations.store import (
     insert_conversation,
     insert_messages,
     keyed_append,
-    mark_extraction_queued,
     messages_between,
-    messages_for_windows,
     redact_message,
     remember_append,
-    restore_summary,
     rewindow,
-    save_extraction,
 )
 from engram.conversations.windows import one_turn_speaker
 from engram.core.activity import record_activity
@@ -58,12 +56,6 @@ from engram.core.models import PG_INTEGER_MAX
 # save_extraction, restore_summary and extraction_off too: extraction reads the turns, keeps the summary
 # and the watermark in the conversation's row, inside its own transaction.
 __all__ = [
-    "AppendResult",
-    "ConversationCreate",
-    "Message",
-    "MessageCreate",
-    "MessagePage",
-    "MessagesAppend",
     "append_messages",
     "conversation_in",
     "create_conversation",
@@ -232,7 +224,7 @@ def append_messages(
         record_activity(conn, [conv.namespace])  # the next scheduled consolidation covers it
         extract = _extraction_due(conv.extracted_seq, conv.extraction_queued_seq, first + n - 1)
         if extract:
-            mark_extraction_queued(conn, conversation_id, first + n - 1)
+            store.mark_extraction_queued(conn, conversation_id, first + n - 1)
     enqueue_embedding(tenant_id, chunk_ids)
     if extract:  # a lost message leaves the turns unread: the sweep sends them again
         enqueue_extractions([(tenant_id, conversation_id, first + n - 1)])
@@ -280,3 +272,27 @@ def list_messages(
         found = messages_between(conn, conversation_id, lo, hi, limit + 1)
     items = found[:limit]
     return MessagePage(items=items, next_from_seq=items[-1].seq + 1 if len(found) > limit else None)
+
+
+# --- in the caller's transaction, for other capabilities ------------------------------------------
+
+
+def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
+    """The original messages of several windows (conversation, first seq, last seq) at once, keyed by
+    (conversation_id, seq): recall attaches them to its conversation results."""
+    return store.messages_for_windows(conn, spans)
+
+
+def mark_extraction_queued(conn: Conn, conversation_id: UUID, through_seq: int) -> None:
+    """Extraction was queued for the turns up to `through_seq`."""
+    store.mark_extraction_queued(conn, conversation_id, through_seq)
+
+
+def save_extraction(conn: Conn, conversation_id: UUID, through_seq: int, summary: str | None) -> None:
+    """An extraction job read the turns up to `through_seq` (never moves back) and left this summary."""
+    store.save_extraction(conn, conversation_id, through_seq, summary)
+
+
+def restore_summary(conn: Conn, conversation_id: UUID, summary: str | None) -> None:
+    """The summary as it was before an extraction run (undoing the run)."""
+    store.restore_summary(conn, conversation_id, summary)

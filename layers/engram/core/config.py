@@ -218,7 +218,7 @@ class Settings(ConsolidationSettings, ExtractionSettings, AgentWorkSettings):
     )
 
     # Documents: three tiers by UTF-8 bytes of the body. The 50 MiB hard limit is
-    # engram.documents.prepare.HARD_MAX_BYTES and is not a setting.
+    # engram.documents.models.HARD_MAX_BYTES and is not a setting.
     document_tier0_max_bytes: int = Field(
         default=500 * 1024, ge=1024, description="Largest Tier 0 body (stored and chunked in full), bytes"
     )

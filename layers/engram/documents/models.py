@@ -12,6 +12,7 @@ from pydantic.config import JsonDict
 from engram.core.models import Memory, MemoryFields, Strict
 
 ChunkingMode = Literal["document", "focused"]
+HARD_MAX_BYTES = 50 * 1024 * 1024  # past the three tiers: refused, and not configurable (an export checks it too)
 
 CONTENT_TYPE_DESCRIPTION = "text/markdown (default) or text/plain, UTF-8; anything else is 415"
 # The values the server takes, stated for clients (the server also takes other letter cases and

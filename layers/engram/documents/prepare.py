@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from engram.core.config import settings
 from engram.core.errors import EngramError, TooLarge
 from engram.core.text import content_hash, utf8_prefix
-from engram.documents.models import ChunkingMode, DocumentOptions
+from engram.documents.models import HARD_MAX_BYTES, ChunkingMode, DocumentOptions
 
-HARD_MAX_BYTES = 50 * 1024 * 1024  # past the three tiers: refused, and not configurable
 SYNOPSIS_HEAD_BYTES = 8 * 1024
 SYNOPSIS_OUTLINE_BYTES = 2 * 1024
 OUTLINE_MARKER = "\n\n--- Outline ---\n"

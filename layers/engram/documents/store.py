@@ -1,6 +1,6 @@
-"""The SQL of documents, in the caller's transaction: the memory row (+ the documents row and pages for
-Tier 2) and its chunks, what a question reads back (the memory's source, its chunks, the pages that can
-match), and the upload rows. Rows come back typed."""
+"""The SQL of documents, in the caller's transaction: a Tier 2 body (the documents row and its pages;
+the memory and its chunks are memories.service's to write), what a question reads back (the memory's
+source, its chunks, the pages that can match), and the upload rows. Rows come back typed."""
 
 from __future__ import annotations
 
@@ -16,10 +16,7 @@ from psycopg import sql
 from psycopg.rows import class_row, scalar_row
 
 from engram.core.db import Conn
-from engram.core.models import NewMemory
-from engram.documents.models import DocumentInfo, DocumentWritten, UploadStatus
-from engram.documents.prepare import Prepared
-from engram.memories.service import read_memory, write_memory
+from engram.documents.models import UploadStatus
 
 # Tier-2 pages (migration 0010): 64 Ki characters each, the next page's first 4 Ki repeated so a
 # filter substring (<= 200 characters) crossing a border is whole in one page.
@@ -45,53 +42,6 @@ def insert_pages(conn: Conn, tenant_id: UUID, memory_id: UUID, body: str) -> int
         (tenant_id, memory_id, starts, pages, [" ".join(page_words(p)) for p in pages]),
     )
     return len(starts)
-
-
-def insert_document(conn: Conn, tenant_id: UUID, doc: Prepared) -> tuple[DocumentWritten, list[UUID]]:
-    """Write the memory (+ documents row for Tier 2) and its chunks in the caller's transaction."""
-    o = doc.options
-    written = write_memory(
-        conn,
-        tenant_id,
-        NewMemory(
-            namespace=o.namespace,
-            content=doc.memory_content,
-            kind=o.kind,
-            importance=o.importance,
-            tags=o.tags,
-            source=o.source,
-            metadata=o.metadata,
-            document_tier=doc.tier,
-            content_hash=doc.sha256,
-            chunk_source=doc.chunk_source,
-            chunking=doc.chunking,
-        ),
-    )
-    if written.inserted:
-        chunk_count = len(written.chunk_ids)
-        if doc.tier == 2:
-            insert_body(
-                conn,
-                tenant_id,
-                written.id,
-                doc.body,
-                byte_size=doc.size,
-                sha256=doc.sha256,
-                content_type=doc.content_type,
-            )
-    else:
-        chunk_count = count_chunks(conn, written.id)
-    memory = read_memory(conn, written.id)
-    info = DocumentInfo(
-        tier=memory.document_tier if memory.document_tier is not None else doc.tier,
-        bytes=doc.size,
-        sha256=doc.sha256.hex(),
-        content_type=doc.content_type,
-        chunks=chunk_count,
-        chunking=doc.chunking,
-        synopsis=doc.tier > 0,
-    )
-    return DocumentWritten(memory=memory, document=info, deduplicated=not written.inserted), written.chunk_ids
 
 
 def insert_body(

@@ -34,14 +34,14 @@ from engram.core.db import Conn, tenant_transaction
 from engram.core.errors import DependencyDown, EngramError, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.text import content_hash
-from engram.documents.models import DocumentOptions, UploadCreate, UploadStatus, UploadTicket
-from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, HARD_MAX_BYTES, normalise_content_type, prepare
+from engram.documents.models import HARD_MAX_BYTES, DocumentOptions, UploadCreate, UploadStatus, UploadTicket
+from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, normalise_content_type, prepare
+from engram.documents.service import write_document
 from engram.documents.store import (
     PendingUpload,
     claim_resend,
     expire_upload,
     fail_upload,
-    insert_document,
     insert_upload,
     lock_upload,
     mark_upload_ready,
@@ -204,7 +204,7 @@ def _ingest(
         doc = prepare(body, up.content_type, options, size=up.declared_bytes, sha256=up.sha256)
         del body
         with conn.transaction():  # savepoint: a failed store still lets us record the failure
-            written, chunk_ids = insert_document(conn, tenant_id, doc)
+            written, chunk_ids = write_document(conn, tenant_id, doc)
         mark_upload_ready(conn, upload_id, written.memory.id, written.document.tier, written.deduplicated)
         return "ready", chunk_ids
     except UploadRejected as exc:

@@ -27,6 +27,7 @@ from aws_lambda_powertools import Logger
 from engram.adapters import s3
 from engram.adapters.queue import enqueue_embedding
 from engram.conversations import service as conversations
+from engram.conversations.models import Message
 from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import InvalidField, NotFound
@@ -209,7 +210,7 @@ def erase_memory(
 
 def redact_turn(
     tenant_id: UUID, conversation_id: UUID, seq: int, *, actor: Actor = "api", key_id: UUID | None = None
-) -> conversations.Message:
+) -> Message:
     """A conversation turn (a task event) redacted from every copy, in one transaction: its content goes
     from the message and the windows that show it (conversations.redact), and what extraction learned
     from it is erased with it, with an audit record naming the turn (never its content)."""

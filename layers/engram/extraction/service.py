@@ -43,14 +43,12 @@ from engram.extraction.prompt import SYSTEM, AnswerRejected, Checked, Stored, Tu
 from engram.extraction.runs import get_run, list_runs, undo_run
 from engram.extraction.sessions import distill_sessions
 from engram.graph import service as graph
-from engram.graph.service import LinkCreate
+from engram.graph.models import LinkCreate
 from engram.memories import service as memories
 from engram.recall import service as recall
-from engram.recall.service import RecallRequest
+from engram.recall.models import RecallRequest
 
 __all__ = [
-    "ExtractRequest",
-    "ExtractionSettingsUpdate",
     "extract",
     "get_run",
     "list_runs",

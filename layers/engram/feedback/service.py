@@ -28,7 +28,6 @@ from engram.feedback.models import Feedback, FeedbackCreate, FeedbackStats, Feed
 from engram.feedback.weights import decayed, moved, ranking_factor
 
 __all__ = [
-    "FeedbackCreate",
     "expire",
     "feedback_stats",
     "forget",

@@ -48,7 +48,6 @@ from engram.core.config import settings
 from engram.core.db import Conn, in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, EngramError, InvalidField, NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
-from engram.core.models import RELATIONS, Relation
 from engram.graph import store
 from engram.graph.models import (
     MAX_DEPTH,
@@ -69,9 +68,6 @@ from engram.graph.models import (
 from engram.graph.shaping import link_from_row, summary_from_row, superseded_valid_to, traversal_nodes
 
 __all__ = [
-    "RELATIONS",
-    "LinkCreate",
-    "Relation",
     "apply_supersedes",
     "conflicting_memories",
     "create_link",

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from engram.core.db import Conn
-from engram.graph.service import LinkCreate, reinstate, write_links
+from engram.graph.models import LinkCreate
+from engram.graph.service import reinstate, write_links
 from engram.memories.store import current_keyed_memories, lock_conflict_key, valid_now
 
 

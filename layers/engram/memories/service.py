@@ -19,8 +19,9 @@ from engram.core.config import settings
 from engram.core.db import Conn, in_tenant_transaction, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
-from engram.core.models import Memory, MemoryDetail, MemoryWrite, NewMemory
+from engram.core.models import EvidenceTurn, Memory, MemoryDetail, MemoryWrite, NewMemory
 from engram.indexing.chunks import insert_chunk_groups
+from engram.memories import store
 from engram.memories.keys import supersede_by_key
 from engram.memories.models import (
     BatchItemResult,
@@ -32,14 +33,10 @@ from engram.memories.models import (
 )
 from engram.memories.store import (
     MemoryHead,
-    add_repetitions,
     deactivate_chunks,
-    evidence_turns,
     given_chunks,
-    insert_evidence,
     memory_chunks,
     memory_page,
-    read_memory,
     relabel_chunks,
     replace_chunks,
     trash_memory,
@@ -54,7 +51,6 @@ from engram.memories.store import (
 # where a derived memory came from and acts on stored memories inside its own transaction; recall
 # shows the evidence beside its results.
 __all__ = [
-    "MemoryCreate",
     "add_repetitions",
     "check_content_size",
     "create_batch",
@@ -318,3 +314,34 @@ def list_memories(
             ],
         )
     return MemoryPage(items=items, next_cursor=next_cursor)
+
+
+# --- in the caller's transaction, for other capabilities ------------------------------------------
+
+
+def read_memory(conn: Conn, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
+    """One memory inside the caller's tenant transaction: active (default), trashed, or either (None);
+    NotFound otherwise."""
+    return store.read_memory(conn, memory_id, deleted=deleted)
+
+
+def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[EvidenceTurn]]:
+    """The turns each derived memory came from, in conversation order (none: no entry)."""
+    return store.evidence_turns(conn, memory_ids)
+
+
+def insert_evidence(
+    conn: Conn,
+    tenant_id: UUID,
+    memory_id: UUID,
+    conversation_id: UUID,
+    message_ids: Sequence[UUID],
+    run_id: UUID | None,
+) -> None:
+    """Record the turns a derived memory came from (a turn recorded twice is kept once)."""
+    store.insert_evidence(conn, tenant_id, memory_id, conversation_id, message_ids, run_id)
+
+
+def add_repetitions(conn: Conn, memory_id: UUID, delta: int) -> bool:
+    """A restatement: the memory was said again (or, undone, one saying fewer); False when not active."""
+    return store.add_repetitions(conn, memory_id, delta)

@@ -34,7 +34,7 @@ from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, EngramError, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import NewMemory
-from engram.documents.service import insert_body
+from engram.documents.service import write_body
 from engram.graph.service import apply_supersedes
 from engram.memories.service import write_memories
 from engram.portability import store, task_store
@@ -174,7 +174,7 @@ class Importer(DerivationImport):
                     self.imported.documents += 1
                     if r.document.body is not None:
                         assert r.document.content_type is not None
-                        insert_body(
+                        write_body(
                             self.conn,
                             self.tenant_id,
                             w.id,

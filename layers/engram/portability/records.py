@@ -28,7 +28,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 from pydantic import Strict as StrictMode
 
-from engram.conversations.service import ConversationCreate, MessageCreate
+from engram.conversations.models import ConversationCreate, MessageCreate
 from engram.core.models import (
     PG_INTEGER_MAX,
     Importance,
@@ -42,9 +42,9 @@ from engram.core.models import (
     UuidField,
 )
 from engram.core.text import content_hash
-from engram.documents.service import HARD_MAX_BYTES
-from engram.graph.service import LinkCreate
-from engram.memories.service import MemoryCreate
+from engram.documents.models import HARD_MAX_BYTES
+from engram.graph.models import LinkCreate
+from engram.memories.models import MemoryCreate
 
 FORMAT = "engram-export"
 VERSION = 1

@@ -33,6 +33,7 @@ from engram.priming.models import (
 )
 from engram.priming.selection import CORE_BONUS, MIN_USEFUL_CHARS, RESUME_SHARES, Option, fit_lines, mmr
 from engram.recall import service as recall_service
+from engram.recall.models import RecallHit, RecallRequest
 from engram.topics import service as topic_service
 
 __all__ = ["merged_namespaces", "prime", "resume"]
@@ -175,7 +176,7 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
     namespaces = merged_namespaces(req.namespace)
     found = recall_service.recall(
         tenant_id,
-        recall_service.RecallRequest(
+        RecallRequest(
             query=req.task.strip()[:4000],  # the task may begin with more whitespace than a query holds
             namespaces=namespaces,
             kinds=["semantic", "episodic", "procedural"],
@@ -186,7 +187,7 @@ def prime(tenant_id: UUID, req: PrimeRequest, embedder: Embedder | None) -> Prim
         embedder,
         record=False,
     )
-    hits = [h for h in found.results if isinstance(h, recall_service.RecallHit) and h.memory_id is not None]
+    hits = [h for h in found.results if isinstance(h, RecallHit) and h.memory_id is not None]
     # Recall put the critical facts first, within their share of the budget: they stay first, outside MMR.
     critical = [h for h in hits if h.critical][: settings().recall_critical_max]
     hits = [h for h in hits if not h.critical]

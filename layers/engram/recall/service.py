@@ -25,6 +25,7 @@ from engram.core.db import Conn, confined_namespaces, tenant_transaction
 from engram.core.models import PG_INTEGER_MAX
 from engram.feedback import service as feedback
 from engram.graph import service as graph
+from engram.graph.models import Link, MemorySummary
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall import ranking
 from engram.recall.critical import pin_critical
@@ -55,8 +56,6 @@ from engram.recall.store import (
 from engram.recall.trace import trace_recall
 
 __all__ = [
-    "RecallHit",
-    "RecallRequest",
     "recall",
     "scan_strategy",
     "vector_candidate_ids",
@@ -413,8 +412,8 @@ def _attach_graph(
     return fit_neighbours(hits, req.budget_chars, used)
 
 
-def _neighbour(memory: Any, link: Any, path: list[UUID], depth: int) -> GraphNeighbour:
-    """A graph memory and the link that reached it (graph.service models) as recall shows them."""
+def _neighbour(memory: MemorySummary, link: Link, path: list[UUID], depth: int) -> GraphNeighbour:
+    """A graph memory and the link that reached it as recall shows them."""
     return GraphNeighbour(
         memory_id=memory.id,
         relation=link.relation,

@@ -16,6 +16,7 @@ from engram.conversations import service as conversations
 from engram.core.db import tenant_transaction
 from engram.graph import service as graph
 from engram.recall import service as recall
+from engram.recall.models import RecallHit, RecallRequest
 from engram.tasks import store
 from engram.tasks.context import Fitted, block, fit_section
 from engram.tasks.models import (
@@ -87,7 +88,7 @@ def task_context(tenant_id: UUID, task_id: UUID, req: TaskContextRequest, embedd
     if room >= 100:  # recall's smallest budget
         found = recall.recall(
             tenant_id,
-            recall.RecallRequest(
+            RecallRequest(
                 query=query[:4000],
                 namespace=task.namespace,
                 kinds=["semantic", "episodic", "procedural"],
@@ -97,7 +98,7 @@ def task_context(tenant_id: UUID, task_id: UUID, req: TaskContextRequest, embedd
             embedder,
             record=False,
         )
-        hits, degraded = [h for h in found.results if isinstance(h, recall.RecallHit)], found.degraded
+        hits, degraded = [h for h in found.results if isinstance(h, RecallHit)], found.degraded
     critical_hits = [h for h in hits if h.critical]
     other_hits = [h for h in hits if not h.critical]
     crit = fit_section("=== Critical facts ===", critical_hits, lambda h: f"- {h.chunk.text}", room)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from engram.conversations import service as conversations
+from engram.conversations.models import AppendResult, ConversationCreate, MessageCreate, MessagePage, MessagesAppend
 from engram.core.db import tenant_transaction
 from engram.core.errors import Conflict, InvalidField
 from engram.core.idempotency import IdempotencyKey, remember, replay
@@ -24,7 +25,6 @@ from engram.tasks.context_builder import task_context
 from engram.tasks.models import Checkpoint, CheckpointCreate, Task, TaskCreate, TaskEnd, TaskPage
 
 __all__ = [
-    "TaskCreate",
     "append_events",
     "create_checkpoint",
     "end_task",
@@ -44,7 +44,7 @@ def start_task(tenant_id: UUID, req: TaskCreate, idempotency: IdempotencyKey | N
         ledger = conversations.create_ledger(
             conn,
             tenant_id,
-            conversations.ConversationCreate(
+            ConversationCreate(
                 title=f"task: {req.goal[:480]}", namespace=req.namespace, agent_id=req.agent_id, tags=["task"]
             ),
         )
@@ -79,8 +79,8 @@ def _running(tenant_id: UUID, task_id: UUID) -> Task:
 
 
 def append_events(
-    tenant_id: UUID, task_id: UUID, req: conversations.MessagesAppend, idempotency_key: str | None = None
-) -> conversations.AppendResult:
+    tenant_id: UUID, task_id: UUID, req: MessagesAppend, idempotency_key: str | None = None
+) -> AppendResult:
     """Up to 200 events, in order, all or none, through the conversation append (Idempotency-Key included)."""
     task = _running(tenant_id, task_id)
     return conversations.append_messages(tenant_id, task.conversation_id, req, idempotency_key)
@@ -88,7 +88,7 @@ def append_events(
 
 def list_events(
     tenant_id: UUID, task_id: UUID, *, from_seq: int | None = None, to_seq: int | None = None, limit: int = 100
-) -> conversations.MessagePage:
+) -> MessagePage:
     task = get_task(tenant_id, task_id)
     return conversations.list_messages(tenant_id, task.conversation_id, from_seq=from_seq, to_seq=to_seq, limit=limit)
 
@@ -117,7 +117,7 @@ def list_checkpoints(tenant_id: UUID, task_id: UUID, limit: int = 20) -> list[Ch
         return store.checkpoints(conn, task_id, limit)
 
 
-def _closing_event(task: Task, req: TaskEnd, latest: Checkpoint | None) -> conversations.MessagesAppend:
+def _closing_event(task: Task, req: TaskEnd, latest: Checkpoint | None) -> MessagesAppend:
     """The ledger's last event: how the task ended and its latest checkpoint, as a turn, so whatever learns
     from conversations (engram.extraction, once the ledger goes quiet) reads the task's outcome too."""
     lines = [f"Task {req.status}: {task.goal}" + (f". Outcome: {req.outcome}" if req.outcome else "")]
@@ -126,10 +126,8 @@ def _closing_event(task: Task, req: TaskEnd, latest: Checkpoint | None) -> conve
         for name, items in (("Done", latest.completed), ("Pending", latest.pending), ("Decided", latest.decisions)):
             if items:
                 lines.append(f"{name}: " + "; ".join(items))
-    event = conversations.MessageCreate(
-        role="agent", content="\n".join(lines)[:8000], metadata={"task_end": req.status}
-    )
-    return conversations.MessagesAppend(messages=[event], idempotency_key=f"task-end:{task.id}")
+    event = MessageCreate(role="agent", content="\n".join(lines)[:8000], metadata={"task_end": req.status})
+    return MessagesAppend(messages=[event], idempotency_key=f"task-end:{task.id}")
 
 
 def end_task(tenant_id: UUID, task_id: UUID, req: TaskEnd) -> Task:

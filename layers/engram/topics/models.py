@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
@@ -15,13 +16,44 @@ TopicId = Annotated[str, StringConstraints(pattern=TOPIC_ID_PATTERN)]
 MAX_LOOKUP_IDS = 20
 MAX_MEMBERS_PAGE = 100
 MAX_OFFSET = 100_000
+NamedBy = Literal["keywords", "llm"]  # who gave a topic its name
+
+
+@dataclass(frozen=True)
+class LeafMembers:
+    """A leaf topic and its memories (consolidation distills a large one)."""
+
+    id: str
+    name: str
+    memory_ids: list[UUID]
+
+
+@dataclass(frozen=True)
+class HeldTopic:
+    """A topic holding memories an erasure deletes, and how many of them (`erased`)."""
+
+    id: str
+    parent_id: str | None
+    is_leaf: bool
+    name: str
+    keywords: list[str]
+    named_by: NamedBy
+    erased: int
+
+
+@dataclass
+class ErasedFromTopics:
+    """What an erasure changed in the topic tree: the names that held an erased word, the topics emptied."""
+
+    renamed: list[tuple[str, str, str]] = field(default_factory=list)  # (topic id, old name, new name)
+    removed: int = 0
 
 
 class TopicNode(BaseModel):
     id: str
     name: str
     keywords: list[str] = Field(description="Distinctive words of the topic against its siblings")
-    named_by: Literal["keywords", "llm"]
+    named_by: NamedBy
     depth: int = Field(description="0: a top-level topic")
     parent_id: str | None
     is_leaf: bool

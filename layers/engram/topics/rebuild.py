@@ -14,6 +14,7 @@ from engram.core.db import Conn
 from engram.indexing.vectors import active_space, vector_literal
 from engram.topics import store
 from engram.topics.clustering import Matrix, Node, TreeParams, build_tree, match_ids, normalise, walk
+from engram.topics.models import NamedBy
 from engram.topics.naming import (
     NAMING_BATCH,
     TOPIC_NAMING_SYSTEM,
@@ -23,7 +24,7 @@ from engram.topics.naming import (
     parse_names,
     words,
 )
-from engram.topics.rows import MemoryVectors, NamedBy, PreviousTopic, TopicRow
+from engram.topics.rows import MemoryVectors, PreviousTopic, TopicRow
 
 Ask = Callable[[str, str, str], str | None]  # (purpose, system, prompt) -> the answer, None when refused/failed
 Placed = list[tuple[Node, Node | None, int]]  # every node of a tree with its parent and depth, parents first

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
 from uuid import UUID
 
 import numpy as np
 import numpy.typing as npt
 
-NamedBy = Literal["keywords", "llm"]  # who gave a topic its name
+from engram.topics.models import NamedBy
 
 
 @dataclass
@@ -80,32 +79,12 @@ class MemberRow:
 
 
 @dataclass(frozen=True)
-class LeafMembers:
-    id: str
-    name: str
-    memory_ids: list[UUID]
-
-
-@dataclass(frozen=True)
 class Unplaced:
     """A memory left without a leaf by `assign_new_members`: its mean vector in pgvector's text form."""
 
     id: UUID
     namespace: str
     v: str
-
-
-@dataclass(frozen=True)
-class HeldTopic:
-    """A topic holding memories an erasure deletes, and how many of them (`erased`)."""
-
-    id: str
-    parent_id: str | None
-    is_leaf: bool
-    name: str
-    keywords: list[str]
-    named_by: NamedBy
-    erased: int
 
 
 @dataclass

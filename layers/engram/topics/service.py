@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -30,6 +29,9 @@ from engram.indexing.vectors import active_space, vector_literal
 from engram.topics import store
 from engram.topics.clustering import normalise
 from engram.topics.models import (
+    ErasedFromTopics,
+    HeldTopic,
+    LeafMembers,
     TopicDetail,
     TopicLookupRequest,
     TopicLookupResponse,
@@ -40,15 +42,10 @@ from engram.topics.models import (
 )
 from engram.topics.naming import keyword_label, name_without, words
 from engram.topics.rebuild import Ask, RebuildSummary, rebuild_tree, tree_params
-from engram.topics.rows import HeldTopic, LeafMembers, MemberRow, TopicRecord
+from engram.topics.rows import MemberRow, TopicRecord
 
 # The rebuild and the row types consolidation and erasure hold are part of this service too.
 __all__ = [
-    "Ask",
-    "ErasedFromTopics",
-    "HeldTopic",
-    "LeafMembers",
-    "RebuildSummary",
     "assign_new_memories",
     "erased_words",
     "forget_memories",
@@ -295,12 +292,6 @@ def memory_vectors(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[fl
 
 
 # --- erasure ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class ErasedFromTopics:
-    renamed: list[tuple[str, str, str]] = field(default_factory=list)  # (topic id, old name, new name)
-    removed: int = 0
 
 
 def topics_holding(conn: Conn, memory_ids: Sequence[UUID]) -> list[HeldTopic]:

@@ -13,9 +13,8 @@ from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
 from engram.core.db import Conn
+from engram.topics.models import HeldTopic, LeafMembers
 from engram.topics.rows import (
-    HeldTopic,
-    LeafMembers,
     MemberRow,
     MemoryVectors,
     PreviousTopic,

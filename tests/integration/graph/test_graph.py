@@ -442,10 +442,11 @@ def test_concurrent_overlapping_links_let_exactly_one_in(api, tenant):
 
     from engram.core.errors import Conflict
     from engram.graph import service as graph
+    from engram.graph.models import LinkCreate
 
     a, b = _memories(api, "race source", "race target")
     specs = [
-        graph.LinkCreate.model_validate(
+        LinkCreate.model_validate(
             {
                 "from_id": a,
                 "to_id": b,
@@ -457,7 +458,7 @@ def test_concurrent_overlapping_links_let_exactly_one_in(api, tenant):
         for i in range(8)
     ]
 
-    def create(spec: graph.LinkCreate) -> str:
+    def create(spec: LinkCreate) -> str:
         try:
             graph.create_link(UUID(tenant.id), spec)  # each thread has its own connection
             return "created"
@@ -536,6 +537,7 @@ def test_concurrent_supersedes_links_onto_one_memory_take_turns(api, tenant, sta
 
     from engram.graph import service as graph
     from engram.graph import store as graph_store
+    from engram.graph.models import LinkCreate
 
     old, x, y = _memories(api, "turns: the old plan", "turns: plan x", "turns: plan y")
     rendezvous = Rendezvous(stack.dsn)
@@ -548,7 +550,7 @@ def test_concurrent_supersedes_links_onto_one_memory_take_turns(api, tenant, sta
     monkeypatch.setattr(graph_store, "insert_links", meeting_first)
 
     def supersede(newer: str):
-        spec = graph.LinkCreate.model_validate({"from_id": newer, "to_id": old, "relation": "supersedes"})
+        spec = LinkCreate.model_validate({"from_id": newer, "to_id": old, "relation": "supersedes"})
         return lambda: graph.create_link(UUID(tenant.id), spec)
 
     outcomes = rendezvous.both(supersede(x), supersede(y))

@@ -13,8 +13,10 @@ from engram.consolidation.memory_store import MemoryRow
 from engram.consolidation.merging import merged_fields
 from engram.consolidation.steps.context import Details, StepContext
 from engram.core.errors import EngramError
+from engram.core.models import Relation
 from engram.core.text import content_hash
-from engram.graph.service import LinkCreate, Relation, write_links
+from engram.graph.models import LinkCreate
+from engram.graph.service import write_links
 from engram.memories.service import rechunk_memory
 
 logger = Logger()

@@ -26,7 +26,8 @@ from engram.core.errors import EngramError
 from engram.core.models import MAX_TAGS, NewMemory
 from engram.core.text import content_hash
 from engram.memories.service import write_memory
-from engram.topics.service import LeafMembers, leaves_of_size
+from engram.topics.models import LeafMembers
+from engram.topics.service import leaves_of_size
 
 
 class _NotDistilled(Exception):

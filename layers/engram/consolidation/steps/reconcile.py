@@ -15,7 +15,8 @@ from engram.consolidation.steps.absorb import absorb
 from engram.consolidation.steps.context import Cursor, Details, StepContext, undecided
 from engram.consolidation.steps.pairs import namespace_common_tokens, neighbour_pairs
 from engram.core.errors import Conflict
-from engram.graph.service import LinkCreate, write_links
+from engram.graph.models import LinkCreate
+from engram.graph.service import write_links
 
 logger = Logger()
 
