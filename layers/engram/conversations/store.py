@@ -85,14 +85,14 @@ def conversation_page(
     cursor: str | None,
     limit: int,
 ) -> tuple[list[Conversation], str | None]:
-    rows, next_cursor = newest_first(
+    return newest_first(
         conn,
+        Conversation,
         select=sql.SQL("SELECT {} FROM conversations").format(CONVERSATION_COLUMNS),
         cursor=cursor,
         limit=limit,
         filters=[("namespace = %s", namespace), ("tags @> %s", tags), ("agent_id = %s", agent_id)],
     )
-    return [Conversation.model_validate(r) for r in rows], next_cursor
 
 
 def mark_extraction_queued(conn: Conn, conversation_id: UUID, through_seq: int) -> None:

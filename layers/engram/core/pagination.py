@@ -6,16 +6,29 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, LiteralString
+from typing import Any, LiteralString, Protocol, TypeVar
 from uuid import UUID
 
 from psycopg import sql
+from psycopg.rows import class_row
 
 from engram.core.db import Conn
 from engram.core.errors import InvalidField
 from engram.core.models import bounded_timestamp
 
 MAX_PAGE = 200
+
+
+class Keyed(Protocol):
+    """A row a page is keyed on."""
+
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def id(self) -> UUID: ...
+
+
+Row = TypeVar("Row", bound=Keyed)
 
 
 def encode_cursor(created_at: datetime, row_id: UUID) -> str:
@@ -32,14 +45,16 @@ def decode_cursor(cursor: str) -> tuple[datetime, UUID]:
 
 def newest_first(
     conn: Conn,
+    row_type: type[Row],
     *,
     select: sql.Composable,
     filters: Iterable[tuple[LiteralString, Any]],
     cursor: str | None,
     limit: int,
     alias: str = "",
-) -> tuple[list[dict[str, Any]], str | None]:
-    """Run `select` with the filters whose value is set; return one page and the next cursor.
+) -> tuple[list[Row], str | None]:
+    """Run `select` with the filters whose value is set; return one page of `row_type` (read with
+    class_row: `select` names its fields) and the next cursor.
 
     `filters` pairs a constant SQL condition with what fills its %s: a value for one, a tuple for
     several, True for a condition without any; a None, False or empty value skips the condition.
@@ -66,7 +81,7 @@ def newest_first(
     query = sql.SQL("{select} WHERE {where} ORDER BY {created_at} DESC, {row_id} DESC LIMIT %s").format(
         select=select, where=sql.SQL(" AND ").join(where), created_at=created_at, row_id=row_id
     )
-    rows = conn.execute(query, [*params, limit + 1]).fetchall()
+    rows = conn.cursor(row_factory=class_row(row_type)).execute(query, [*params, limit + 1]).fetchall()
     page = rows[:limit]
-    next_cursor = encode_cursor(page[-1]["created_at"], page[-1]["id"]) if len(rows) > limit else None
+    next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if len(rows) > limit else None
     return page, next_cursor

@@ -25,8 +25,8 @@ def list_runs(
         rows, next_cursor = store.run_page(
             conn, namespace=namespace, conversation_id=conversation_id, cursor=cursor, limit=limit
         )
-        counts = store.action_counts(conn, [r["id"] for r in rows])
-    items = [ExtractionRun.model_validate({**r, "counts": counts.get(r["id"], {})}) for r in rows]
+        counts = store.action_counts(conn, [r.id for r in rows])
+    items = [r.model_copy(update={"counts": counts.get(r.id, {})}) for r in rows]
     return ExtractionRunPage(items=items, next_cursor=next_cursor)
 
 

@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row, tuple_row
+from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
 from engram.core.errors import NotFound
 from engram.core.pagination import newest_first
+from engram.core.select_lists import select_list
 from engram.extraction.models import KINDS, ExtractionRun, ExtractionSettingsUpdate, NamespaceExtraction
 
-_RUN_FIELDS = tuple(f for f in ExtractionRun.model_fields if f != "counts")
-RUN_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _RUN_FIELDS))
+# A run's counts are its actions', added by the caller (action_counts).
+RUN_COLUMNS = select_list(ExtractionRun, leave_out=("counts",))
 
 
 class RunRow(ExtractionRun):
@@ -31,9 +31,7 @@ class RunRow(ExtractionRun):
     previous_summary_memory_id: UUID | None
 
 
-_ROW_COLUMNS = sql.SQL(
-    "{}, input_text, summary_before, lease_until, summary_memory_id, previous_summary_memory_id"
-).format(RUN_COLUMNS)
+_ROW_COLUMNS = select_list(RunRow, leave_out=("counts",))
 
 
 @dataclass(frozen=True)
@@ -52,33 +50,44 @@ class NewAction:
 
 @dataclass(frozen=True)
 class ActionRow(NewAction):
-    pass
+    """An action as a run's page reads it back: what was written."""
+
+
+@dataclass(frozen=True)
+class ActionCount:
+    run_id: UUID
+    action: str
+    n: int
 
 
 # ------------------------------------------------------------------------------------------- settings
 
 
+_SETTINGS_COLUMNS = select_list(NamespaceExtraction)
+
+
 def namespace_settings(conn: Conn, namespace: str) -> NamespaceExtraction:
-    row = conn.execute(
-        "SELECT namespace, enabled, kinds, instructions, updated_at FROM extraction_settings WHERE namespace = %s",
-        (namespace,),
-    ).fetchone()
-    if row is None:
+    query = sql.SQL("SELECT {} FROM extraction_settings WHERE namespace = %s").format(_SETTINGS_COLUMNS)
+    found = conn.cursor(row_factory=class_row(NamespaceExtraction)).execute(query, (namespace,)).fetchone()
+    if found is None:
         return NamespaceExtraction(
             namespace=namespace, enabled=True, kinds=list(KINDS), instructions=None, updated_at=None
         )
-    return NamespaceExtraction.model_validate(row)
+    return found
 
 
 def put_namespace_settings(conn: Conn, tenant_id: UUID, req: ExtractionSettingsUpdate) -> NamespaceExtraction:
-    row = conn.execute(
+    query = sql.SQL(
         "INSERT INTO extraction_settings (tenant_id, namespace, enabled, kinds, instructions)"
         " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (tenant_id, namespace) DO UPDATE SET enabled = excluded.enabled,"
-        " kinds = excluded.kinds, instructions = excluded.instructions, updated_at = now()"
-        " RETURNING namespace, enabled, kinds, instructions, updated_at",
-        (tenant_id, req.namespace, req.enabled, list(dict.fromkeys(req.kinds)), req.instructions),
+        " kinds = excluded.kinds, instructions = excluded.instructions, updated_at = now() RETURNING {}"
+    ).format(_SETTINGS_COLUMNS)
+    cur = conn.cursor(row_factory=class_row(NamespaceExtraction))
+    saved = cur.execute(
+        query, (tenant_id, req.namespace, req.enabled, list(dict.fromkeys(req.kinds)), req.instructions)
     ).fetchone()
-    return NamespaceExtraction.model_validate(row)
+    assert saved is not None
+    return saved
 
 
 # ----------------------------------------------------------------------------------------------- runs
@@ -183,12 +192,13 @@ def finish_run(
 
 def summary_memory(conn: Conn, conversation_id: UUID) -> UUID | None:
     """The active memory holding this conversation's summary (what recall finds of it)."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    found: UUID | None = cur.execute(
         "SELECT id FROM memories WHERE source = 'conversation_summary' AND status = 'active'"
         " AND metadata->>'conversation_id' = %s ORDER BY created_at DESC LIMIT 1",
         (str(conversation_id),),
     ).fetchone()
-    return row["id"] if row else None
+    return found
 
 
 def mark_undone(conn: Conn, run_id: UUID) -> None:
@@ -224,29 +234,28 @@ def insert_actions(conn: Conn, tenant_id: UUID, run_id: UUID, actions: Sequence[
 
 
 def run_actions(conn: Conn, run_id: UUID) -> list[ActionRow]:
+    query = sql.SQL("SELECT {} FROM extraction_actions WHERE run_id = %s ORDER BY seq").format(select_list(ActionRow))
     with conn.cursor(row_factory=class_row(ActionRow)) as cur:
-        return cur.execute(
-            "SELECT seq, action, kind, content, event_date, memory_id, target_id, link_id, target_valid_to,"
-            " evidence_seqs FROM extraction_actions WHERE run_id = %s ORDER BY seq",
-            (run_id,),
-        ).fetchall()
+        return cur.execute(query, (run_id,)).fetchall()
 
 
 def action_counts(conn: Conn, run_ids: Sequence[UUID]) -> dict[UUID, dict[str, int]]:
     counts: dict[UUID, dict[str, int]] = {}
-    for r in conn.execute(
-        "SELECT run_id, action, count(*) AS n FROM extraction_actions WHERE run_id = ANY(%s) GROUP BY 1, 2",
-        (list(run_ids),),
-    ):
-        counts.setdefault(r["run_id"], {})[r["action"]] = r["n"]
+    query = sql.SQL("SELECT {} FROM extraction_actions WHERE run_id = ANY(%s) GROUP BY 1, 2").format(
+        select_list(ActionCount, expressions={"n": sql.SQL("count(*)")})
+    )
+    for c in conn.cursor(row_factory=class_row(ActionCount)).execute(query, (list(run_ids),)):
+        counts.setdefault(c.run_id, {})[c.action] = c.n
     return counts
 
 
 def run_page(
     conn: Conn, *, namespace: str | None, conversation_id: UUID | None, cursor: str | None, limit: int
-) -> tuple[list[dict[str, Any]], str | None]:
+) -> tuple[list[ExtractionRun], str | None]:
+    """A page of runs, their counts empty (action_counts)."""
     return newest_first(
         conn,
+        ExtractionRun,
         select=sql.SQL("SELECT {} FROM extraction_runs").format(RUN_COLUMNS),
         filters=[("namespace = %s", namespace), ("conversation_id = %s", conversation_id)],
         cursor=cursor,
@@ -255,10 +264,11 @@ def run_page(
 
 
 def message_ids(conn: Conn, conversation_id: UUID, seqs: Sequence[int]) -> dict[int, UUID]:
-    rows = conn.execute(
-        "SELECT seq, id FROM messages WHERE conversation_id = %s AND seq = ANY(%s)", (conversation_id, list(seqs))
-    ).fetchall()
-    return {r["seq"]: r["id"] for r in rows}
+    with conn.cursor(row_factory=tuple_row) as cur:
+        found: list[tuple[int, UUID]] = cur.execute(
+            "SELECT seq, id FROM messages WHERE conversation_id = %s AND seq = ANY(%s)", (conversation_id, list(seqs))
+        ).fetchall()
+    return dict(found)
 
 
 # ---------------------------------------------------------------------------------------------- sweep

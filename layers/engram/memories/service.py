@@ -6,7 +6,7 @@ embedding jobs go to the queue after commit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -32,6 +32,7 @@ from engram.memories.models import (
     MemoryWritten,
 )
 from engram.memories.store import (
+    Headed,
     MemoryHead,
     deactivate_chunks,
     given_chunks,
@@ -122,7 +123,7 @@ def write_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> MemoryWrite:
     return write_memories(conn, tenant_id, [new])[0]
 
 
-def rechunk_memory(conn: Conn, tenant_id: UUID, memory: MemoryHead | Mapping[str, Any], text: str) -> list[UUID]:
+def rechunk_memory(conn: Conn, tenant_id: UUID, memory: Headed, text: str) -> list[UUID]:
     """New content for a memory already updated in the caller's transaction (a PATCH, a consolidation
     merge): its chunks are replaced, vectors pending. `memory` holds id, namespace, kind, tags, source
     and created_at; the caller enqueues the returned ids after its commit."""

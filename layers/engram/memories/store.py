@@ -6,20 +6,38 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, LiteralString
+from typing import Any, LiteralString, Protocol
 from uuid import UUID
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, scalar_row
 
 from engram.core.db import Conn
 from engram.core.errors import Conflict, NotFound
 from engram.core.models import PG_INTEGER_MAX, EvidenceTurn, Memory, NewMemory
 from engram.core.pagination import newest_first
+from engram.core.select_lists import select_list
 from engram.core.text import content_hash
 from engram.indexing.chunking import chunk
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
+
+
+class Headed(Protocol):
+    """Any row of a memory with what its chunks copy from it."""
+
+    @property
+    def id(self) -> UUID: ...
+    @property
+    def namespace(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def tags(self) -> list[str]: ...
+    @property
+    def source(self) -> str | None: ...
+    @property
+    def created_at(self) -> datetime: ...
 
 
 @dataclass(frozen=True)
@@ -34,9 +52,9 @@ class MemoryHead:
     created_at: datetime
 
     @classmethod
-    def of(cls, row: Mapping[str, Any]) -> MemoryHead:
-        """From a memories row (other capabilities hand one in: consolidation's merged survivor)."""
-        return cls(row["id"], row["namespace"], row["kind"], row["tags"], row["source"], row["created_at"])
+    def of(cls, memory: Headed) -> MemoryHead:
+        """From another capability's row of a memory (consolidation's merged survivor)."""
+        return cls(memory.id, memory.namespace, memory.kind, memory.tags, memory.source, memory.created_at)
 
     def chunk_owner(self) -> ChunkOwner:
         return ChunkOwner(
@@ -49,30 +67,34 @@ class UpsertedMemory(MemoryHead):
     inserted: bool  # False: an active duplicate was bumped instead
 
 
-MEMORY_COLUMNS = sql.SQL(
-    "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
-    " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from,"
-    " m.valid_to, m.status, m.deleted_at, m.document_tier, m.version, m.critical, m.conflict_key,"
-    " CASE WHEN EXISTS (SELECT 1 FROM chunks c WHERE c.memory_id = m.id AND c.embedding IS NULL)"
-    " THEN 'pending' ELSE 'ready' END AS embedding_status"
+MEMORY_COLUMNS = select_list(
+    Memory,
+    "m",
+    expressions={
+        "embedding_status": sql.SQL(
+            "CASE WHEN EXISTS (SELECT 1 FROM chunks c WHERE c.memory_id = m.id AND c.embedding IS NULL)"
+            " THEN 'pending' ELSE 'ready' END"
+        )
+    },
 )
+_HEAD_COLUMNS = select_list(MemoryHead)
 
 
 def read_memory(conn: Conn, memory_id: UUID, *, deleted: bool | None = False) -> Memory:
     """One memory inside the caller's tenant transaction: active (default), trashed, or either (None)."""
     status = {False: sql.SQL("AND m.status = 'active'"), True: sql.SQL("AND m.status = 'deleted'"), None: sql.SQL("")}
     query = sql.SQL("SELECT {} FROM memories m WHERE m.id = %s {}").format(MEMORY_COLUMNS, status[deleted])
-    row = conn.execute(query, (memory_id,)).fetchone()
-    if row is None:
+    found = conn.cursor(row_factory=class_row(Memory)).execute(query, (memory_id,)).fetchone()
+    if found is None:
         raise NotFound(f"memory {memory_id} not found")
-    return Memory.model_validate(row)
+    return found
 
 
 def upsert_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> UpsertedMemory:
     """Insert, or bump the active duplicate's repetition_count; the row says which (`inserted`)."""
     # ON CONFLICT on the partial unique index makes concurrent identical writes converge on one row.
     with conn.cursor(row_factory=class_row(UpsertedMemory)) as cur:
-        row = cur.execute(
+        query = sql.SQL(
             "INSERT INTO memories (tenant_id, namespace, kind, layer, content, content_hash, importance, tags, source,"
             " metadata, valid_from, valid_to, document_tier, id, created_at, updated_at, last_accessed, access_count,"
             " repetition_count, status, deleted_at, version, critical, conflict_key)"
@@ -83,7 +105,10 @@ def upsert_memory(conn: Conn, tenant_id: UUID, new: NewMemory) -> UpsertedMemory
             # Restating a fact as critical, or under a key, marks the one stored (never unmarks it).
             " critical = memories.critical OR EXCLUDED.critical,"
             " conflict_key = COALESCE(memories.conflict_key, EXCLUDED.conflict_key)"
-            " RETURNING id, namespace, kind, tags, source, created_at, (xmax = 0) AS inserted",
+            " RETURNING {}"
+        ).format(select_list(UpsertedMemory, expressions={"inserted": sql.SQL("(xmax = 0)")}))
+        row = cur.execute(
+            query,
             (
                 tenant_id,
                 new.namespace,
@@ -149,10 +174,9 @@ def update_memory(conn: Conn, memory_id: UUID, changes: Mapping[str, Any]) -> Me
     if "content" in changes:
         sets.append(sql.SQL("content_hash = %s"))
         params.append(content_hash(changes["content"]))
-    query = sql.SQL(
-        "UPDATE memories SET {} WHERE id = %s AND status = 'active'"
-        " RETURNING id, namespace, kind, tags, source, created_at"
-    ).format(sql.SQL(", ").join(sets))
+    query = sql.SQL("UPDATE memories SET {} WHERE id = %s AND status = 'active' RETURNING {}").format(
+        sql.SQL(", ").join(sets), _HEAD_COLUMNS
+    )
     try:
         with conn.cursor(row_factory=class_row(MemoryHead)) as cur:
             return cur.execute(query, [*params, memory_id]).fetchone()
@@ -209,15 +233,15 @@ def memory_page(
     conn: Conn, *, filters: list[tuple[LiteralString, Any]], cursor: str | None, limit: int
 ) -> tuple[list[Memory], str | None]:
     """One page of memories, newest first (`filters` as engram.core.pagination.newest_first takes them, on `m`)."""
-    rows, next_cursor = newest_first(
+    return newest_first(
         conn,
+        Memory,
         select=sql.SQL("SELECT {} FROM memories m").format(MEMORY_COLUMNS),
         alias="m",
         cursor=cursor,
         limit=limit,
         filters=filters,
     )
-    return [Memory.model_validate(r) for r in rows], next_cursor
 
 
 def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[EvidenceTurn]]:
@@ -225,16 +249,21 @@ def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[Ev
     found: dict[UUID, list[EvidenceTurn]] = {}
     if not memory_ids:
         return found
-    rows = conn.execute(
-        "SELECT e.memory_id, m.conversation_id, m.id AS message_id, m.seq, m.role, m.content, m.created_at,"
-        " m.metadata"
-        " FROM memory_evidence e JOIN messages m ON m.id = e.message_id"
-        " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq",
-        (list(memory_ids),),
-    ).fetchall()
-    for r in rows:
-        found.setdefault(r["memory_id"], []).append(EvidenceTurn.model_validate(r))
+    query = sql.SQL(
+        "SELECT {} FROM memory_evidence e JOIN messages m ON m.id = e.message_id"
+        " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq"
+    ).format(
+        select_list(_Evidence, "m", expressions={"memory_id": sql.SQL("e.memory_id"), "message_id": sql.SQL("m.id")})
+    )
+    for turn in conn.cursor(row_factory=class_row(_Evidence)).execute(query, (list(memory_ids),)):
+        found.setdefault(turn.memory_id, []).append(EvidenceTurn.model_validate(turn.model_dump(exclude={"memory_id"})))
     return found
+
+
+class _Evidence(EvidenceTurn):
+    """A turn and the derived memory it is evidence of."""
+
+    memory_id: UUID
 
 
 def insert_evidence(
@@ -270,17 +299,20 @@ def lock_conflict_key(conn: Conn, namespace: str, key: str) -> None:
 
 def current_keyed_memories(conn: Conn, namespace: str, key: str, other_than: Sequence[UUID]) -> list[UUID]:
     """The namespace's memories that hold this key now (active, valid now), except `other_than`, oldest first."""
-    rows = conn.execute(
-        "SELECT id FROM memories WHERE namespace = %s AND conflict_key = %s AND status = 'active'"
-        " AND id <> ALL(%s) AND (valid_to IS NULL OR valid_to > now()) ORDER BY created_at, id",
-        (namespace, key, list(other_than)),
-    ).fetchall()
-    return [r["id"] for r in rows]
+    return (
+        conn.cursor(row_factory=scalar_row)
+        .execute(
+            "SELECT id FROM memories WHERE namespace = %s AND conflict_key = %s AND status = 'active'"
+            " AND id <> ALL(%s) AND (valid_to IS NULL OR valid_to > now()) ORDER BY created_at, id",
+            (namespace, key, list(other_than)),
+        )
+        .fetchall()
+    )
 
 
 def valid_now(conn: Conn, memory_id: UUID) -> bool:
     """The memory's validity has not ended (a restated fact may have been superseded earlier)."""
-    row = conn.execute(
-        "SELECT valid_to IS NULL OR valid_to > now() AS valid FROM memories WHERE id = %s", (memory_id,)
-    ).fetchone()
-    return bool(row and row["valid"])
+    cur = conn.cursor(row_factory=scalar_row)
+    return bool(
+        cur.execute("SELECT valid_to IS NULL OR valid_to > now() FROM memories WHERE id = %s", (memory_id,)).fetchone()
+    )

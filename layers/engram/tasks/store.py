@@ -47,15 +47,15 @@ def read_task(conn: Conn, task_id: UUID, *, lock: bool = False) -> Task:
 def task_page(
     conn: Conn, *, namespace: str | None, status: str | None, cursor: str | None, limit: int
 ) -> tuple[list[Task], str | None]:
-    rows, next_cursor = newest_first(
+    return newest_first(
         conn,
+        Task,
         select=_TASK,
         alias="t",
         cursor=cursor,
         limit=limit,
         filters=[("t.namespace = %s", namespace), ("t.status = %s", status)],
     )
-    return [Task.model_validate(r) for r in rows], next_cursor
 
 
 def end_task(conn: Conn, task_id: UUID, status: str, outcome: str | None) -> None:
