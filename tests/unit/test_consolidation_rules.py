@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import uuid4
@@ -9,6 +10,7 @@ from uuid import uuid4
 import pytest
 
 from engram.consolidation import lifecycle, merging, similarity
+from engram.consolidation.memory_store import MemoryRow
 from engram.core.config import Settings
 
 RULES = lifecycle.LifecycleRules.from_settings(Settings())
@@ -23,9 +25,11 @@ T = similarity.SimilarityThresholds(
 )
 
 
-def mem(**kw: Any) -> dict[str, Any]:
-    base = {
+def mem(**kw: Any) -> MemoryRow:
+    """A live memory as a run reads it (the store's row class), with `kw` for the fields a rule reads."""
+    base: dict[str, Any] = {
         "id": uuid4(),
+        "namespace": "default",
         "kind": "semantic",
         "layer": "buffer",
         "content": "x",
@@ -36,11 +40,17 @@ def mem(**kw: Any) -> dict[str, Any]:
         "repetition_count": 0,
         "last_accessed": None,
         "created_at": NOW - timedelta(days=1),
+        "updated_at": NOW - timedelta(days=1),
+        "valid_from": NOW - timedelta(days=1),
+        "valid_to": None,
+        "status": "active",
         "layer_epoch": None,
         "gate_rejections": 0,
         "gate_retry_epoch": None,
+        "version": 1,
+        "image": {},
     }
-    return {**base, **kw}
+    return MemoryRow(**{**base, **kw})
 
 
 @pytest.mark.parametrize(("kind", "factor"), [("episodic", 0.98), ("semantic", 0.988), ("procedural", 0.996)])
@@ -71,17 +81,17 @@ def test_promotion_by_kind_after_four_epochs() -> None:
 def test_gate_candidacy_and_cooldowns() -> None:
     strong = mem(layer="working", importance=0.7, access_count=3)
     assert lifecycle.gate_candidacy(strong, 10, NOW, RULES)
-    assert lifecycle.gate_candidacy({**strong, "importance": 0.5}, 10, NOW, RULES) is None
-    assert lifecycle.gate_candidacy({**strong, "tags": ["ephemeral"]}, 10, NOW, RULES) is None
+    assert lifecycle.gate_candidacy(replace(strong, importance=0.5), 10, NOW, RULES) is None
+    assert lifecycle.gate_candidacy(replace(strong, tags=["ephemeral"]), 10, NOW, RULES) is None
     old = mem(layer="working", importance=0.7, access_count=1, created_at=NOW - timedelta(days=8))
     assert "older than 7 days" in (lifecycle.gate_candidacy(old, 10, NOW, RULES) or "")
     count, retry, _ = lifecycle.gate_rejection(0, 10, RULES)
     assert (count, retry) == (1, 58)
-    assert lifecycle.gate_candidacy({**strong, "gate_rejections": 1, "gate_retry_epoch": 58}, 57, NOW, RULES) is None
-    assert lifecycle.gate_candidacy({**strong, "gate_rejections": 1, "gate_retry_epoch": 58}, 58, NOW, RULES)
+    assert lifecycle.gate_candidacy(replace(strong, gate_rejections=1, gate_retry_epoch=58), 57, NOW, RULES) is None
+    assert lifecycle.gate_candidacy(replace(strong, gate_rejections=1, gate_retry_epoch=58), 58, NOW, RULES)
     assert lifecycle.gate_rejection(1, 10, RULES)[1] == 154
     assert lifecycle.gate_rejection(2, 10, RULES)[1] is None
-    assert lifecycle.gate_candidacy({**strong, "gate_rejections": 3}, 10_000, NOW, RULES) is None
+    assert lifecycle.gate_candidacy(replace(strong, gate_rejections=3), 10_000, NOW, RULES) is None
 
 
 def test_gate_heuristic_whitelist() -> None:
@@ -90,7 +100,7 @@ def test_gate_heuristic_whitelist() -> None:
     assert not lifecycle.gate_heuristic(mem(content="The office has a blue door"), RULES)[0]
     cue = mem(content="We decided to use Postgres because of pgvector", access_count=6)
     assert lifecycle.gate_heuristic(cue, RULES)[0]
-    assert not lifecycle.gate_heuristic({**cue, "access_count": 1}, RULES)[0]
+    assert not lifecycle.gate_heuristic(replace(cue, access_count=1), RULES)[0]
 
 
 def test_demotion() -> None:
@@ -102,7 +112,7 @@ def test_demotion() -> None:
 def test_eviction_takes_lowest_weight_first() -> None:
     buffer = [mem(importance=0.9), mem(importance=0.1), mem(importance=0.5, repetition_count=3), mem(importance=0.2)]
     evicted = lifecycle.eviction_order(buffer, cap=2)
-    assert [m["importance"] for m in evicted] == [0.1, 0.2]
+    assert [m.importance for m in evicted] == [0.1, 0.2]
     assert lifecycle.eviction_order(buffer, cap=4) == []
 
 

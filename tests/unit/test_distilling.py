@@ -4,6 +4,8 @@ and the LLM's answer checked strictly."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
+from uuid import uuid4
 
 import pytest
 
@@ -17,6 +19,7 @@ from engram.consolidation.distilling import (
     names,
     parse_distillation,
 )
+from engram.consolidation.memory_store import MemoryRow
 from engram.consolidation.merging import UnusableAnswer
 
 A = "The payments service deploys from the release-2025 branch every Tuesday at 14:00 UTC."
@@ -58,7 +61,31 @@ def test_members_to_send_fit_the_budget_most_overlapping_first() -> None:
 
 
 def test_the_prompt_numbers_members_from_one() -> None:
-    prompt = distill_prompt([{"layer": "working", "kind": "semantic", "importance": 0.5, "content": A}])
+    now = datetime.now(UTC)
+    member = MemoryRow(
+        id=uuid4(),
+        namespace="default",
+        kind="semantic",
+        layer="working",
+        content=A,
+        importance=0.5,
+        tags=[],
+        source=None,
+        access_count=0,
+        repetition_count=0,
+        last_accessed=None,
+        created_at=now,
+        updated_at=now,
+        valid_from=now,
+        valid_to=None,
+        status="active",
+        layer_epoch=None,
+        gate_rejections=0,
+        gate_retry_epoch=None,
+        version=1,
+        image={},
+    )
+    prompt = distill_prompt([member])
     assert "[1] (working, semantic, importance 0.50) " + A in prompt
 
 

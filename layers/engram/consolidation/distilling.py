@@ -154,7 +154,7 @@ DISTILL_MAX_TOKENS = 8192
 def distill_prompt(members: Sequence[MemoryFields]) -> str:
     """The leaf's memories, numbered from 1, each with its layer, kind and importance."""
     lines = [
-        f"[{i + 1}] ({m['layer']}, {m['kind']}, importance {float(m['importance']):.2f}) {m['content']}"
+        f"[{i + 1}] ({m.layer}, {m.kind}, importance {float(m.importance):.2f}) {m.content}"
         for i, m in enumerate(members)
     ]
     return "Memories of one topic:\n\n" + "\n\n".join(lines)

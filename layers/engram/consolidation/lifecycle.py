@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
+from uuid import UUID
 
 from engram.core.config import Settings
 
@@ -30,9 +31,48 @@ CATEGORY_CUES = re.compile(
     re.IGNORECASE,
 )
 
-# The rules read a memory's fields by name: a store row, or a plain dict of them.
-MemoryFields = Mapping[str, Any]
+
+class Weighed(Protocol):
+    """What eviction weighs of a memory (the store's BufferWeight: no content)."""
+
+    @property
+    def id(self) -> UUID: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def layer(self) -> str: ...
+    @property
+    def importance(self) -> float: ...
+    @property
+    def access_count(self) -> int: ...
+    @property
+    def repetition_count(self) -> int: ...
+    @property
+    def created_at(self) -> datetime: ...
+
+
+class MemoryFields(Weighed, Protocol):
+    """A live memory as the rules read it (the store's MemoryRow): read-only attributes, so a
+    frozen row satisfies it."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def tags(self) -> list[str]: ...
+    @property
+    def source(self) -> str | None: ...
+    @property
+    def last_accessed(self) -> datetime | None: ...
+    @property
+    def layer_epoch(self) -> int | None: ...
+    @property
+    def gate_rejections(self) -> int: ...
+    @property
+    def gate_retry_epoch(self) -> int | None: ...
+
+
 Memory = TypeVar("Memory", bound=MemoryFields)
+Weight = TypeVar("Weight", bound=Weighed)
 
 KIND_BIAS = {"procedural": 0.15, "semantic": 0.0, "episodic": -0.1}
 LAYER_BIAS = {"core": 0.1, "working": 0.0, "buffer": -0.1}
@@ -90,39 +130,39 @@ def epochs_in_layer(layer_epoch: int | None, epoch: int) -> int:
 
 def promotion_reason(m: MemoryFields, epoch: int, rules: LifecycleRules) -> str | None:
     """Why a buffer memory moves to working now, or None."""
-    score = reinforcement_score(m["access_count"], m["repetition_count"], rules)
+    score = reinforcement_score(m.access_count, m.repetition_count, rules)
     if score >= rules.promote_score:
         return (
             f"reinforcement score {score:g} >= {rules.promote_score:g}"
             f" (access + {rules.repetition_weight:g} x repetition)"
         )
-    tags = set(m["tags"])
-    if (m["kind"] == "procedural" or "lesson" in tags) and not tags & {"distilled", "auto-distilled"}:
-        spent = epochs_in_layer(m.get("layer_epoch"), epoch)
+    tags = set(m.tags)
+    if (m.kind == "procedural" or "lesson" in tags) and not tags & {"distilled", "auto-distilled"}:
+        spent = epochs_in_layer(m.layer_epoch, epoch)
         if spent >= rules.promote_kind_epochs:
-            what = "procedural" if m["kind"] == "procedural" else "tagged lesson"
+            what = "procedural" if m.kind == "procedural" else "tagged lesson"
             return f"{what}, {spent} epochs in the buffer >= {rules.promote_kind_epochs}"
     return None
 
 
 def is_never_core(m: MemoryFields) -> bool:
-    return m.get("source") == "session" or bool(set(m["tags"]) & NEVER_CORE_TAGS)
+    return m.source == "session" or bool(set(m.tags) & NEVER_CORE_TAGS)
 
 
 def gate_candidacy(m: MemoryFields, epoch: int, now: datetime, rules: LifecycleRules) -> str | None:
     """Why a working memory may be reviewed for core now, or None."""
-    if is_never_core(m) or m["importance"] < rules.gate_min_importance:
+    if is_never_core(m) or m.importance < rules.gate_min_importance:
         return None
-    if m.get("gate_rejections", 0) > len(rules.gate_cooldowns):
+    if m.gate_rejections > len(rules.gate_cooldowns):
         return None  # rejected for the last time
-    retry = m.get("gate_retry_epoch")
+    retry = m.gate_retry_epoch
     if retry is not None and epoch < retry:
         return None
-    score = reinforcement_score(m["access_count"], m["repetition_count"], rules)
+    score = reinforcement_score(m.access_count, m.repetition_count, rules)
     if score >= rules.gate_score:
-        return f"score {score:g} >= {rules.gate_score:g}, importance {m['importance']:.2f}"
-    if score > 0 and now - m["created_at"] >= rules.gate_age:
-        return f"older than {rules.gate_age.days} days with score {score:g}, importance {m['importance']:.2f}"
+        return f"score {score:g} >= {rules.gate_score:g}, importance {m.importance:.2f}"
+    if score > 0 and now - m.created_at >= rules.gate_age:
+        return f"older than {rules.gate_age.days} days with score {score:g}, importance {m.importance:.2f}"
     return None
 
 
@@ -131,15 +171,15 @@ def gate_heuristic(m: MemoryFields, rules: LifecycleRules) -> tuple[bool, str]:
     a category tag (lesson, identity, constraint, decision, preference, rule) or procedural kind, or
     a category cue in the text ("always", "never", "must", "we decided", "because", ...) backed by
     strong reinforcement (twice the gate score). Everything else is rejected, as the LLM gate does."""
-    text = m["content"]
+    text = m.content
     if TEMPORARY_PATTERN.search(text):
         return False, "temporary wording (for now / temporary): not core"
-    tags = set(m["tags"]) & GATE_CATEGORY_TAGS
+    tags = set(m.tags) & GATE_CATEGORY_TAGS
     if tags:
         return True, f"category tag: {', '.join(sorted(tags))}"
-    if m["kind"] == "procedural":
+    if m.kind == "procedural":
         return True, "procedural: a standing instruction"
-    score = reinforcement_score(m["access_count"], m["repetition_count"], rules)
+    score = reinforcement_score(m.access_count, m.repetition_count, rules)
     cue = CATEGORY_CUES.search(text)
     if cue and score >= 2 * rules.gate_score:
         return True, f"category cue '{cue.group(0).lower()}' and score {score:g} >= {2 * rules.gate_score:g}"
@@ -157,26 +197,26 @@ def gate_rejection(rejections: int, epoch: int, rules: LifecycleRules) -> tuple[
 
 def demotion_reason(m: MemoryFields) -> str | None:
     """Core memories that do not belong there go back to working."""
-    if m.get("source") == "session" or "session" in m["tags"]:
+    if m.source == "session" or "session" in m.tags:
         return "session note in core"
-    if "ephemeral" in m["tags"]:
+    if "ephemeral" in m.tags:
         return "tagged ephemeral"
     return None
 
 
-def memory_weight(m: MemoryFields) -> float:
+def memory_weight(m: Weighed) -> float:
     """A memory's weight: what eviction keeps (importance, repetition, access, kind and layer)."""
-    rep = min(0.7, 0.17 * math.log1p(m["repetition_count"]))
-    acc = min(0.55, 0.12 * math.log1p(m["access_count"]))
-    return float(m["importance"]) + rep + acc + KIND_BIAS.get(m["kind"], 0.0) + LAYER_BIAS.get(m["layer"], 0.0)
+    rep = min(0.7, 0.17 * math.log1p(m.repetition_count))
+    acc = min(0.55, 0.12 * math.log1p(m.access_count))
+    return float(m.importance) + rep + acc + KIND_BIAS.get(m.kind, 0.0) + LAYER_BIAS.get(m.layer, 0.0)
 
 
-def eviction_order(buffer: Sequence[Memory], cap: int, keep: Set[Any] = frozenset()) -> list[Memory]:
+def eviction_order(buffer: Sequence[Weight], cap: int, keep: Set[UUID] = frozenset()) -> list[Weight]:
     """The buffer memories over the cap, lowest weight first (oldest first among equals); those whose
     id is in `keep` count towards the cap but are never evicted."""
     excess = len(buffer) - cap
     if excess <= 0:
         return []
-    evictable = [m for m in buffer if m["id"] not in keep]
-    ranked = sorted(evictable, key=lambda m: (memory_weight(m), m["created_at"], str(m["id"])))
+    evictable = [m for m in buffer if m.id not in keep]
+    ranked = sorted(evictable, key=lambda m: (memory_weight(m), m.created_at, str(m.id)))
     return ranked[:excess]

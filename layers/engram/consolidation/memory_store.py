@@ -8,8 +8,8 @@ exactly what was there.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -22,43 +22,21 @@ from psycopg.types.json import Jsonb
 from engram.core.db import Conn
 from engram.core.errors import Conflict
 from engram.core.models import Kind, Layer
+from engram.core.select_lists import select_list
 
 # A row image as JSON (to_jsonb of the row): what undo writes back.
 Image = dict[str, Any]
 
 LIVE = sql.SQL("m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())")
-MEMORY_FIELDS = sql.SQL(
-    "m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.access_count,"
-    " m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from, m.valid_to, m.status,"
-    " m.layer_epoch, m.gate_rejections, m.gate_retry_epoch, m.version"
-)
 # Generated or identity columns cannot be written back; the primary key and tenant never change.
 _NOT_RESTORED = {"id", "tenant_id", "tsv"}
 
 
-class _ReadByName(Mapping[str, Any]):
-    """A row the lifecycle and merge rules can read by field name (they take any mapping of a
-    memory's fields: a row, or a dict in their unit tests); code reads its attributes."""
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in self._names():
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    @classmethod
-    def _names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-
-
+# Rows compare by identity (eq=False): the rules pick a survivor among rows and tell it from the others.
 @dataclass(frozen=True, eq=False)
-class MemoryRow(_ReadByName):
-    """A live memory as a run reads it, with its before-image."""
+class MemoryRow:
+    """A live memory as a run reads it, with its before-image (the lifecycle rules read it as
+    lifecycle.MemoryFields)."""
 
     id: UUID
     namespace: str
@@ -84,8 +62,8 @@ class MemoryRow(_ReadByName):
 
 
 @dataclass(frozen=True, eq=False)
-class BufferWeight(_ReadByName):
-    """What eviction weighs of a buffer memory (no content)."""
+class BufferWeight:
+    """What eviction weighs of a buffer memory (no content): lifecycle.Weighed."""
 
     id: UUID
     kind: str
@@ -123,6 +101,9 @@ class ActiveSpace:
     consolidation_thresholds: dict[str, Any] | None
 
 
+MEMORY_FIELDS = select_list(MemoryRow, "m", expressions={"image": sql.SQL("to_jsonb(m)")})
+
+
 # --- memories -----------------------------------------------------------------------------------
 
 
@@ -149,9 +130,7 @@ def live_memories(
     if max_importance is not None:
         where.append(sql.SQL("m.importance <= %s"))
         params.append(max_importance)
-    query = sql.SQL(
-        "SELECT {fields}, to_jsonb(m) AS image FROM memories m WHERE {where} ORDER BY m.id LIMIT %s {lock}"
-    ).format(
+    query = sql.SQL("SELECT {fields} FROM memories m WHERE {where} ORDER BY m.id LIMIT %s {lock}").format(
         fields=MEMORY_FIELDS, where=sql.SQL(" AND ").join(where), lock=sql.SQL("FOR UPDATE") if lock else sql.SQL("")
     )
     with conn.cursor(row_factory=class_row(MemoryRow)) as cur:
@@ -160,9 +139,9 @@ def live_memories(
 
 def memories_by_id(conn: Conn, ids: Sequence[UUID], *, lock: bool = False) -> dict[UUID, MemoryRow]:
     """Live memories among `ids`, with their before-image."""
-    query = sql.SQL(
-        "SELECT {fields}, to_jsonb(m) AS image FROM memories m WHERE m.id = ANY(%s) AND {live} ORDER BY m.id {lock}"
-    ).format(fields=MEMORY_FIELDS, live=LIVE, lock=sql.SQL("FOR UPDATE") if lock else sql.SQL(""))
+    query = sql.SQL("SELECT {fields} FROM memories m WHERE m.id = ANY(%s) AND {live} ORDER BY m.id {lock}").format(
+        fields=MEMORY_FIELDS, live=LIVE, lock=sql.SQL("FOR UPDATE") if lock else sql.SQL("")
+    )
     with conn.cursor(row_factory=class_row(MemoryRow)) as cur:
         return {r.id: r for r in cur.execute(query, (list(ids),)).fetchall()}
 
@@ -170,26 +149,29 @@ def memories_by_id(conn: Conn, ids: Sequence[UUID], *, lock: bool = False) -> di
 def buffer_weights(conn: Conn, namespace: str) -> list[BufferWeight]:
     """What eviction needs of every live buffer memory (no content)."""
     with conn.cursor(row_factory=class_row(BufferWeight)) as cur:
-        return cur.execute(
-            "SELECT m.id, m.kind, m.layer, m.importance, m.access_count, m.repetition_count, m.created_at"
-            " FROM memories m WHERE m.namespace = %s AND m.layer = 'buffer' AND m.status = 'active'"
-            " AND (m.valid_to IS NULL OR m.valid_to > now())",
-            (namespace,),
-        ).fetchall()
+        query = sql.SQL(
+            "SELECT {} FROM memories m WHERE m.namespace = %s AND m.layer = 'buffer' AND m.status = 'active'"
+            " AND (m.valid_to IS NULL OR m.valid_to > now())"
+        ).format(select_list(BufferWeight, "m"))
+        return cur.execute(query, (namespace,)).fetchall()
 
 
 def decay_images(conn: Conn, namespace: str, after: UUID | None, limit: int) -> list[DecayRow]:
     """A batch of live memories with the fields decay changes, locked, and their image."""
     with conn.cursor(row_factory=class_row(DecayRow)) as cur:
-        return cur.execute(
-            "SELECT m.id, m.kind, m.importance, m.layer_epoch, jsonb_build_object('id', m.id,"
-            " 'importance', m.importance, 'layer_epoch', m.layer_epoch, 'access_count', m.access_count,"
-            " 'last_accessed', m.last_accessed) AS image"
-            " FROM memories m WHERE m.namespace = %s AND m.status = 'active'"
+        query = sql.SQL(
+            "SELECT {} FROM memories m WHERE m.namespace = %s AND m.status = 'active'"
             " AND (m.valid_to IS NULL OR m.valid_to > now()) AND (%s::uuid IS NULL OR m.id > %s::uuid)"
-            " ORDER BY m.id LIMIT %s FOR UPDATE",
-            (namespace, after, after, limit),
-        ).fetchall()
+            " ORDER BY m.id LIMIT %s FOR UPDATE"
+        ).format(select_list(DecayRow, "m", expressions={"image": _DECAY_IMAGE}))
+        return cur.execute(query, (namespace, after, after, limit)).fetchall()
+
+
+# What restore_decay writes back.
+_DECAY_IMAGE = sql.SQL(
+    "jsonb_build_object('id', m.id, 'importance', m.importance, 'layer_epoch', m.layer_epoch,"
+    " 'access_count', m.access_count, 'last_accessed', m.last_accessed)"
+)
 
 
 def apply_decay(conn: Conn, updates: Sequence[tuple[UUID, float, int]]) -> None:
@@ -398,5 +380,5 @@ def neighbours(
 def space_thresholds(conn: Conn) -> ActiveSpace | None:
     with conn.cursor(row_factory=class_row(ActiveSpace)) as cur:
         return cur.execute(
-            "SELECT model_id, dimension, consolidation_thresholds FROM embedding_spaces WHERE active"
+            sql.SQL("SELECT {} FROM embedding_spaces WHERE active").format(select_list(ActiveSpace))
         ).fetchone()

@@ -23,11 +23,11 @@ def choose_survivor(rows: Sequence[Memory]) -> Memory:
     return max(
         rows,
         key=lambda m: (
-            LAYER_RANK[m["layer"]],
-            m["importance"],
-            m["access_count"] + m["repetition_count"],
-            -m["created_at"].timestamp(),
-            str(m["id"]),
+            LAYER_RANK[m.layer],
+            m.importance,
+            m.access_count + m.repetition_count,
+            -m.created_at.timestamp(),
+            str(m.id),
         ),
     )
 
@@ -38,18 +38,23 @@ def merged_fields(survivor: MemoryFields, others: Sequence[MemoryFields]) -> dic
     rows = [survivor, *others]
     tags: list[str] = []
     for m in rows:
-        for tag in m["tags"]:
+        for tag in m.tags:
             if tag not in tags and len(tags) < MAX_TAGS:
                 tags.append(tag)
-    accessed = [m["last_accessed"] for m in rows if m["last_accessed"] is not None]
+    accessed = [m.last_accessed for m in rows if m.last_accessed is not None]
     return {
-        "importance": max(float(m["importance"]) for m in rows),
-        "access_count": min(sum(m["access_count"] for m in rows), PG_INTEGER_MAX),
-        "repetition_count": min(sum(m["repetition_count"] for m in rows), PG_INTEGER_MAX),
+        "importance": max(float(m.importance) for m in rows),
+        "access_count": min(sum(m.access_count for m in rows), PG_INTEGER_MAX),
+        "repetition_count": min(sum(m.repetition_count for m in rows), PG_INTEGER_MAX),
         "tags": tags,
-        "layer": max((m["layer"] for m in rows), key=LAYER_RANK.__getitem__),
+        "layer": max((m.layer for m in rows), key=LAYER_RANK.__getitem__),
         "last_accessed": max(accessed) if accessed else None,
     }
+
+
+def changed_fields(current: MemoryFields, fields: dict[str, Any]) -> dict[str, Any]:
+    """The merged fields whose value differs from the memory's own."""
+    return {name: value for name, value in fields.items() if value != getattr(current, name)}
 
 
 def missing_specifics(sources: Sequence[str], merged: str) -> set[str]:
@@ -98,12 +103,12 @@ def reconcile_prompt(older: str, newer: str) -> str:
 
 def gate_prompt(m: MemoryFields) -> str:
     notes = []
-    if m["access_count"] >= 30:
-        notes.append(f"recalled {m['access_count']} times")
-    if m["repetition_count"] >= 2:
-        notes.append(f"restated {m['repetition_count']} times")
+    if m.access_count >= 30:
+        notes.append(f"recalled {m.access_count} times")
+    if m.repetition_count >= 2:
+        notes.append(f"restated {m.repetition_count} times")
     extra = f"\n(Context: {', '.join(notes)}.)" if notes else ""
-    return f"Kind: {m['kind']}. Tags: {', '.join(m['tags']) or 'none'}.\nMemory:\n{m['content']}{extra}"
+    return f"Kind: {m.kind}. Tags: {', '.join(m.tags) or 'none'}.\nMemory:\n{m.content}{extra}"
 
 
 class UnusableAnswer(ValueError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from uuid import UUID
 
 import psycopg
@@ -10,7 +11,7 @@ from aws_lambda_powertools import Logger
 
 from engram.consolidation import memory_store
 from engram.consolidation.memory_store import MemoryRow
-from engram.consolidation.merging import merged_fields
+from engram.consolidation.merging import changed_fields, merged_fields
 from engram.consolidation.steps.context import Details, StepContext
 from engram.core.errors import EngramError
 from engram.core.models import Relation
@@ -56,7 +57,7 @@ def absorb(
     """`survivor` takes the other's counts, importance and tags (and new content, if given); the other is
     superseded through the graph (its valid_to set), never deleted."""
     fields = merged_fields(survivor, [other])
-    changes = {k: v for k, v in fields.items() if v != survivor[k]}
+    changes = changed_fields(survivor, fields)
     if content is not None and content != survivor.content:
         changes.update(content=content, content_hash=content_hash(content))
     ids = [survivor.id, other.id]
@@ -69,7 +70,9 @@ def absorb(
                 if "content" in changes:
                     before["chunks"] = {str(survivor.id): memory_store.chunk_images(ctx.conn, survivor.id)}
                     memory_store.update_memory(ctx.conn, survivor.id, {**changes, "version": survivor.version + 1})
-                    new_chunks = rechunk_memory(ctx.conn, ctx.tenant_id, {**survivor, **changes}, content or "")
+                    new_chunks = rechunk_memory(
+                        ctx.conn, ctx.tenant_id, replace(survivor, tags=fields["tags"]), content or ""
+                    )
                 elif changes:
                     memory_store.update_memory(ctx.conn, survivor.id, changes)
                 links = lineage(ctx, survivor.id, [other.id], relations, reason)

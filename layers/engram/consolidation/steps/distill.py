@@ -18,7 +18,7 @@ from engram.consolidation.distilling import (
     parse_distillation,
 )
 from engram.consolidation.memory_store import MemoryRow
-from engram.consolidation.merging import UnusableAnswer, choose_survivor, merged_fields
+from engram.consolidation.merging import UnusableAnswer, changed_fields, choose_survivor, merged_fields
 from engram.consolidation.steps.absorb import lineage
 from engram.consolidation.steps.context import Cursor, Details, StepContext, undecided
 from engram.consolidation.steps.pairs import namespace_common_tokens
@@ -173,7 +173,7 @@ def _keep_distilled(ctx: StepContext, kept: MemoryRow, others: list[MemoryRow]) 
     (merged_fields) and the tag `distilled`; its before-image is the run's (it is a source)."""
     fields = merged_fields(kept, others)
     fields["tags"] = _distilled_tags(fields["tags"])
-    changes = {k: v for k, v in fields.items() if v != kept[k]}
+    changes = changed_fields(kept, fields)
     if changes:
         memory_store.update_memory(ctx.conn, kept.id, changes)
 
