@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
 
+from engram.graph.rows import WalkStep
 from engram.graph.shaping import paths_from_parents, superseded_valid_to, traversal_nodes
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
@@ -47,7 +49,8 @@ def test_supersession_never_ends_before_the_older_memory_began():
     assert superseded_valid_to(later, None, T0) == later
 
 
-def _row(depth: int, node: UUID, parent: UUID) -> dict[str, object]:
+def _row(depth: int, node: UUID, parent: UUID) -> WalkStep:
+    """A walk's row as the store reads it: flat, the link's columns prefixed link_."""
     link = {
         "id": uuid4(),
         "from_id": parent,
@@ -63,7 +66,7 @@ def _row(depth: int, node: UUID, parent: UUID) -> dict[str, object]:
         "ended_at": None,
         "ended_reason": None,
     }
-    return {
+    columns: dict[str, Any] = {
         "depth": depth,
         "node": node,
         "parent": parent,
@@ -79,6 +82,7 @@ def _row(depth: int, node: UUID, parent: UUID) -> dict[str, object]:
         "valid_to": None,
         **{f"link_{k}": v for k, v in link.items()},
     }
+    return WalkStep(**columns)
 
 
 def test_walk_rows_become_nodes_cut_at_the_limit():
@@ -90,3 +94,10 @@ def test_walk_rows_become_nodes_cut_at_the_limit():
     assert nodes[0].via.to_id == a and nodes[0].path == [root, a]
     nodes, truncated = traversal_nodes(root, rows, limit=3)
     assert not truncated and nodes[2].path == [root, a, c] and nodes[2].depth == 2
+
+
+def test_a_walk_row_splits_into_its_memory_and_its_link():
+    root, a = uuid4(), uuid4()
+    step = _row(1, a, root)
+    assert step.memory.id == a and step.link.from_id == root and step.link.to_id == a
+    assert step.memory.created_at == T0 and step.link.relation == "relates_to"

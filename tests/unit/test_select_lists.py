@@ -46,3 +46,8 @@ def test_an_expression_for_a_field_the_class_lacks_is_refused() -> None:
 def test_a_plain_class_is_refused() -> None:
     with pytest.raises(TypeError):
         field_names(int)
+
+
+def test_a_prefix_names_every_column_apart() -> None:
+    listing = select_list(Pair, "p", prefix="pair_", expressions={"score": sql.SQL("p.score * 2")})
+    assert listing.as_string(None) == '"p"."id" AS "pair_id", "p"."label" AS "pair_label", p.score * 2 AS "pair_score"'

@@ -29,11 +29,14 @@ def select_list(
     *,
     expressions: Mapping[str, sql.Composable] | None = None,
     leave_out: tuple[str, ...] = (),
+    prefix: str = "",
 ) -> sql.Composed:
     """`alias.a, alias.b, <expr> AS c` for the fields of `row_type`.
 
     A field named in `expressions` is selected as that expression; every other field is a column of
-    `alias` (or unqualified without one). `leave_out` names fields the statement adds itself."""
+    `alias` (or unqualified without one). `leave_out` names fields the statement adds itself.
+    `prefix` names every output column `<prefix><field>` (`alias.a AS link_a`): two row classes
+    side by side in one row, which the reading row class splits again."""
     computed = dict(expressions or {})
     unknown = set(computed) - set(field_names(row_type))
     if unknown:
@@ -42,10 +45,10 @@ def select_list(
     for name in field_names(row_type):
         if name in leave_out:
             continue
-        if name in computed:
-            items.append(sql.SQL("{} AS {}").format(computed[name], sql.Identifier(name)))
-        elif alias is None:
-            items.append(sql.Identifier(name))
+        column = sql.Identifier(name) if alias is None else sql.Identifier(alias, name)
+        value = computed.get(name, column)
+        if name in computed or prefix:
+            items.append(sql.SQL("{} AS {}").format(value, sql.Identifier(prefix + name)))
         else:
-            items.append(sql.Identifier(alias, name))
+            items.append(column)
     return sql.SQL(", ").join(items)

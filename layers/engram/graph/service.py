@@ -65,7 +65,8 @@ from engram.graph.models import (
     Traversal,
     TraversalNode,
 )
-from engram.graph.shaping import link_from_row, summary_from_row, superseded_valid_to, traversal_nodes
+from engram.graph.rows import ChainStep, RootedWalkStep
+from engram.graph.shaping import superseded_valid_to, traversal_nodes
 
 __all__ = [
     "apply_supersedes",
@@ -349,8 +350,8 @@ def history(tenant_id: UUID, memory_id: UUID) -> MemoryHistory:
         older = store.supersession_chain(conn, tenant_id, memory_id, newer=False)
         newer = store.supersession_chain(conn, tenant_id, memory_id, newer=True)
 
-    def chain(rows: list[dict[str, Any]]) -> list[ChainLink]:
-        return [ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")) for r in rows]
+    def chain(steps: list[ChainStep]) -> list[ChainLink]:
+        return [ChainLink(memory=s.memory, link=s.link) for s in steps]
 
     return MemoryHistory(
         memory_id=memory_id,
@@ -390,9 +391,9 @@ def linked_memories(
         include_expired=include_expired,
         limit=limit_per_memory,
     )
-    by_root: dict[UUID, list[dict[str, Any]]] = {}
-    for r in rows:
-        by_root.setdefault(r["root"], []).append(r)
+    by_root: dict[UUID, list[RootedWalkStep]] = {}
+    for step in rows:
+        by_root.setdefault(step.root, []).append(step)
     return {root: traversal_nodes(root, found, limit_per_memory)[0] for root, found in by_root.items()}
 
 
@@ -408,6 +409,6 @@ def conflicting_memories(
     if not memory_ids:
         return {}
     found: dict[UUID, list[ChainLink]] = {}
-    for r in store.conflicts(conn, tenant_id, memory_ids, as_of, include_expired):
-        found.setdefault(r["subject"], []).append(ChainLink(memory=summary_from_row(r), link=link_from_row(r, "link_")))
+    for c in store.conflicts(conn, tenant_id, memory_ids, as_of, include_expired):
+        found.setdefault(c.subject, []).append(ChainLink(memory=c.memory, link=c.link))
     return found

@@ -5,26 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
-from engram.graph.models import Link, MemorySummary, TraversalNode
-
-LINK_FIELDS = (
-    "id",
-    "from_id",
-    "to_id",
-    "relation",
-    "strength",
-    "valid_from",
-    "valid_to",
-    "metadata",
-    "created_by",
-    "run_id",
-    "created_at",
-    "ended_at",
-    "ended_reason",
-)
+from engram.graph.models import TraversalNode
+from engram.graph.rows import WalkStep
 
 
 def paths_from_parents(root: UUID, reached: Iterable[tuple[UUID, UUID]]) -> dict[UUID, list[UUID]]:
@@ -54,24 +38,11 @@ def superseded_valid_to(
     return new
 
 
-def link_from_row(row: dict[str, Any], prefix: str = "") -> Link:
-    return Link.model_validate({f: row[prefix + f] for f in LINK_FIELDS})
-
-
-def summary_from_row(row: dict[str, Any]) -> MemorySummary:
-    return MemorySummary.model_validate(row)
-
-
-def traversal_nodes(root: UUID, rows: Iterable[dict[str, Any]], limit: int) -> tuple[list[TraversalNode], bool]:
-    """Walk rows (nearest first) into nodes with their paths; at most `limit`, and whether more existed."""
-    rows = list(rows)
-    truncated = len(rows) > limit
-    rows = rows[:limit]
-    paths = paths_from_parents(root, [(r["node"], r["parent"]) for r in rows])
-    nodes = [
-        TraversalNode(
-            memory=summary_from_row(r), depth=r["depth"], path=paths[r["node"]], via=link_from_row(r, "link_")
-        )
-        for r in rows
-    ]
+def traversal_nodes(root: UUID, steps: Iterable[WalkStep], limit: int) -> tuple[list[TraversalNode], bool]:
+    """A walk's steps (nearest first) into nodes with their paths; at most `limit`, and whether more existed."""
+    steps = list(steps)
+    truncated = len(steps) > limit
+    steps = steps[:limit]
+    paths = paths_from_parents(root, [(s.node, s.parent) for s in steps])
+    nodes = [TraversalNode(memory=s.memory, depth=s.depth, path=paths[s.node], via=s.link) for s in steps]
     return nodes, truncated

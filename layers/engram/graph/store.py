@@ -10,10 +10,11 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, scalar_row
 
 from engram.core.db import Conn
 from engram.core.pagination import newest_first
+from engram.core.select_lists import select_list
 from engram.graph.models import (
     SUMMARY_CHARS,
     CreatedBy,
@@ -24,20 +25,19 @@ from engram.graph.models import (
     MemorySummary,
     MemoryVersion,
 )
-from engram.graph.shaping import link_from_row, summary_from_row
+from engram.graph.rows import LINK_PREFIX, NESTED, ChainStep, ConflictRow, RootedWalkStep, WalkStep
 
-LINK_COLUMNS = sql.SQL(
-    "l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
-    " l.run_id, l.created_at, l.ended_at, l.ended_reason"
+LINK_COLUMNS = select_list(Link, "l")
+SUMMARY_COLUMNS = select_list(
+    MemorySummary,
+    "m",
+    expressions={
+        "summary": sql.SQL("left(m.content, {})").format(sql.Literal(SUMMARY_CHARS)),
+        "truncated": sql.SQL("length(m.content) > {}").format(sql.Literal(SUMMARY_CHARS)),
+    },
 )
-SUMMARY_COLUMNS = sql.SQL(
-    "m.id, m.namespace, m.kind, left(m.content, {n}) AS summary, length(m.content) > {n} AS truncated, m.tags,"
-    " m.importance, m.created_at, m.valid_from, m.valid_to"
-).format(n=sql.Literal(SUMMARY_CHARS))
-
-# Walk, chain and conflict rows (a memory summary and a link, prefixed, in one row): graph/shaping.py
-# turns them into models (its unit tests build them as plain dicts).
-Row = dict[str, Any]
+# A memory's summary and a link in one row (graph.rows.MemoryAndLink splits them again).
+SUMMARY_AND_LINK = sql.SQL("{}, {}").format(SUMMARY_COLUMNS, select_list(Link, "l", prefix=LINK_PREFIX))
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,8 @@ def lock_supersedes_writers(conn: Conn, tenant_id: UUID) -> None:
 def supersedes_cycle(conn: Conn, tenant_id: UUID, link_id: UUID) -> list[UUID] | None:
     """The memories of a cycle of live supersedes links through this link (its from_id first and
     last), or None. Followed from the link's to_id, newer to older, cycle-safe."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    path: list[UUID] | None = cur.execute(
         "WITH RECURSIVE start AS (SELECT from_id, to_id FROM links WHERE id = %(link)s),"
         " chain(node, path) AS ("
         "  SELECT s.to_id, ARRAY[s.from_id, s.to_id] FROM start s"
@@ -89,7 +90,7 @@ def supersedes_cycle(conn: Conn, tenant_id: UUID, link_id: UUID) -> list[UUID] |
         " SELECT c.path FROM chain c WHERE c.node = c.path[1] ORDER BY cardinality(c.path) LIMIT 1",
         {"link": link_id, "tenant": tenant_id},
     ).fetchone()
-    return None if row is None else list(row["path"])
+    return path
 
 
 def insert_links(
@@ -100,34 +101,38 @@ def insert_links(
     run_id: UUID | None,
 ) -> list[Link]:
     """Insert links in one statement; they come back in the order of `specs`."""
-    rows = conn.execute(
-        sql.SQL(
-            "WITH new AS (SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::real[], %s::timestamptz[],"
-            " %s::timestamptz[], %s::jsonb[]) WITH ORDINALITY"
-            " AS n(from_id, to_id, relation, strength, valid_from, valid_to, metadata, ord)),"
-            " ins AS (INSERT INTO links AS l (tenant_id, from_id, to_id, relation, strength, valid_from, valid_to,"
-            " metadata, created_by, run_id) SELECT %s, from_id, to_id, relation, strength,"
-            " COALESCE(valid_from, now()), valid_to, metadata, %s, %s FROM new ORDER BY ord RETURNING {})"
-            # valid_from is part of the key: two links of one triple in one call cannot share it (overlap)
-            " SELECT ins.* FROM ins JOIN new ON (new.from_id, new.to_id, new.relation)"
-            " = (ins.from_id, ins.to_id, ins.relation) AND COALESCE(new.valid_from, now()) = ins.valid_from"
-            " ORDER BY new.ord"
-        ).format(LINK_COLUMNS),
-        (
-            [s.from_id for s in specs],
-            [s.to_id for s in specs],
-            [s.relation for s in specs],
-            [s.strength for s in specs],
-            [s.valid_from for s in specs],
-            [s.valid_to for s in specs],
-            [json.dumps(s.metadata) for s in specs],
-            tenant_id,
-            created_by,
-            run_id,
-        ),
-    ).fetchall()
-    assert len(rows) == len(specs)
-    return [link_from_row(r) for r in rows]
+    links = (
+        conn.cursor(row_factory=class_row(Link))
+        .execute(
+            sql.SQL(
+                "WITH new AS (SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::real[], %s::timestamptz[],"
+                " %s::timestamptz[], %s::jsonb[]) WITH ORDINALITY"
+                " AS n(from_id, to_id, relation, strength, valid_from, valid_to, metadata, ord)),"
+                " ins AS (INSERT INTO links AS l (tenant_id, from_id, to_id, relation, strength, valid_from, valid_to,"
+                " metadata, created_by, run_id) SELECT %s, from_id, to_id, relation, strength,"
+                " COALESCE(valid_from, now()), valid_to, metadata, %s, %s FROM new ORDER BY ord RETURNING {})"
+                # valid_from is part of the key: two links of one triple in one call cannot share it (overlap)
+                " SELECT ins.* FROM ins JOIN new ON (new.from_id, new.to_id, new.relation)"
+                " = (ins.from_id, ins.to_id, ins.relation) AND COALESCE(new.valid_from, now()) = ins.valid_from"
+                " ORDER BY new.ord"
+            ).format(LINK_COLUMNS),
+            (
+                [s.from_id for s in specs],
+                [s.to_id for s in specs],
+                [s.relation for s in specs],
+                [s.strength for s in specs],
+                [s.valid_from for s in specs],
+                [s.valid_to for s in specs],
+                [json.dumps(s.metadata) for s in specs],
+                tenant_id,
+                created_by,
+                run_id,
+            ),
+        )
+        .fetchall()
+    )
+    assert len(links) == len(specs)
+    return links
 
 
 def memory_validity(conn: Conn, memory_id: UUID) -> MemoryValidity | None:
@@ -163,24 +168,27 @@ def revert_supersessions(conn: Conn, link_ids: Sequence[UUID]) -> None:
 
 def live_supersessions_of(conn: Conn, memory_id: UUID) -> list[UUID]:
     """The live supersedes links that replace this memory (to it)."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
         "SELECT id FROM links WHERE to_id = %s AND relation = 'supersedes' AND ended_at IS NULL ORDER BY id",
         (memory_id,),
     ).fetchall()
-    return [r["id"] for r in rows]
 
 
 def end_links(conn: Conn, link_ids: Sequence[UUID], reason: EndedReason) -> list[Link]:
     """End live links now, keeping them as history (their validity stops at now)."""
-    rows = conn.execute(
-        sql.SQL(
-            "UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
-            " valid_to = GREATEST(l.valid_from, LEAST(COALESCE(l.valid_to, 'infinity'), now()))"
-            " WHERE l.id = ANY(%s) AND l.ended_at IS NULL RETURNING {}"
-        ).format(LINK_COLUMNS),
-        (reason, list(link_ids)),
-    ).fetchall()
-    return [link_from_row(r) for r in rows]
+    return (
+        conn.cursor(row_factory=class_row(Link))
+        .execute(
+            sql.SQL(
+                "UPDATE links AS l SET ended_at = now(), ended_reason = %s, valid_to_before_end = l.valid_to,"
+                " valid_to = GREATEST(l.valid_from, LEAST(COALESCE(l.valid_to, 'infinity'), now()))"
+                " WHERE l.id = ANY(%s) AND l.ended_at IS NULL RETURNING {}"
+            ).format(LINK_COLUMNS),
+            (reason, list(link_ids)),
+        )
+        .fetchall()
+    )
 
 
 def find_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UUID | None = None) -> list[Link]:
@@ -195,18 +203,24 @@ def find_links(conn: Conn, *, link_ids: Sequence[UUID] | None = None, run_id: UU
         params.append(run_id)
     if not clauses:
         return []
-    rows = conn.execute(
-        sql.SQL("SELECT {} FROM links l WHERE {}").format(LINK_COLUMNS, sql.SQL(" AND ").join(clauses)), params
-    ).fetchall()
-    return [link_from_row(r) for r in rows]
+    return (
+        conn.cursor(row_factory=class_row(Link))
+        .execute(
+            sql.SQL("SELECT {} FROM links l WHERE {}").format(LINK_COLUMNS, sql.SQL(" AND ").join(clauses)), params
+        )
+        .fetchall()
+    )
 
 
 def delete_links(conn: Conn, link_ids: Sequence[UUID]) -> list[Link]:
     """Remove links for good (an undone consolidation run)."""
-    rows = conn.execute(
-        sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS), (list(link_ids),)
-    ).fetchall()
-    return [link_from_row(r) for r in rows]
+    return (
+        conn.cursor(row_factory=class_row(Link))
+        .execute(
+            sql.SQL("DELETE FROM links AS l WHERE l.id = ANY(%s) RETURNING {}").format(LINK_COLUMNS), (list(link_ids),)
+        )
+        .fetchall()
+    )
 
 
 def list_links(
@@ -222,8 +236,9 @@ def list_links(
     """Newest first, keyset-paginated on (created_at, id)."""
     ends = {"out": "l.from_id = %s", "in": "l.to_id = %s", "both": "(l.from_id = %s OR l.to_id = %s)"}
     end_values = None if memory_id is None else (memory_id,) * (2 if direction == "both" else 1)
-    rows, next_cursor = newest_first(
+    return newest_first(
         conn,
+        Link,
         select=sql.SQL("SELECT {} FROM links l").format(LINK_COLUMNS),
         filters=[
             (ends[direction], end_values),
@@ -234,15 +249,15 @@ def list_links(
         limit=limit,
         alias="l",
     )
-    return [link_from_row(r) for r in rows], next_cursor
 
 
 def memory_summaries(conn: Conn, ids: Sequence[UUID], *, active_only: bool = True) -> dict[UUID, MemorySummary]:
     status = sql.SQL("AND m.status = 'active'") if active_only else sql.SQL("")
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=class_row(MemorySummary))
+    rows = cur.execute(
         sql.SQL("SELECT {} FROM memories m WHERE m.id = ANY(%s) {}").format(SUMMARY_COLUMNS, status), (list(ids),)
     ).fetchall()
-    return {r["id"]: summary_from_row(r) for r in rows}
+    return {r.id: r for r in rows}
 
 
 # A memory valid at %(as_of)s, as recall reads memories: valid_from (or, without one, the creation
@@ -316,27 +331,31 @@ def walk(
     relations: Sequence[str] | None,
     as_of: datetime,
     limit: int,
-) -> list[Row]:
+) -> list[WalkStep]:
     """The walk from one memory with each reached memory's summary and the link that reached it."""
     query = sql.SQL(
-        "SELECT r.depth, r.node, r.parent, {summary}, {link_cols} FROM ({walk}) r"
+        "SELECT {step}, {summary_and_link} FROM ({walk}) r"
         " JOIN memories m ON m.id = r.node JOIN links l ON l.id = r.edge ORDER BY r.depth, r.ord"
     ).format(
-        summary=SUMMARY_COLUMNS,
-        link_cols=_prefixed_link_columns(),
+        step=select_list(WalkStep, "r", leave_out=NESTED),
+        summary_and_link=SUMMARY_AND_LINK,
         walk=walk_sql(sql.SQL("%(root)s::uuid"), direction, relations),
     )
-    return conn.execute(
-        query,
-        {
-            "root": root,
-            "tenant": tenant_id,
-            "depth": depth,
-            "limit": limit,
-            "as_of": as_of,
-            "relations": list(relations or []),
-        },
-    ).fetchall()
+    return (
+        conn.cursor(row_factory=class_row(WalkStep))
+        .execute(
+            query,
+            {
+                "root": root,
+                "tenant": tenant_id,
+                "depth": depth,
+                "limit": limit,
+                "as_of": as_of,
+                "relations": list(relations or []),
+            },
+        )
+        .fetchall()
+    )
 
 
 def walk_many(
@@ -350,52 +369,68 @@ def walk_many(
     as_of: datetime,
     include_expired: bool,
     limit: int,
-) -> list[Row]:
+) -> list[RootedWalkStep]:
     """The same walk from each of several memories, in one query (recall expansion): only through
     memories valid at as_of, as recall's results are."""
     query = sql.SQL(
-        "SELECT r0.root, r.depth, r.node, r.parent, {summary}, {link_cols}"
+        "SELECT {step}, {summary_and_link}"
         " FROM unnest(%(roots)s::uuid[]) AS r0(root) CROSS JOIN LATERAL ({walk}) r"
         " JOIN memories m ON m.id = r.node JOIN links l ON l.id = r.edge ORDER BY r0.root, r.depth, r.ord"
     ).format(
-        summary=SUMMARY_COLUMNS,
-        link_cols=_prefixed_link_columns(),
+        step=select_list(RootedWalkStep, "r", leave_out=NESTED, expressions={"root": sql.SQL("r0.root")}),
+        summary_and_link=SUMMARY_AND_LINK,
         walk=walk_sql(sql.SQL("r0.root"), direction, relations, memories_valid=True),
     )
-    return conn.execute(
-        query,
-        {
-            "roots": list(roots),
-            "tenant": tenant_id,
-            "depth": depth,
-            "limit": limit,
-            "as_of": as_of,
-            "include_expired": include_expired,
-            "relations": list(relations or []),
-        },
-    ).fetchall()
+    return (
+        conn.cursor(row_factory=class_row(RootedWalkStep))
+        .execute(
+            query,
+            {
+                "roots": list(roots),
+                "tenant": tenant_id,
+                "depth": depth,
+                "limit": limit,
+                "as_of": as_of,
+                "include_expired": include_expired,
+                "relations": list(relations or []),
+            },
+        )
+        .fetchall()
+    )
 
 
-def conflicts(conn: Conn, tenant_id: UUID, ids: Sequence[UUID], as_of: datetime, include_expired: bool) -> list[Row]:
+def conflicts(
+    conn: Conn, tenant_id: UUID, ids: Sequence[UUID], as_of: datetime, include_expired: bool
+) -> list[ConflictRow]:
     """`contradicts` links, either way, between each of `ids` and another active memory valid at as_of."""
-    return conn.execute(
-        sql.SQL(
-            "SELECT c.subject, {summary}, {link_cols} FROM ("
-            " SELECT l.from_id AS subject, l.to_id AS other, l.id AS edge FROM links l"
-            "  WHERE l.tenant_id = %(tenant)s AND l.from_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
-            "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)"
-            " UNION ALL"
-            " SELECT l.to_id, l.from_id, l.id FROM links l"
-            "  WHERE l.tenant_id = %(tenant)s AND l.to_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
-            "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)) c"
-            " JOIN memories m ON m.id = c.other AND m.status = 'active' AND {valid}"
-            " JOIN links l ON l.id = c.edge ORDER BY c.subject, l.strength DESC, l.id"
-        ).format(summary=SUMMARY_COLUMNS, link_cols=_prefixed_link_columns(), valid=MEMORY_VALID_AT),
-        {"tenant": tenant_id, "ids": list(ids), "as_of": as_of, "include_expired": include_expired},
-    ).fetchall()
+    return (
+        conn.cursor(row_factory=class_row(ConflictRow))
+        .execute(
+            sql.SQL(
+                "SELECT {subject}, {summary_and_link} FROM ("
+                " SELECT l.from_id AS subject, l.to_id AS other, l.id AS edge FROM links l"
+                "  WHERE l.tenant_id = %(tenant)s AND l.from_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
+                "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)"
+                " UNION ALL"
+                " SELECT l.to_id, l.from_id, l.id FROM links l"
+                "  WHERE l.tenant_id = %(tenant)s AND l.to_id = ANY(%(ids)s) AND l.relation = 'contradicts'"
+                "  AND l.valid_from <= %(as_of)s AND (l.valid_to IS NULL OR l.valid_to > %(as_of)s)) c"
+                " JOIN memories m ON m.id = c.other AND m.status = 'active' AND {valid}"
+                " JOIN links l ON l.id = c.edge ORDER BY c.subject, l.strength DESC, l.id"
+            ).format(
+                subject=select_list(ConflictRow, "c", leave_out=NESTED),
+                summary_and_link=SUMMARY_AND_LINK,
+                valid=MEMORY_VALID_AT,
+            ),
+            {"tenant": tenant_id, "ids": list(ids), "as_of": as_of, "include_expired": include_expired},
+        )
+        .fetchall()
+    )
 
 
-def supersession_chain(conn: Conn, tenant_id: UUID, memory_id: UUID, *, newer: bool, max_steps: int = 100) -> list[Row]:
+def supersession_chain(
+    conn: Conn, tenant_id: UUID, memory_id: UUID, *, newer: bool, max_steps: int = 100
+) -> list[ChainStep]:
     """Follow `supersedes` links from a memory: to what it replaced (newer=False), or to what
     replaced it (newer=True), transitively, cycle-safe; deleted memories included (history)."""
     step_from, step_to = ("l.to_id", "l.from_id") if newer else ("l.from_id", "l.to_id")
@@ -409,52 +444,28 @@ def supersession_chain(conn: Conn, tenant_id: UUID, memory_id: UUID, *, newer: b
         "  ON l.tenant_id = %(tenant)s AND {step_from} = c.node AND l.relation = 'supersedes'"
         "  AND l.ended_reason IS DISTINCT FROM 'link_deleted'"
         "  WHERE NOT {step_to} = ANY(c.path) AND c.steps < %(max_steps)s)"
-        " SELECT c.steps, {summary}, {link_cols} FROM chain c JOIN memories m ON m.id = c.node"
+        " SELECT {step}, {summary_and_link} FROM chain c JOIN memories m ON m.id = c.node"
         " JOIN links l ON l.id = c.edge ORDER BY c.steps, l.valid_from, l.id"
     ).format(
         step_from=sql.SQL(step_from),
         step_to=sql.SQL(step_to),
-        summary=SUMMARY_COLUMNS,
-        link_cols=_prefixed_link_columns(),
+        step=select_list(ChainStep, "c", leave_out=NESTED),
+        summary_and_link=SUMMARY_AND_LINK,
     )
-    return conn.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
+    cur = conn.cursor(row_factory=class_row(ChainStep))
+    return cur.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
 
 
 def previous_versions(conn: Conn, memory_id: UUID) -> list[MemoryVersion]:
-    rows = conn.execute(
-        "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to, changed_at"
-        " FROM memory_versions WHERE memory_id = %s ORDER BY version",
-        (memory_id,),
-    ).fetchall()
-    return [MemoryVersion.model_validate(r) for r in rows]
+    query = sql.SQL("SELECT {} FROM memory_versions WHERE memory_id = %s ORDER BY version").format(
+        select_list(MemoryVersion)
+    )
+    return conn.cursor(row_factory=class_row(MemoryVersion)).execute(query, (memory_id,)).fetchall()
 
 
 def current_version(conn: Conn, memory_id: UUID) -> MemoryVersion | None:
-    row = conn.execute(
-        "SELECT version, content, kind, importance, tags, source, metadata, valid_from, valid_to,"
-        " NULL::timestamptz AS changed_at FROM memories WHERE id = %s AND status = 'active'",
-        (memory_id,),
-    ).fetchone()
-    return MemoryVersion.model_validate(row) if row else None
-
-
-def _prefixed_link_columns() -> sql.Composable:
-    """The link's columns, named link_* so they sit beside a memory's in one row."""
-    names = (
-        "id",
-        "from_id",
-        "to_id",
-        "relation",
-        "strength",
-        "valid_from",
-        "valid_to",
-        "metadata",
-        "created_by",
-        "run_id",
-        "created_at",
-        "ended_at",
-        "ended_reason",
+    """The version the memory is at (it was replaced by nothing yet)."""
+    query = sql.SQL("SELECT {} FROM memories WHERE id = %s AND status = 'active'").format(
+        select_list(MemoryVersion, expressions={"changed_at": sql.SQL("NULL::timestamptz")})
     )
-    return sql.SQL(", ").join(
-        sql.SQL("l.{} AS {}").format(sql.Identifier(n), sql.Identifier(f"link_{n}")) for n in names
-    )
+    return conn.cursor(row_factory=class_row(MemoryVersion)).execute(query, (memory_id,)).fetchone()
