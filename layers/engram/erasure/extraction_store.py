@@ -6,28 +6,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
+from psycopg.rows import scalar_row
+
 from engram.core.db import Conn
 
 
 def derived_from_conversations(conn: Conn, conversation_ids: Sequence[UUID]) -> list[UUID]:
     """Memories extraction derived from these conversations' turns (their evidence cites them): a
     conversation's erasure reaches what was learned from it, whatever else the memory cites."""
-    rows = conn.execute(
-        "SELECT DISTINCT e.memory_id AS id FROM memory_evidence e JOIN memories m ON m.id = e.memory_id"
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
+        "SELECT DISTINCT e.memory_id FROM memory_evidence e JOIN memories m ON m.id = e.memory_id"
         " WHERE e.conversation_id = ANY(%s) ORDER BY 1",
         (list(conversation_ids),),
     ).fetchall()
-    return [r["id"] for r in rows]
 
 
 def derived_from_messages(conn: Conn, message_ids: Sequence[UUID]) -> list[UUID]:
     """Memories extraction derived from these turns (their evidence cites one), locked: a redacted turn's."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
         "SELECT id FROM memories WHERE id IN (SELECT memory_id FROM memory_evidence WHERE message_id = ANY(%s))"
         " ORDER BY id FOR UPDATE",
         (list(message_ids),),
     ).fetchall()
-    return [r["id"] for r in rows]
 
 
 def scrub_extraction(conn: Conn, memory_ids: Sequence[UUID]) -> int:
@@ -41,18 +43,19 @@ def scrub_extraction(conn: Conn, memory_ids: Sequence[UUID]) -> int:
         " WHERE id = ANY(%(m)s) AND source = 'conversation_summary')",
         {"m": ids},
     )
-    actions = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    action_runs: list[UUID] = cur.execute(
         "DELETE FROM extraction_actions WHERE memory_id = ANY(%(m)s) OR target_id = ANY(%(m)s) RETURNING run_id",
         {"m": ids},
     ).fetchall()
-    runs = conn.execute(
+    runs = cur.execute(
         "UPDATE extraction_runs SET summary_before = NULL, summary_after = NULL"
         " WHERE summary_memory_id = ANY(%(m)s) OR previous_summary_memory_id = ANY(%(m)s) RETURNING id",
         {"m": ids},
     ).fetchall()
-    texts = conn.execute(
+    texts = cur.execute(
         "UPDATE extraction_runs SET input_text = '' WHERE input_text IS NOT NULL AND input_text <> ''"
         " AND id = ANY(%(r)s) RETURNING id",
-        {"r": [a["run_id"] for a in actions]},
+        {"r": action_runs},
     ).fetchall()
-    return len(actions) + len(runs) + len(texts)
+    return len(action_runs) + len(runs) + len(texts)

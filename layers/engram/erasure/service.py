@@ -154,18 +154,18 @@ def _record(
     return store.insert_erasure(
         conn,
         tenant_id,
-        {
-            "id": erasure_id,
-            "scope": scope,
-            "actor": actor,
-            "key_id": key_id,
-            "selector": selector,
-            "dry_run": dry_run,
-            "cascade": cascade,
-            "counts": erased.counts.model_dump(),
-            "ids": erased.ids.model_dump(mode="json"),
-            "namespaces": erased.namespaces,
-        },
+        store.NewErasure(
+            id=erasure_id,
+            scope=scope,
+            actor=actor,
+            key_id=key_id,
+            selector=selector,
+            dry_run=dry_run,
+            cascade=cascade,
+            counts=erased.counts.model_dump(),
+            ids=erased.ids.model_dump(mode="json"),
+            namespaces=erased.namespaces,
+        ),
     )
 
 
@@ -245,7 +245,7 @@ def create_erasure(tenant_id: UUID, req: ErasureCreate, *, actor: Actor = "api",
     limit = settings().erasure_max_memories
     erasure_id = uuid4()
     with tenant_transaction(tenant_id) as conn:
-        memory_ids = store.selected_memories(conn, selector)
+        memory_ids = store.selected_memories(conn, req.selector)
         if len(memory_ids) > limit:
             raise InvalidField(
                 "selector",
@@ -254,7 +254,7 @@ def create_erasure(tenant_id: UUID, req: ErasureCreate, *, actor: Actor = "api",
                 limit=limit,
             )
         memory_ids = store.existing_memories(conn, memory_ids)
-        conversation_ids = store.selected_conversations(conn, selector)
+        conversation_ids = store.selected_conversations(conn, req.selector)
         erased = _erase(conn, erasure_id, memory_ids, conversation_ids, req.cascade, dry_run=req.dry_run)
         record = _record(
             conn,

@@ -6,18 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, LiteralString
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.abc import Params
+from psycopg.rows import class_row, scalar_row, tuple_row
 from psycopg.types.json import Jsonb
 
 from engram.core.db import Conn
-from engram.erasure.models import Erasure
+from engram.core.select_lists import select_list
+from engram.erasure.models import Cascade, Erasure, Selector
 
-# A selector's or a consolidation action's image: JSON in, JSON out.
-Row = dict[str, Any]
+# A consolidation action's before-image: JSON in, JSON out.
+Image = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -54,83 +57,118 @@ class TrashedMemory:
     memory_id: UUID
 
 
+@dataclass(frozen=True)
+class NamedAction:
+    """A consolidation action that names an erased memory, as it is before it loses their text."""
+
+    run_id: UUID
+    seq: int
+    step: str
+    action: str
+    memory_ids: list[UUID]
+    details: dict[str, Any]
+    before_image: Image | None
+
+
+@dataclass(frozen=True)
+class NewErasure:
+    """The audit record of one erasure, as it is written."""
+
+    id: UUID
+    scope: str
+    actor: str
+    key_id: UUID | None
+    selector: dict[str, Any]
+    dry_run: bool
+    cascade: Cascade
+    counts: dict[str, int]
+    ids: dict[str, list[str]]
+    namespaces: list[str] | None
+
+
 UUID_RE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
 # ---- what a selector covers -----------------------------------------------------------------------
 
 
-def _filters(selector: Row, alias: str) -> tuple[list[sql.Composable], list[Any]]:
+def _filters(selector: Selector, alias: str) -> tuple[list[sql.Composable], list[Any]]:
     """The selector's conditions on memories or conversations (both have namespace, tags, metadata,
     created_at)."""
     where: list[sql.Composable] = []
     params: list[Any] = []
     a = sql.Identifier(alias)
-    if selector.get("namespace") is not None:
+    if selector.namespace is not None:
         where.append(sql.SQL("{}.namespace = %s").format(a))
-        params.append(selector["namespace"])
-    if selector.get("tags"):
+        params.append(selector.namespace)
+    if selector.tags:
         where.append(sql.SQL("{}.tags @> %s").format(a))
-        params.append(list(selector["tags"]))
-    if selector.get("metadata"):
+        params.append(list(selector.tags))
+    if selector.metadata:
         where.append(sql.SQL("{}.metadata @> %s").format(a))
-        params.append(Jsonb(selector["metadata"]))
-    if selector.get("since") is not None:
+        params.append(Jsonb(selector.metadata))
+    if selector.since is not None:
         where.append(sql.SQL("{}.created_at >= %s").format(a))
-        params.append(selector["since"])
-    if selector.get("until") is not None:
+        params.append(selector.since)
+    if selector.until is not None:
         where.append(sql.SQL("{}.created_at < %s").format(a))
-        params.append(selector["until"])
+        params.append(selector.until)
     return where, params
 
 
-def selected_memories(conn: Conn, selector: Row) -> list[UUID]:
+def _ids(conn: Conn, query: LiteralString | sql.Composed, params: Params) -> list[UUID]:
+    """The first column of every row (ids, in the statement's order)."""
+    return conn.cursor(row_factory=scalar_row).execute(query, params).fetchall()
+
+
+def selected_memories(conn: Conn, selector: Selector) -> list[UUID]:
     """Memories (active and trashed) the selector covers; a conversation-only selector covers none."""
     where, params = _filters(selector, "m")
-    if selector.get("conversation_id") is not None:
+    if selector.conversation_id is not None:
         return []
     query = sql.SQL("SELECT m.id FROM memories m WHERE {} ORDER BY m.id").format(sql.SQL(" AND ").join(where))
-    return [r["id"] for r in conn.execute(query, params).fetchall()]
+    return _ids(conn, query, params)
 
 
-def selected_conversations(conn: Conn, selector: Row) -> list[UUID]:
+def selected_conversations(conn: Conn, selector: Selector) -> list[UUID]:
     where, params = _filters(selector, "c")
-    if selector.get("conversation_id") is not None:
+    if selector.conversation_id is not None:
         where.append(sql.SQL("c.id = %s"))
-        params.append(selector["conversation_id"])
+        params.append(selector.conversation_id)
     query = sql.SQL("SELECT c.id FROM conversations c WHERE {} ORDER BY c.id").format(sql.SQL(" AND ").join(where))
-    return [r["id"] for r in conn.execute(query, params).fetchall()]
+    return _ids(conn, query, params)
 
 
 def existing_memories(conn: Conn, ids: Sequence[UUID]) -> list[UUID]:
     """Those of `ids` that exist, locked: a concurrent erasure of one waits, then finds it gone."""
-    rows = conn.execute("SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (list(ids),)).fetchall()
-    return [r["id"] for r in rows]
+    return _ids(conn, "SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (list(ids),))
 
 
 def derived_from(conn: Conn, ids: Sequence[UUID]) -> list[UUID]:
     """Memories derived (derived_from links, followed transitively) from any of `ids`, not in `ids`.
     Every link counts, ended ones too: a text once derived from a memory may still repeat it."""
-    rows = conn.execute(
+    return _ids(
+        conn,
         "WITH RECURSIVE d(id) AS (SELECT unnest(%(ids)s::uuid[])"
         " UNION SELECT l.from_id FROM links l JOIN d ON l.to_id = d.id WHERE l.relation = 'derived_from')"
         " SELECT id FROM d WHERE NOT (id = ANY(%(ids)s::uuid[])) ORDER BY id",
         {"ids": list(ids)},
-    ).fetchall()
-    return [r["id"] for r in rows]
+    )
 
 
 def memory_texts(conn: Conn, ids: Sequence[UUID]) -> list[str]:
-    return [r["content"] for r in conn.execute("SELECT content FROM memories WHERE id = ANY(%s)", (list(ids),))]
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute("SELECT content FROM memories WHERE id = ANY(%s)", (list(ids),)).fetchall()
 
 
 def namespaces_of(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> list[str]:
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    found: list[str] = cur.execute(
         "SELECT namespace FROM memories WHERE id = ANY(%s)"
         " UNION SELECT namespace FROM conversations WHERE id = ANY(%s)",
         (list(memory_ids), list(conversation_ids)),
     ).fetchall()
-    return sorted(r["namespace"] for r in rows)
+    return sorted(found)
 
 
 def copy_counts(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> CopyCounts:
@@ -161,7 +199,8 @@ def trash_active(conn: Conn, ids: Sequence[UUID]) -> None:
     supersedes link had ended becomes current again (a hard delete alone would drop the link and leave
     it ended). That is the run's own effect taken back, not an edit: such a memory keeps its updated_at,
     so an undo of the run that superseded it still applies to it."""
-    kept = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    kept: list[tuple[UUID, datetime]] = cur.execute(
         "SELECT DISTINCT m.id, m.updated_at FROM links l JOIN memories m ON m.id = l.to_id"
         " WHERE l.tenant_id = engram_current_tenant() AND l.from_id = ANY(%(ids)s) AND l.relation = 'supersedes'"
         " AND l.supersede_applied AND l.ended_at IS NULL AND NOT (l.to_id = ANY(%(ids)s))",
@@ -176,16 +215,16 @@ def trash_active(conn: Conn, ids: Sequence[UUID]) -> None:
         conn.execute(
             "UPDATE memories m SET updated_at = k.updated_at FROM unnest(%s::uuid[], %s::timestamptz[])"
             " AS k(id, updated_at) WHERE m.id = k.id",
-            ([r["id"] for r in kept], [r["updated_at"] for r in kept]),
+            ([memory_id for memory_id, _ in kept], [updated_at for _, updated_at in kept]),
         )
 
 
 def delete_uploads(conn: Conn, memory_ids: Sequence[UUID]) -> list[str]:
     """Upload records of these memories (their params hold tags and metadata); returns their S3 keys."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
         "DELETE FROM document_uploads WHERE memory_id = ANY(%s) RETURNING s3_key", (list(memory_ids),)
     ).fetchall()
-    return [r["s3_key"] for r in rows]
 
 
 def delete_verdicts(conn: Conn, memory_ids: Sequence[UUID]) -> None:
@@ -246,7 +285,7 @@ def _scrub_value(value: Any) -> Any:
     return value
 
 
-def _scrub_image(image: Row | None, erased: set[str]) -> Row | None:
+def _scrub_image(image: Image | None, erased: set[str]) -> Image | None:
     """The before-image without the erased memories: their rows, chunks, decay entries and the ids of
     memories the run wrote (which undo would delete: they are gone). `erased` lists what was removed."""
     if not image:
@@ -272,11 +311,10 @@ def scrub_actions(conn: Conn, ids: Sequence[UUID]) -> tuple[int, list[UUID]]:
     """Every consolidation action naming an erased memory loses its text: the memory's row and chunk
     images (undo restores the rest and names what it cannot), the reason and the free text of the
     details; the run lists the memory in erased_memories. Returns (actions changed, runs)."""
-    rows = conn.execute(
-        "SELECT run_id, seq, step, action, memory_ids, details, before_image FROM consolidation_actions"
-        " WHERE memory_ids && %s::uuid[] ORDER BY run_id, seq",
-        (list(ids),),
-    ).fetchall()
+    query = sql.SQL("SELECT {} FROM consolidation_actions WHERE memory_ids && %s::uuid[] ORDER BY run_id, seq").format(
+        select_list(NamedAction)
+    )
+    rows = conn.cursor(row_factory=class_row(NamedAction)).execute(query, (list(ids),)).fetchall()
     erased = {str(i) for i in ids}
     runs: dict[UUID, set[UUID]] = {}
     with conn.cursor() as cur:
@@ -285,18 +323,18 @@ def scrub_actions(conn: Conn, ids: Sequence[UUID]) -> tuple[int, list[UUID]]:
             " WHERE run_id = %s AND seq = %s",
             [
                 (
-                    [m for m in r["memory_ids"] if str(m) not in erased],
-                    f"{r['step']} {r['action']} (reason removed: a memory it named was erased)",
-                    Jsonb(_scrub_value(r["details"])),
-                    Jsonb(img) if (img := _scrub_image(r["before_image"], erased)) is not None else None,
-                    r["run_id"],
-                    r["seq"],
+                    [m for m in r.memory_ids if str(m) not in erased],
+                    f"{r.step} {r.action} (reason removed: a memory it named was erased)",
+                    Jsonb(_scrub_value(r.details)),
+                    Jsonb(img) if (img := _scrub_image(r.before_image, erased)) is not None else None,
+                    r.run_id,
+                    r.seq,
                 )
                 for r in rows
             ],
         )
     for r in rows:
-        runs.setdefault(r["run_id"], set()).update(m for m in r["memory_ids"] if str(m) in erased)
+        runs.setdefault(r.run_id, set()).update(m for m in r.memory_ids if str(m) in erased)
     for run_id, gone in runs.items():
         conn.execute(
             "UPDATE consolidation_runs SET erased_memories ="
@@ -319,7 +357,7 @@ def tree_images_with(conn: Conn, ids: Sequence[UUID]) -> list[TreeImage]:
     )
 
 
-def replace_tree_image(conn: Conn, run_id: UUID, seq: int, image: Row) -> None:
+def replace_tree_image(conn: Conn, run_id: UUID, seq: int, image: Image) -> None:
     conn.execute(
         "UPDATE consolidation_actions SET before_image = %s WHERE run_id = %s AND seq = %s",
         (Jsonb(image), run_id, seq),
@@ -361,53 +399,53 @@ def retire_exports(conn: Conn, namespaces: Sequence[str], erasure_id: UUID) -> l
 
 # ---- the audit record --------------------------------------------------------------------------------
 
-_COLUMNS = sql.SQL(
-    "id, scope, status, dry_run, cascade_mode AS cascade, selector, counts, erased_ids AS ids, namespaces, actor,"
-    " key_id, error, created_at, finished_at"
+_COLUMNS = select_list(
+    Erasure, expressions={"cascade": sql.Identifier("cascade_mode"), "ids": sql.Identifier("erased_ids")}
 )
 
 
-def insert_erasure(conn: Conn, tenant_id: UUID, record: Row) -> Erasure:
-    row = conn.execute(
+def insert_erasure(conn: Conn, tenant_id: UUID, record: NewErasure) -> Erasure:
+    cur = conn.cursor(row_factory=class_row(Erasure))
+    written = cur.execute(
         sql.SQL(
             "INSERT INTO erasures (id, tenant_id, scope, actor, key_id, selector, dry_run, cascade_mode, status,"
             " counts, erased_ids, namespaces, finished_at)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING {}"
         ).format(_COLUMNS),
         (
-            record["id"],
+            record.id,
             tenant_id,
-            record["scope"],
-            record["actor"],
-            record["key_id"],
-            Jsonb(record["selector"]),
-            record["dry_run"],
-            record["cascade"],
+            record.scope,
+            record.actor,
+            record.key_id,
+            Jsonb(record.selector),
+            record.dry_run,
+            record.cascade,
             "done",
-            Jsonb(record["counts"]),
-            Jsonb(record["ids"]),
-            record["namespaces"],
+            Jsonb(record.counts),
+            Jsonb(record.ids),
+            record.namespaces,
         ),
     ).fetchone()
-    assert row is not None
-    return Erasure.model_validate(row)
+    assert written is not None
+    return written
 
 
 def read_erasure(conn: Conn, erasure_id: UUID) -> Erasure | None:
-    row = conn.execute(sql.SQL("SELECT {} FROM erasures WHERE id = %s").format(_COLUMNS), (erasure_id,)).fetchone()
-    return Erasure.model_validate(row) if row else None
+    cur = conn.cursor(row_factory=class_row(Erasure))
+    return cur.execute(sql.SQL("SELECT {} FROM erasures WHERE id = %s").format(_COLUMNS), (erasure_id,)).fetchone()
 
 
 def erasure_of_memory(conn: Conn, memory_id: UUID) -> Erasure | None:
     """The erasure that took this memory (asked for by its id, or as part of a subject)."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=class_row(Erasure))
+    return cur.execute(
         sql.SQL(
             "SELECT {} FROM erasures WHERE NOT dry_run AND (erased_ids->'memories') ? %s"
             " ORDER BY created_at DESC LIMIT 1"
         ).format(_COLUMNS),
         (str(memory_id),),
     ).fetchone()
-    return Erasure.model_validate(row) if row else None
 
 
 def tenant_row_counts(conn: Conn) -> dict[str, int]:
@@ -439,9 +477,9 @@ def tenant_row_counts(conn: Conn) -> dict[str, int]:
             sql.SQL("(SELECT count(*) FROM {}) AS {}").format(sql.Identifier(t), sql.Identifier(t)) for t in tables
         )
     )
-    row = conn.execute(query).fetchone()
-    assert row is not None
-    return {k: int(v) for k, v in row.items()}
+    counts = conn.cursor(row_factory=tuple_row).execute(query).fetchone()
+    assert counts is not None
+    return {table: int(n) for table, n in zip(tables, counts, strict=True)}
 
 
 def erase_tenant(conn: Conn, tenant_id: UUID) -> None:
@@ -464,8 +502,9 @@ def tenant_exists(conn: Conn) -> bool:
 
 def tenant_object_keys(conn: Conn) -> list[str]:
     """Every S3 key the tenant's rows name: uploads, exports, imports."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    keys: list[str] = cur.execute(
         "SELECT s3_key FROM document_uploads UNION SELECT s3_key FROM exports WHERE s3_key <> ''"
         " UNION SELECT s3_key FROM imports"
     ).fetchall()
-    return sorted(r["s3_key"] for r in rows)
+    return sorted(keys)
