@@ -9,10 +9,11 @@ from uuid import UUID
 
 import numpy as np
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, scalar_row, tuple_row
 from psycopg.types.json import Jsonb
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.topics.models import HeldTopic, LeafMembers
 from engram.topics.rows import (
     MemberRow,
@@ -29,8 +30,11 @@ MEMBER_TEXT_CHARS = 600
 
 def space_thresholds(conn: Conn) -> dict[str, Any] | None:
     """The active embedding space's calibrated thresholds, if it has any."""
-    row = conn.execute("SELECT consolidation_thresholds FROM embedding_spaces WHERE active").fetchone()
-    return row["consolidation_thresholds"] if row else None
+    cur = conn.cursor(row_factory=scalar_row)
+    thresholds: dict[str, Any] | None = cur.execute(
+        "SELECT consolidation_thresholds FROM embedding_spaces WHERE active"
+    ).fetchone()
+    return thresholds
 
 
 def _live(alias: str) -> sql.Composable:
@@ -43,9 +47,10 @@ def memory_vectors(conn: Conn, namespace: str, model_id: str, dimension: int) ->
     """Each live memory of the namespace with at least one vector of the space: the mean of its
     chunks' vectors (pgvector's avg), and the start of its content (for names)."""
     d = sql.Literal(int(dimension))
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    rows: list[tuple[UUID, str, str]] = cur.execute(
         sql.SQL(
-            "SELECT m.id, left(m.content, {chars}) AS text, avg(c.embedding::vector({d}))::text AS v"
+            "SELECT m.id, left(m.content, {chars}), avg(c.embedding::vector({d}))::text"
             " FROM memories m JOIN chunks c ON c.memory_id = m.id"
             " WHERE m.namespace = %s AND {live} AND c.embedding_dim = {d} AND c.model_id = %s"
             " GROUP BY m.id ORDER BY m.id"
@@ -55,28 +60,27 @@ def memory_vectors(conn: Conn, namespace: str, model_id: str, dimension: int) ->
     if not rows:
         return MemoryVectors([], [], np.zeros((0, int(dimension)), dtype=np.float32))
     # One C-level parse of all vectors: parsing 100k x 1024 floats one by one in Python takes minutes.
-    flat = np.fromstring(",".join(r["v"][1:-1] for r in rows), sep=",", dtype=np.float32)
-    return MemoryVectors([r["id"] for r in rows], [r["text"] for r in rows], flat.reshape(len(rows), -1))
+    flat = np.fromstring(",".join(v[1:-1] for _, _, v in rows), sep=",", dtype=np.float32)
+    return MemoryVectors([i for i, _, _ in rows], [t for _, t, _ in rows], flat.reshape(len(rows), -1))
 
 
 def previous_topics(conn: Conn, namespace: str) -> list[PreviousTopic]:
     """The published topics of the namespace: id, parent, leaf or not, name, how named, created_at."""
+    query = sql.SQL("SELECT {} FROM topics WHERE namespace = %s").format(select_list(PreviousTopic))
     with conn.cursor(row_factory=class_row(PreviousTopic)) as cur:
-        return cur.execute(
-            "SELECT id, parent_id, is_leaf, name, named_by, keywords, created_at FROM topics WHERE namespace = %s",
-            (namespace,),
-        ).fetchall()
+        return cur.execute(query, (namespace,)).fetchall()
 
 
 def previous_leaf_members(conn: Conn, namespace: str) -> dict[str, set[UUID]]:
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    rows: list[tuple[str, UUID]] = cur.execute(
         "SELECT tm.topic_id, tm.memory_id FROM topic_members tm JOIN topics t"
         " ON t.tenant_id = tm.tenant_id AND t.id = tm.topic_id WHERE t.namespace = %s",
         (namespace,),
     ).fetchall()
     out: dict[str, set[UUID]] = {}
-    for r in rows:
-        out.setdefault(r["topic_id"], set()).add(r["memory_id"])
+    for topic_id, memory_id in rows:
+        out.setdefault(topic_id, set()).add(memory_id)
     return out
 
 
@@ -85,13 +89,14 @@ def allocate_topic_ids(conn: Conn, tenant_id: UUID, count: int) -> list[str]:
     rebuilds never hand out one number twice."""
     if count <= 0:
         return []
-    row = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    first: int | None = cur.execute(
         "INSERT INTO topic_counters AS tc (tenant_id, next_no) VALUES (%s, 1 + %s)"
-        " ON CONFLICT (tenant_id) DO UPDATE SET next_no = tc.next_no + %s RETURNING next_no - %s AS first",
+        " ON CONFLICT (tenant_id) DO UPDATE SET next_no = tc.next_no + %s RETURNING next_no - %s",
         (tenant_id, count, count, count),
     ).fetchone()
-    assert row is not None
-    return [f"t{row['first'] + i}" for i in range(count)]
+    assert first is not None
+    return [f"t{first + i}" for i in range(count)]
 
 
 def publish_tree(
@@ -152,19 +157,20 @@ def tree_image(conn: Conn, namespace: str) -> dict[str, Any]:
     """The namespace's published tree as JSON, to put back with `restore_tree_image`: its
     topic_trees row (None: no tree), its topics as the database renders them, and the leaf
     membership as three parallel arrays (a tenth of the size of one object per member)."""
-    row = conn.execute(
-        "SELECT (SELECT to_jsonb(tt) FROM topic_trees tt WHERE tt.namespace = %(ns)s) AS tree,"
-        " COALESCE((SELECT jsonb_agg(to_jsonb(t) ORDER BY t.id) FROM topics t WHERE t.namespace = %(ns)s),"
-        " '[]') AS topics,"
-        " (SELECT jsonb_build_object('topic_id', COALESCE(jsonb_agg(tm.topic_id ORDER BY tm.memory_id), '[]'),"
-        "  'memory_id', COALESCE(jsonb_agg(tm.memory_id ORDER BY tm.memory_id), '[]'),"
+    cur = conn.cursor(row_factory=scalar_row)
+    image: dict[str, Any] | None = cur.execute(
+        "SELECT jsonb_build_object('tree', (SELECT to_jsonb(tt) FROM topic_trees tt WHERE tt.namespace = %(ns)s),"
+        " 'topics', COALESCE((SELECT jsonb_agg(to_jsonb(t) ORDER BY t.id) FROM topics t WHERE t.namespace = %(ns)s),"
+        " '[]'),"
+        " 'members', (SELECT jsonb_build_object('topic_id', COALESCE(jsonb_agg(tm.topic_id ORDER BY tm.memory_id),"
+        "  '[]'), 'memory_id', COALESCE(jsonb_agg(tm.memory_id ORDER BY tm.memory_id), '[]'),"
         "  'similarity', COALESCE(jsonb_agg(tm.similarity ORDER BY tm.memory_id), '[]'))"
         "  FROM topic_members tm JOIN topics t ON t.tenant_id = tm.tenant_id AND t.id = tm.topic_id"
-        "  WHERE t.namespace = %(ns)s) AS members",
+        "  WHERE t.namespace = %(ns)s))",
         {"ns": namespace},
     ).fetchone()
-    assert row is not None
-    return {"tree": row["tree"], "topics": row["topics"], "members": row["members"]}
+    assert image is not None
+    return image
 
 
 def restore_tree_image(conn: Conn, namespace: str, image: dict[str, Any]) -> None:
@@ -193,7 +199,8 @@ def restore_tree_image(conn: Conn, namespace: str, image: dict[str, Any]) -> Non
 def unplaced_chunk_ids(conn: Conn, namespace: str, model_id: str) -> list[UUID]:
     """One embedded chunk of each live memory of the namespace that belongs to no leaf (what
     `assign_new_members` takes)."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
         sql.SQL(
             "SELECT DISTINCT ON (c.memory_id) c.id FROM chunks c JOIN memories m ON m.id = c.memory_id"
             " WHERE m.namespace = %s AND {live} AND c.model_id = %s AND c.embedding IS NOT NULL"
@@ -202,21 +209,15 @@ def unplaced_chunk_ids(conn: Conn, namespace: str, model_id: str) -> list[UUID]:
         ).format(live=_live("m")),
         (namespace, model_id),
     ).fetchall()
-    return [r["id"] for r in rows]
 
 
 def tree_info(conn: Conn, namespace: str) -> TreeInfo | None:
+    query = sql.SQL("SELECT {} FROM topic_trees WHERE namespace = %s").format(select_list(TreeInfo))
     with conn.cursor(row_factory=class_row(TreeInfo)) as cur:
-        return cur.execute(
-            "SELECT namespace, version, model_id, memories, leaves, built_at FROM topic_trees WHERE namespace = %s",
-            (namespace,),
-        ).fetchone()
+        return cur.execute(query, (namespace,)).fetchone()
 
 
-_TOPIC_COLUMNS = sql.SQL(
-    "t.id, t.namespace, t.parent_id, t.depth, t.is_leaf, t.name, t.keywords, t.named_by,"
-    " t.member_count, t.created_at, t.updated_at"
-)
+_TOPIC_COLUMNS = select_list(TopicRecord, "t")
 
 
 def _topics(conn: Conn, query: sql.Composed, params: Sequence[Any]) -> list[TopicRecord]:
@@ -244,14 +245,14 @@ def topics_by_id(conn: Conn, ids: Sequence[str]) -> list[TopicRecord]:
 
 def ancestor_ids(conn: Conn, topic_id: str, limit: int) -> list[str]:
     """The ids above a topic, the top-level one first (at most `limit` of them), in one statement."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
         "WITH RECURSIVE up(id, parent_id, n) AS ("
         " SELECT t.id, t.parent_id, 0 FROM topics t WHERE t.id = %s"
         " UNION ALL SELECT t.id, t.parent_id, up.n + 1 FROM topics t JOIN up ON t.id = up.parent_id WHERE up.n < %s)"
         " SELECT id FROM up WHERE n > 0 ORDER BY n DESC",
         (topic_id, limit),
     ).fetchall()
-    return [r["id"] for r in rows]
 
 
 def children_of(conn: Conn, ids: Sequence[str]) -> list[TopicRecord]:
@@ -285,7 +286,8 @@ def samples(conn: Conn, topic_ids: Sequence[str], per_topic: int, chars: int) ->
     """A few member texts per topic (the most important of its leaves' members), cut to `chars`."""
     if not topic_ids:
         return {}
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    rows: list[tuple[str, str]] = cur.execute(
         sql.SQL(
             "{sub} SELECT root, text FROM (SELECT sub.root, left(m.content, %(chars)s) AS text,"
             " row_number() OVER (PARTITION BY sub.root ORDER BY m.importance DESC, m.created_at DESC, m.id) AS n"
@@ -295,8 +297,8 @@ def samples(conn: Conn, topic_ids: Sequence[str], per_topic: int, chars: int) ->
         {"ids": list(topic_ids), "chars": chars, "per": per_topic},
     ).fetchall()
     out: dict[str, list[str]] = {}
-    for r in rows:
-        out.setdefault(r["root"], []).append(r["text"])
+    for root, text in rows:
+        out.setdefault(root, []).append(text)
     return out
 
 
@@ -313,14 +315,23 @@ def member_pages(
     statement for all the topics, each numbered in its own order."""
     if not topic_ids:
         return {}
+    member = select_list(
+        MemberRow,
+        "m",
+        expressions={
+            "root": sql.SQL("sub.root"),
+            "summary": sql.SQL("left(m.content, %(chars)s)"),
+            "truncated": sql.SQL("length(m.content) > %(chars)s"),
+            "topic_id": sql.SQL("tm.topic_id"),
+            "similarity": sql.SQL("tm.similarity"),
+            "n": sql.SQL("row_number() OVER (PARTITION BY sub.root ORDER BY {})").format(_MEMBER_ORDER[order]),
+        },
+    )
     query = sql.SQL(
-        "{sub} SELECT * FROM (SELECT sub.root, m.id, m.namespace, m.kind, m.layer, m.tags, m.importance,"
-        " m.created_at, left(m.content, %(chars)s) AS summary, length(m.content) > %(chars)s AS truncated,"
-        " tm.topic_id, tm.similarity, row_number() OVER (PARTITION BY sub.root ORDER BY {order_by}) AS n"
-        " FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
+        "{sub} SELECT {fields} FROM (SELECT {member} FROM sub JOIN topic_members tm ON tm.topic_id = sub.id"
         " JOIN memories m ON m.id = tm.memory_id WHERE sub.is_leaf AND {live}) p"
         " WHERE n > %(offset)s AND n <= %(offset)s + %(limit)s ORDER BY root, n"
-    ).format(sub=_LEAVES_UNDER, live=_live("m"), order_by=_MEMBER_ORDER[order])
+    ).format(sub=_LEAVES_UNDER, fields=select_list(MemberRow, "p"), member=member, live=_live("m"))
     with conn.cursor(row_factory=class_row(MemberRow)) as cur:
         rows = cur.execute(
             query, {"ids": list(topic_ids), "chars": chars, "offset": offset, "limit": limit + 1}
@@ -335,49 +346,54 @@ def leaves_of_size(conn: Conn, namespace: str, min_members: int) -> list[LeafMem
     """Leaves of the namespace with at least `min_members` live memories that are not documents (a
     document's memory holds its synopsis): id, name and those memories' ids, largest first."""
     query = sql.SQL(
-        "SELECT t.id, t.name, array_agg(m.id ORDER BY m.id) AS memory_ids FROM topics t"
+        "SELECT {fields} FROM topics t"
         " JOIN topic_members tm ON tm.tenant_id = t.tenant_id AND tm.topic_id = t.id"
         " JOIN memories m ON m.id = tm.memory_id"
         " WHERE t.namespace = %s AND t.is_leaf AND {live} AND m.document_tier IS NULL"
         " GROUP BY t.id, t.name HAVING count(*) >= %s ORDER BY count(*) DESC, t.id"
-    ).format(live=_live("m"))
+    ).format(
+        fields=select_list(LeafMembers, "t", expressions={"memory_ids": sql.SQL("array_agg(m.id ORDER BY m.id)")}),
+        live=_live("m"),
+    )
     with conn.cursor(row_factory=class_row(LeafMembers)) as cur:
         return cur.execute(query, (namespace, min_members)).fetchall()
 
 
 def memory_ids_under(conn: Conn, topic_ids: Sequence[str]) -> list[UUID]:
     """Memories of these topics (leaves' members, nodes through their leaves)."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
         sql.SQL(
             "{sub} SELECT DISTINCT tm.memory_id FROM sub JOIN topic_members tm"
             " ON tm.topic_id = sub.id WHERE sub.is_leaf"
         ).format(sub=_LEAVES_UNDER),
         {"ids": list(topic_ids)},
     ).fetchall()
-    return [r["memory_id"] for r in rows]
 
 
 def leaves_of_memories(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, tuple[str, str]]:
     """memory id -> (leaf id, leaf name)."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    rows: list[tuple[UUID, str, str]] = cur.execute(
         "SELECT tm.memory_id, t.id, t.name FROM topic_members tm JOIN topics t"
         " ON t.tenant_id = tm.tenant_id AND t.id = tm.topic_id WHERE tm.memory_id = ANY(%s)",
         (list(memory_ids),),
     ).fetchall()
-    return {r["memory_id"]: (r["id"], r["name"]) for r in rows}
+    return {memory_id: (leaf_id, name) for memory_id, leaf_id, name in rows}
 
 
 def mean_vectors(conn: Conn, memory_ids: Sequence[UUID], model_id: str, dimension: int) -> dict[UUID, list[float]]:
     """Each memory's mean chunk vector in the space (those with one)."""
     d = sql.Literal(int(dimension))
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    rows: list[tuple[UUID, str]] = cur.execute(
         sql.SQL(
-            "SELECT c.memory_id, avg(c.embedding::vector({d}))::text AS v FROM chunks c"
+            "SELECT c.memory_id, avg(c.embedding::vector({d}))::text FROM chunks c"
             " WHERE c.memory_id = ANY(%s) AND c.embedding_dim = {d} AND c.model_id = %s GROUP BY c.memory_id"
         ).format(d=d),
         (list(memory_ids), model_id),
     ).fetchall()
-    return {r["memory_id"]: [float(x) for x in r["v"][1:-1].split(",")] for r in rows}
+    return {memory_id: [float(x) for x in v[1:-1].split(",")] for memory_id, v in rows}
 
 
 def assign_new_members(
@@ -405,8 +421,8 @@ def assign_new_members(
         " counted AS (UPDATE topics t SET member_count = t.member_count + j.n, updated_at = now()"
         "  FROM (SELECT topic_id, count(*) AS n FROM joined GROUP BY topic_id) j WHERE t.id = j.topic_id"
         "  RETURNING t.id)"
-        " SELECT id, namespace, v::text AS v FROM best WHERE topic_id IS NULL OR sim < %(threshold)s"
-    ).format(d=d)
+        " SELECT {fields} FROM best WHERE topic_id IS NULL OR sim < %(threshold)s"
+    ).format(d=d, fields=select_list(Unplaced, expressions={"v": sql.SQL("v::text")}))
     with conn.cursor(row_factory=class_row(Unplaced)) as cur:
         return cur.execute(query, {"chunks": list(chunk_ids), "model": model_id, "threshold": threshold}).fetchall()
 
@@ -429,10 +445,11 @@ def add_singleton_leaves(
 
 
 def texts_of(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, str]:
-    rows = conn.execute(
-        "SELECT id, left(content, %s) AS text FROM memories WHERE id = ANY(%s)", (MEMBER_TEXT_CHARS, list(memory_ids))
+    cur = conn.cursor(row_factory=tuple_row)
+    rows: list[tuple[UUID, str]] = cur.execute(
+        "SELECT id, left(content, %s) FROM memories WHERE id = ANY(%s)", (MEMBER_TEXT_CHARS, list(memory_ids))
     ).fetchall()
-    return {r["id"]: r["text"] for r in rows}
+    return dict(rows)
 
 
 def delete_namespace_tree(conn: Conn, namespace: str) -> None:
@@ -443,25 +460,24 @@ def delete_namespace_tree(conn: Conn, namespace: str) -> None:
 def topics_holding(conn: Conn, memory_ids: Sequence[UUID]) -> list[HeldTopic]:
     """The leaves these memories belong to and every topic above them, with how many of the memories
     each holds (`erased`): what an erasure renames."""
+    query = sql.SQL(
+        "WITH RECURSIVE up(id, n) AS ("
+        " SELECT tm.topic_id, count(*) FROM topic_members tm WHERE tm.memory_id = ANY(%s) GROUP BY tm.topic_id"
+        " UNION ALL SELECT t.parent_id, up.n FROM topics t JOIN up ON t.id = up.id WHERE t.parent_id IS NOT NULL)"
+        " SELECT {fields} FROM up JOIN topics t ON t.id = up.id"
+        " GROUP BY t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by"
+    ).format(fields=select_list(HeldTopic, "t", expressions={"erased": sql.SQL("sum(up.n)::int")}))
     with conn.cursor(row_factory=class_row(HeldTopic)) as cur:
-        return cur.execute(
-            "WITH RECURSIVE up(id, n) AS ("
-            " SELECT tm.topic_id, count(*) FROM topic_members tm WHERE tm.memory_id = ANY(%s) GROUP BY tm.topic_id"
-            " UNION ALL SELECT t.parent_id, up.n FROM topics t JOIN up ON t.id = up.id WHERE t.parent_id IS NOT NULL)"
-            " SELECT t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by, sum(up.n)::int AS erased"
-            " FROM up JOIN topics t ON t.id = up.id"
-            " GROUP BY t.id, t.parent_id, t.is_leaf, t.name, t.keywords, t.named_by",
-            (list(memory_ids),),
-        ).fetchall()
+        return cur.execute(query, (list(memory_ids),)).fetchall()
 
 
 def leaf_member_texts(conn: Conn, topic_id: str) -> list[str]:
-    rows = conn.execute(
-        "SELECT left(m.content, %s) AS text FROM topic_members tm JOIN memories m ON m.id = tm.memory_id"
+    cur = conn.cursor(row_factory=scalar_row)
+    return cur.execute(
+        "SELECT left(m.content, %s) FROM topic_members tm JOIN memories m ON m.id = tm.memory_id"
         " WHERE tm.topic_id = %s",
         (MEMBER_TEXT_CHARS, topic_id),
     ).fetchall()
-    return [r["text"] for r in rows]
 
 
 def shrink_topic(conn: Conn, topic_id: str, members_gone: int, name: str | None, kw: list[str] | None) -> None:
