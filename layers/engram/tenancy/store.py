@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
-import psycopg
-from psycopg.rows import DictRow, class_row
+from psycopg import sql
+from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.config import settings
 from engram.core.db import Conn
 from engram.core.errors import Conflict, InvalidField, NotFound
+from engram.core.select_lists import select_list
 from engram.tenancy.models import ApiKeyInfo, PurgeResult, UsageLine
 
 SCOPES = ("read", "write", "admin")
@@ -64,9 +65,9 @@ def create_tenant(owner: Conn, name: str) -> UUID:
     """Owner connection: tenants are created by operators, not by tenants."""
     if not name.strip() or len(name) > 200:
         raise InvalidField("name", "must be 1-200 characters", limit=200)
-    row = owner.execute("INSERT INTO tenants (name) VALUES (%s) RETURNING id", (name,)).fetchone()
-    assert row is not None
-    tenant_id: UUID = row["id"]
+    cur = owner.cursor(row_factory=scalar_row)
+    tenant_id: UUID | None = cur.execute("INSERT INTO tenants (name) VALUES (%s) RETURNING id", (name,)).fetchone()
+    assert tenant_id is not None
     return tenant_id
 
 
@@ -77,10 +78,13 @@ def issue_key(conn: Conn, tenant_id: UUID, scopes: Sequence[str], name: str = ""
     limit = settings().max_active_keys_per_tenant
     # Concurrent issues for one tenant take turns, so the count cannot be raced past the limit.
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('engram.api_keys:' || %s::text, 0))", (tenant_id,))
-    count_row = conn.execute(
-        "SELECT count(*) AS active FROM api_keys WHERE tenant_id = %s AND revoked_at IS NULL", (tenant_id,)
-    ).fetchone()
-    active = int(count_row["active"]) if count_row else 0
+    cur = conn.cursor(row_factory=scalar_row)
+    active = int(
+        cur.execute(
+            "SELECT count(*) FROM api_keys WHERE tenant_id = %s AND revoked_at IS NULL", (tenant_id,)
+        ).fetchone()
+        or 0
+    )
     if active >= limit:
         raise Conflict(
             f"this tenant has {active} active API keys, the limit is {limit}"
@@ -88,12 +92,12 @@ def issue_key(conn: Conn, tenant_id: UUID, scopes: Sequence[str], name: str = ""
             {"limit": limit, "active": active},
         )
     api_key, prefix = _new_key()
-    row = conn.execute(
+    key_id: UUID | None = cur.execute(
         "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes) VALUES (%s, %s, %s, %s, %s) RETURNING id",
         (tenant_id, name, prefix, hash_key(api_key), list(checked)),
     ).fetchone()
-    assert row is not None
-    return IssuedKey(row["id"], tenant_id, api_key, checked)
+    assert key_id is not None
+    return IssuedKey(key_id, tenant_id, api_key, checked)
 
 
 def revoke_key(conn: Conn, key_id: UUID) -> None:
@@ -105,45 +109,56 @@ def revoke_key(conn: Conn, key_id: UUID) -> None:
 
 
 def list_keys(conn: Conn) -> list[ApiKeyInfo]:
-    rows = conn.execute(
-        "SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at"
-    ).fetchall()
-    return [ApiKeyInfo.model_validate(r) for r in rows]
+    query = sql.SQL("SELECT {} FROM api_keys ORDER BY created_at").format(select_list(ApiKeyInfo))
+    return conn.cursor(row_factory=class_row(ApiKeyInfo)).execute(query).fetchall()
 
 
-def authenticate(conn: psycopg.Connection[DictRow], api_key: str) -> Principal | None:
+def authenticate(conn: Conn, api_key: str) -> Principal | None:
     # Keys are ASCII (see _new_key): anything else, a lone surrogate included, cannot be one to hash.
     if not api_key.startswith("egk_") or len(api_key) > 200 or not api_key.isascii():
         return None
-    row = conn.execute("SELECT * FROM engram_authenticate(%s)", (hash_key(api_key),)).fetchone()
-    if row is None:
+    cur = conn.cursor(row_factory=tuple_row)
+    found: tuple[UUID, UUID, list[str]] | None = cur.execute(
+        "SELECT tenant_id, key_id, scopes FROM engram_authenticate(%s)", (hash_key(api_key),)
+    ).fetchone()
+    if found is None:
         return None
-    return Principal(row["tenant_id"], row["key_id"], frozenset(row["scopes"]))
+    tenant_id, key_id, scopes = found
+    return Principal(tenant_id, key_id, frozenset(scopes))
+
+
+_USAGE_SUMS = {
+    "day": sql.SQL("(created_at AT TIME ZONE 'UTC')::date"),
+    "component": sql.SQL("purpose"),
+    "calls": sql.SQL("count(*)"),
+    "failed_calls": sql.SQL("count(*) FILTER (WHERE NOT ok)"),
+    "input_tokens": sql.SQL("COALESCE(sum(input_tokens), 0)::bigint"),
+    "output_tokens": sql.SQL("COALESCE(sum(output_tokens), 0)::bigint"),
+    "latency_ms": sql.SQL("sum(latency_ms)::bigint"),
+}
 
 
 def llm_usage_by_day(conn: Conn, since: datetime) -> list[UsageLine]:
     """The transaction tenant's LLM calls since `since`, summed by UTC day, purpose and model."""
-    rows = conn.execute(
-        "SELECT (created_at AT TIME ZONE 'UTC')::date AS day, purpose AS component, model, count(*) AS calls,"
-        " count(*) FILTER (WHERE NOT ok) AS failed_calls, COALESCE(sum(input_tokens), 0)::bigint AS input_tokens,"
-        " COALESCE(sum(output_tokens), 0)::bigint AS output_tokens, sum(latency_ms)::bigint AS latency_ms"
-        " FROM llm_usage WHERE created_at >= %s GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
-        (since,),
-    ).fetchall()
-    return [UsageLine.model_validate(r) for r in rows]
+    query = sql.SQL("SELECT {} FROM llm_usage WHERE created_at >= %s GROUP BY 1, 2, 3 ORDER BY 1, 2, 3").format(
+        select_list(UsageLine, expressions=_USAGE_SUMS)
+    )
+    return conn.cursor(row_factory=class_row(UsageLine)).execute(query, (since,)).fetchall()
 
 
 def extraction_today(conn: Conn) -> tuple[int, int]:
     """The transaction tenant's tokens spent since midnight UTC by extraction (background jobs,
     POST /v1/extract, session distillation: their llm_usage purposes), and its runs waiting for the budget."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    spent: tuple[int, int] | None = cur.execute(
         "SELECT (SELECT COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) FROM llm_usage"
         "  WHERE purpose IN ('extraction', 'session_distillation')"
-        "  AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS tokens,"
-        " (SELECT count(*) FROM extraction_runs WHERE status = 'waiting') AS waiting"
+        "  AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'),"
+        " (SELECT count(*) FROM extraction_runs WHERE status = 'waiting')"
     ).fetchone()
-    assert row is not None
-    return int(row["tokens"]), int(row["waiting"])
+    assert spent is not None
+    tokens, waiting = spent
+    return int(tokens), int(waiting)
 
 
 @dataclass
@@ -160,19 +175,38 @@ def namespace_breakdown(conn: Conn) -> dict[str, NamespaceBreakdown]:
     """Per namespace: active memories by layer and by kind, active documents, chunks waiting for
     a vector (conversation windows included). Two grouped scans under the caller's tenant."""
     out: dict[str, NamespaceBreakdown] = {}
-    for r in conn.execute(
-        "SELECT namespace, layer, kind, count(*) AS n, count(*) FILTER (WHERE document_tier IS NOT NULL) AS documents"
-        " FROM memories WHERE status = 'active' GROUP BY namespace, layer, kind"
-    ).fetchall():
-        e = out.setdefault(r["namespace"], NamespaceBreakdown())
-        e.by_layer[r["layer"]] = e.by_layer.get(r["layer"], 0) + r["n"]
-        e.by_kind[r["kind"]] = e.by_kind.get(r["kind"], 0) + r["n"]
-        e.documents += r["documents"]
-    for r in conn.execute(
-        "SELECT namespace, count(*) AS pending FROM chunks WHERE embedding IS NULL GROUP BY namespace"
-    ).fetchall():
-        out.setdefault(r["namespace"], NamespaceBreakdown()).embeddings_pending = r["pending"]
+    query = sql.SQL("SELECT {} FROM memories WHERE status = 'active' GROUP BY namespace, layer, kind").format(
+        select_list(
+            _MemoryCount,
+            expressions={
+                "n": sql.SQL("count(*)"),
+                "documents": sql.SQL("count(*) FILTER (WHERE document_tier IS NOT NULL)"),
+            },
+        )
+    )
+    for c in conn.cursor(row_factory=class_row(_MemoryCount)).execute(query).fetchall():
+        e = out.setdefault(c.namespace, NamespaceBreakdown())
+        e.by_layer[c.layer] = e.by_layer.get(c.layer, 0) + c.n
+        e.by_kind[c.kind] = e.by_kind.get(c.kind, 0) + c.n
+        e.documents += c.documents
+    cur = conn.cursor(row_factory=tuple_row)
+    pending: list[tuple[str, int]] = cur.execute(
+        "SELECT namespace, count(*) FROM chunks WHERE embedding IS NULL GROUP BY namespace"
+    ).fetchall()
+    for namespace, n in pending:
+        out.setdefault(namespace, NamespaceBreakdown()).embeddings_pending = n
     return out
+
+
+@dataclass(frozen=True)
+class _MemoryCount:
+    """Active memories of one namespace, layer and kind (`n`), and how many of them are documents."""
+
+    namespace: str
+    layer: str
+    kind: str
+    n: int
+    documents: int
 
 
 @dataclass(frozen=True)
@@ -183,12 +217,15 @@ class NamespaceMemories:
 
 
 def memories_by_namespace(conn: Conn) -> list[NamespaceMemories]:
+    counts = {
+        "memories": sql.SQL("count(*) FILTER (WHERE status = 'active')"),
+        "trashed": sql.SQL("count(*) FILTER (WHERE status = 'deleted')"),
+    }
+    query = sql.SQL("SELECT {} FROM memories GROUP BY namespace ORDER BY namespace").format(
+        select_list(NamespaceMemories, expressions=counts)
+    )
     with conn.cursor(row_factory=class_row(NamespaceMemories)) as cur:
-        return cur.execute(
-            "SELECT namespace, count(*) FILTER (WHERE status = 'active') AS memories,"
-            " count(*) FILTER (WHERE status = 'deleted') AS trashed FROM memories GROUP BY namespace"
-            " ORDER BY namespace"
-        ).fetchall()
+        return cur.execute(query).fetchall()
 
 
 @dataclass(frozen=True)
@@ -199,11 +236,23 @@ class ChunkCounts:
 
 def chunk_counts(conn: Conn) -> ChunkCounts:
     with conn.cursor(row_factory=class_row(ChunkCounts)) as cur:
+        counts = {"chunks": sql.SQL("count(*)"), "pending": sql.SQL("count(*) FILTER (WHERE embedding IS NULL)")}
         row = cur.execute(
-            "SELECT count(*) AS chunks, count(*) FILTER (WHERE embedding IS NULL) AS pending FROM chunks"
+            sql.SQL("SELECT {} FROM chunks").format(select_list(ChunkCounts, expressions=counts))
         ).fetchone()
     assert row is not None  # an aggregate always answers one row
     return row
+
+
+_PURGED = {
+    "namespace": sql.SQL("%(ns)s"),
+    "memories": sql.SQL("(SELECT count(*) FROM memories WHERE namespace = %(ns)s)"),
+    "conversations": sql.SQL("(SELECT count(*) FROM conversations WHERE namespace = %(ns)s)"),
+    "messages": sql.SQL(
+        "(SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.namespace = %(ns)s)"
+    ),
+    "chunks": sql.SQL("(SELECT count(*) FROM chunks WHERE namespace = %(ns)s)"),
+}
 
 
 def delete_namespace_rows(conn: Conn, namespace: str) -> PurgeResult:
@@ -211,12 +260,7 @@ def delete_namespace_rows(conn: Conn, namespace: str) -> PurgeResult:
     records go with their owners by cascade), with how many of each there were."""
     with conn.cursor(row_factory=class_row(PurgeResult)) as cur:
         counts = cur.execute(
-            "SELECT %(ns)s AS namespace, (SELECT count(*) FROM memories WHERE namespace = %(ns)s) AS memories,"
-            " (SELECT count(*) FROM conversations WHERE namespace = %(ns)s) AS conversations,"
-            " (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id"
-            "   WHERE c.namespace = %(ns)s) AS messages,"
-            " (SELECT count(*) FROM chunks WHERE namespace = %(ns)s) AS chunks",
-            {"ns": namespace},
+            sql.SQL("SELECT {}").format(select_list(PurgeResult, expressions=_PURGED)), {"ns": namespace}
         ).fetchone()
     conn.execute("DELETE FROM conversations WHERE namespace = %s", (namespace,))
     # Extraction runs over its conversations went with them; runs over pushed texts hold those texts.
