@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID
 
-from psycopg.rows import class_row
+from psycopg import sql
+from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.feedback.models import FAILURE_CLASSES, Feedback
 
 
@@ -23,12 +25,12 @@ class StoredWeight:
 def insert_event(
     conn: Conn, tenant_id: UUID, namespaces: Sequence[str], memory_ids: Sequence[UUID], chunk_ids: Sequence[UUID]
 ) -> UUID:
-    row = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    event_id: UUID | None = cur.execute(
         "INSERT INTO recall_events (tenant_id, namespaces, memory_ids, chunk_ids) VALUES (%s, %s, %s, %s) RETURNING id",
         (tenant_id, list(namespaces), list(memory_ids), list(chunk_ids)),
     ).fetchone()
-    assert row is not None
-    event_id: UUID = row["id"]
+    assert event_id is not None
     return event_id
 
 
@@ -49,7 +51,8 @@ def ranking_targets(conn: Conn, recall_id: UUID, ids: Sequence[UUID]) -> dict[UU
     """Each given id the recall returned -> what ranking weighs for it: a memory result's memory (by its id
     or its chunk's), a conversation window's chunk (by its id or the id of a message in it). Ids the recall
     did not return are missing from the answer."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    pairs: list[tuple[UUID, UUID | None]] = cur.execute(
         "WITH e AS (SELECT memory_ids, chunk_ids FROM recall_events WHERE id = %(recall)s)"
         " SELECT g.id AS given, CASE WHEN g.id = ANY(e.memory_ids) THEN g.id ELSE"
         " (SELECT COALESCE(c.memory_id, c.id) FROM chunks c WHERE c.id = ANY(e.chunk_ids) AND (c.id = g.id"
@@ -59,14 +62,13 @@ def ranking_targets(conn: Conn, recall_id: UUID, ids: Sequence[UUID]) -> dict[UU
         " FROM unnest(%(ids)s::uuid[]) g(id), e",
         {"recall": recall_id, "ids": list(ids)},
     ).fetchall()
-    return {r["given"]: r["target"] for r in rows if r["target"] is not None}
+    return {given: target for given, target in pairs if target is not None}
 
 
 def read_weights(conn: Conn, target_ids: Sequence[UUID]) -> list[StoredWeight]:
+    query = sql.SQL("SELECT {} FROM feedback_weights WHERE target_id = ANY(%s)").format(select_list(StoredWeight))
     with conn.cursor(row_factory=class_row(StoredWeight)) as cur:
-        return cur.execute(
-            "SELECT target_id, weight, updated_at FROM feedback_weights WHERE target_id = ANY(%s)", (list(target_ids),)
-        ).fetchall()
+        return cur.execute(query, (list(target_ids),)).fetchall()
 
 
 def write_weights(conn: Conn, tenant_id: UUID, weights: dict[UUID, float]) -> None:
@@ -87,13 +89,15 @@ def insert_feedback(
     failure_class: str | None,
     note: str | None,
 ) -> Feedback:
-    row = conn.execute(
+    # The weights it moved are the caller's to add.
+    query = sql.SQL(
         "INSERT INTO recall_feedback (tenant_id, recall_id, useful, not_useful, failure_class, note)"
-        " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id, recall_id, failure_class, note, created_at",
-        (tenant_id, recall_id, list(useful), list(not_useful), failure_class, note),
-    ).fetchone()
-    assert row is not None
-    return Feedback.model_validate({**row, "weights": []})
+        " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}"
+    ).format(select_list(Feedback, expressions={"weights": sql.SQL("'{}'::jsonb[]")}))
+    cur = conn.cursor(row_factory=class_row(Feedback))
+    written = cur.execute(query, (tenant_id, recall_id, list(useful), list(not_useful), failure_class, note)).fetchone()
+    assert written is not None
+    return written
 
 
 @dataclass(frozen=True)
@@ -106,26 +110,26 @@ class FeedbackCounts:
     by_failure_class: dict[str, int]
 
 
+_COUNTS = {
+    "recall_events": sql.SQL("(SELECT count(*) FROM recall_events)"),
+    "feedback": sql.SQL("(SELECT count(*) FROM recall_feedback)"),
+    "useful": sql.SQL("(SELECT COALESCE(sum(cardinality(useful)), 0)::bigint FROM recall_feedback)"),
+    "not_useful": sql.SQL("(SELECT COALESCE(sum(cardinality(not_useful)), 0)::bigint FROM recall_feedback)"),
+    "weighted_results": sql.SQL("(SELECT count(*) FROM feedback_weights WHERE weight <> 0)"),
+    "by_failure_class": sql.SQL(
+        "(SELECT COALESCE(jsonb_object_agg(failure_class, n), '{}') FROM (SELECT failure_class, count(*) AS n"
+        " FROM recall_feedback WHERE failure_class IS NOT NULL GROUP BY failure_class) g)"
+    ),
+}
+
+
 def feedback_counts(conn: Conn) -> FeedbackCounts:
-    row = conn.execute(
-        "SELECT (SELECT count(*) FROM recall_events) AS recall_events,"
-        " (SELECT count(*) FROM recall_feedback) AS feedback,"
-        " (SELECT COALESCE(sum(cardinality(useful)), 0) FROM recall_feedback) AS useful,"
-        " (SELECT COALESCE(sum(cardinality(not_useful)), 0) FROM recall_feedback) AS not_useful,"
-        " (SELECT count(*) FROM feedback_weights WHERE weight <> 0) AS weighted_results,"
-        " (SELECT COALESCE(jsonb_object_agg(failure_class, n), '{}') FROM (SELECT failure_class, count(*) AS n"
-        "  FROM recall_feedback WHERE failure_class IS NOT NULL GROUP BY failure_class) g) AS by_class"
-    ).fetchone()
-    assert row is not None
-    by_class = {c: int(row["by_class"].get(c, 0)) for c in FAILURE_CLASSES}
-    return FeedbackCounts(
-        recall_events=int(row["recall_events"]),
-        feedback=int(row["feedback"]),
-        useful=int(row["useful"]),
-        not_useful=int(row["not_useful"]),
-        weighted_results=int(row["weighted_results"]),
-        by_failure_class=by_class,
-    )
+    query = sql.SQL("SELECT {}").format(select_list(FeedbackCounts, expressions=_COUNTS))
+    counts = conn.cursor(row_factory=class_row(FeedbackCounts)).execute(query).fetchone()
+    assert counts is not None
+    # Every class is listed, those never given with 0.
+    by_class = {c: int(counts.by_failure_class.get(c, 0)) for c in FAILURE_CLASSES}
+    return replace(counts, by_failure_class=by_class)
 
 
 def delete_for(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> int:
@@ -157,8 +161,10 @@ def delete_namespace(conn: Conn, namespace: str) -> None:
 
 def expire(conn: Conn, retention_days: int) -> tuple[int, int]:
     """Across tenants (a definer function): events and weights past their retention. (events, weights)."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    expired: tuple[int, int] | None = cur.execute(
         "SELECT events, weights FROM engram_expire_feedback(make_interval(days => %s))", (retention_days,)
     ).fetchone()
-    assert row is not None
-    return int(row["events"]), int(row["weights"])
+    assert expired is not None
+    events, weights = expired
+    return int(events), int(weights)
