@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime
+from typing import Any
+from uuid import uuid4
 
 import pytest
 
+from engram.conversations.models import Message
 from engram.conversations.windows import (
     Window,
     format_window,
@@ -15,6 +18,22 @@ from engram.conversations.windows import (
     windows,
     windows_to_rebuild,
 )
+
+
+def msg(**kw: Any) -> Message:
+    """A stored message (what the formatter reads), with `kw` for the fields a test sets."""
+    base: dict[str, Any] = {
+        "id": uuid4(),
+        "conversation_id": uuid4(),
+        "seq": 1,
+        "role": "user",
+        "content": "",
+        "tool_call_id": None,
+        "tool_name": None,
+        "metadata": {},
+        "created_at": datetime(2024, 1, 1, tzinfo=UTC),
+    }
+    return Message(**{**base, **kw})
 
 
 def spans(ws: list[Window]) -> list[tuple[int, int]]:
@@ -59,9 +78,9 @@ def test_format_has_dates_and_speakers_or_roles():
     day2 = datetime(2024, 3, 5, 9, tzinfo=UTC)
     text = format_window(
         [
-            {"role": "user", "content": "Can you check the logs?", "created_at": day1, "metadata": {"speaker": "Ana"}},
-            {"role": "tool", "content": '{"errors": []}', "created_at": day1, "tool_name": "logs", "metadata": {}},
-            {"role": "assistant", "content": "Nothing there.", "created_at": day2, "metadata": {}},
+            msg(role="user", content="Can you check the logs?", created_at=day1, metadata={"speaker": "Ana"}),
+            msg(role="tool", content='{"errors": []}', created_at=day1, tool_name="logs", metadata={}),
+            msg(role="assistant", content="Nothing there.", created_at=day2, metadata={}),
         ]
     )
     assert text.splitlines() == [
@@ -75,25 +94,25 @@ def test_format_has_dates_and_speakers_or_roles():
 
 def test_a_content_that_names_its_speaker_is_shown_once():
     day = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
-    named = {"role": "user", "content": "Caroline: I went to a support group.", "created_at": day, "metadata": {}}
+    named = msg(role="user", content="Caroline: I went to a support group.", created_at=day, metadata={})
     text = format_window([named])
     assert text == "(08 May 2023)\nCaroline: I went to a support group."  # not "[user]: Caroline: ..."
     assert one_turn_speaker(text) == "Caroline"
-    same = format_window([{**named, "metadata": {"speaker": "Caroline"}}])
+    same = format_window([named.model_copy(update={"metadata": {"speaker": "Caroline"}})])
     assert same == text
-    other = format_window([{**named, "metadata": {"speaker": "Mel"}}])
+    other = format_window([named.model_copy(update={"metadata": {"speaker": "Mel"}})])
     assert other.endswith("[Mel]: Caroline: I went to a support group.") and one_turn_speaker(other) == "Mel"
-    plain = format_window([{**named, "content": "no name here: lower case"}])
+    plain = format_window([named.model_copy(update={"content": "no name here: lower case"})])
     assert plain.endswith("[user]: no name here: lower case") and one_turn_speaker(plain) == "user"
     assert one_turn_speaker("(08 May 2023) a title\nDr Who: hello") == "Dr Who"
 
 
 def test_the_keyword_context_is_the_neighbouring_turns_of_the_same_day():
     day, next_day = datetime(2023, 5, 8, 23, 50, tzinfo=UTC), datetime(2023, 5, 9, 0, 10, tzinfo=UTC)
-    before = {"content": "Melanie: What did you research?", "created_at": day}
-    after = {"content": "Melanie: Wow!", "created_at": next_day}
+    before = msg(content="Melanie: What did you research?", created_at=day)
+    after = msg(content="Melanie: Wow!", created_at=next_day)
     assert neighbour_context(before, after, day, day) == "Melanie: What did you research?"
-    assert neighbour_context(before, {**after, "created_at": day}, day, day) == (
+    assert neighbour_context(before, after.model_copy(update={"created_at": day}), day, day) == (
         "Melanie: What did you research?\nMelanie: Wow!"
     )
     assert neighbour_context(None, None, day, day) is None

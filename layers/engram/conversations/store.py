@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.conversations.models import (
     Conversation,
@@ -23,39 +23,14 @@ from engram.core.config import settings
 from engram.core.db import Conn
 from engram.core.errors import NotFound
 from engram.core.pagination import newest_first
+from engram.core.select_lists import select_list
 from engram.indexing.chunks import ChunkOwner, NewChunk, insert_chunks
 
 CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memory kinds never use it)
 
-_CONVERSATION_COLUMN_NAMES = (
-    "id",
-    "namespace",
-    "title",
-    "agent_id",
-    "tags",
-    "metadata",
-    "message_count",
-    "last_message_at",
-    "created_at",
-    "updated_at",
-    "summary",
-    "summary_updated_at",
-    "extracted_seq",
-)
-CONVERSATION_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _CONVERSATION_COLUMN_NAMES))
-_MESSAGE_COLUMN_NAMES = (
-    "id",
-    "conversation_id",
-    "seq",
-    "role",
-    "content",
-    "tool_call_id",
-    "tool_name",
-    "metadata",
-    "created_at",
-    "redacted_at",
-)
-MESSAGE_COLUMNS = sql.SQL(", ").join(map(sql.Identifier, _MESSAGE_COLUMN_NAMES))
+# A conversation's `extraction` is where its extraction stands, which the service works out.
+CONVERSATION_COLUMNS = select_list(Conversation, leave_out=("extraction",))
+MESSAGE_COLUMNS = select_list(Message)
 
 
 class ConversationRow(Conversation):
@@ -66,14 +41,16 @@ class ConversationRow(Conversation):
 
 
 def insert_conversation(conn: Conn, tenant_id: UUID, req: ConversationCreate) -> Conversation:
-    row = conn.execute(
-        sql.SQL(
-            "INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
-            " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}"
-        ).format(CONVERSATION_COLUMNS),
-        (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata)),
+    query = sql.SQL(
+        "INSERT INTO conversations (tenant_id, namespace, title, agent_id, tags, metadata)"
+        " VALUES (%s, %s, %s, %s, %s, %s) RETURNING {}"
+    ).format(CONVERSATION_COLUMNS)
+    cur = conn.cursor(row_factory=class_row(Conversation))
+    created = cur.execute(
+        query, (tenant_id, req.namespace, req.title, req.agent_id, req.tags, json.dumps(req.metadata))
     ).fetchone()
-    return Conversation.model_validate(row)
+    assert created is not None
+    return created
 
 
 def conversation_page(
@@ -123,7 +100,8 @@ def restore_summary(conn: Conn, conversation_id: UUID, summary: str | None) -> N
 def delete_derived_memories(conn: Conn, conversation_ids: list[UUID]) -> int:
     """Memories derived from these conversations' turns (their evidence): gone with them, chunks and
     links by cascade. A memory that also cites another conversation stays (with the rest of its evidence)."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    rows = cur.execute(
         "DELETE FROM memories m WHERE m.id IN (SELECT e.memory_id FROM memory_evidence e"
         " WHERE e.conversation_id = ANY(%(ids)s)) AND NOT EXISTS (SELECT 1 FROM memory_evidence o"
         " WHERE o.memory_id = m.id AND o.conversation_id <> ALL(%(ids)s)) RETURNING m.id",
@@ -136,14 +114,16 @@ def delete_conversation_row(conn: Conn, conversation_id: UUID) -> DeletedConvers
     """The conversation and, by cascade, its messages and chunks; with how many of each went. What was
     derived from its turns goes too."""
     delete_derived_memories(conn, [conversation_id])
-    counts = conn.execute(
-        "SELECT (SELECT count(*) FROM messages WHERE conversation_id = %(id)s) AS messages,"
-        " (SELECT count(*) FROM chunks WHERE conversation_id = %(id)s) AS chunks",
-        {"id": conversation_id},
-    ).fetchone()
+    counts = {
+        "id": sql.SQL("%(id)s::uuid"),
+        "messages": sql.SQL("(SELECT count(*) FROM messages WHERE conversation_id = %(id)s)"),
+        "chunks": sql.SQL("(SELECT count(*) FROM chunks WHERE conversation_id = %(id)s)"),
+    }
+    query = sql.SQL("SELECT {}").format(select_list(DeletedConversation, expressions=counts, leave_out=("deleted",)))
+    deleted = conn.cursor(row_factory=class_row(DeletedConversation)).execute(query, {"id": conversation_id}).fetchone()
     conn.execute("DELETE FROM conversations WHERE id = %s", (conversation_id,))
-    assert counts is not None
-    return DeletedConversation(id=conversation_id, messages=counts["messages"], chunks=counts["chunks"])
+    assert deleted is not None
+    return deleted
 
 
 @dataclass(frozen=True)
@@ -156,12 +136,11 @@ class KeyedAppend:
 
 
 def keyed_append(conn: Conn, conversation_id: UUID, key: str) -> KeyedAppend | None:
+    query = sql.SQL("SELECT {} FROM conversation_appends WHERE conversation_id = %s AND idempotency_key = %s").format(
+        select_list(KeyedAppend)
+    )
     with conn.cursor(row_factory=class_row(KeyedAppend)) as cur:
-        return cur.execute(
-            "SELECT request_hash, seq_from, seq_to FROM conversation_appends"
-            " WHERE conversation_id = %s AND idempotency_key = %s",
-            (conversation_id, key),
-        ).fetchone()
+        return cur.execute(query, (conversation_id, key)).fetchone()
 
 
 def remember_append(conn: Conn, tenant_id: UUID, conversation_id: UUID, key: str, seen: KeyedAppend) -> None:
@@ -178,29 +157,33 @@ def insert_messages(
     """The messages numbered from `first_seq`, in one statement; the conversation's counters move on.
     Returns them in sequence order."""
     n = len(messages)
-    rows = conn.execute(
-        sql.SQL(
-            "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
-            " metadata, created_at)"
-            " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
-            " COALESCE(u.created_at, now())"
-            " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
-            " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
-            " RETURNING {}"
-        ).format(MESSAGE_COLUMNS),
-        (
-            tenant_id,
-            conversation_id,
-            list(range(first_seq, first_seq + n)),
-            [m.role for m in messages],
-            [m.content for m in messages],
-            [m.tool_call_id for m in messages],
-            [m.tool_name for m in messages],
-            [json.dumps(m.metadata, ensure_ascii=False) for m in messages],
-            [m.created_at for m in messages],
-        ),
-    ).fetchall()
-    written = sorted((Message.model_validate(r) for r in rows), key=lambda m: m.seq)
+    rows = (
+        conn.cursor(row_factory=class_row(Message))
+        .execute(
+            sql.SQL(
+                "INSERT INTO messages (tenant_id, conversation_id, seq, role, content, tool_call_id, tool_name,"
+                " metadata, created_at)"
+                " SELECT %s, %s, u.seq, u.role, u.content, u.tool_call_id, u.tool_name, u.metadata::json,"
+                " COALESCE(u.created_at, now())"
+                " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+                " %s::timestamptz[]) AS u(seq, role, content, tool_call_id, tool_name, metadata, created_at)"
+                " RETURNING {}"
+            ).format(MESSAGE_COLUMNS),
+            (
+                tenant_id,
+                conversation_id,
+                list(range(first_seq, first_seq + n)),
+                [m.role for m in messages],
+                [m.content for m in messages],
+                [m.tool_call_id for m in messages],
+                [m.tool_name for m in messages],
+                [json.dumps(m.metadata, ensure_ascii=False) for m in messages],
+                [m.created_at for m in messages],
+            ),
+        )
+        .fetchall()
+    )
+    written = sorted(rows, key=lambda m: m.seq)
     conn.execute(
         "UPDATE conversations SET next_seq = %s, message_count = message_count + %s, updated_at = now(),"
         " last_message_at = GREATEST(last_message_at, %s) WHERE id = %s",
@@ -210,8 +193,8 @@ def insert_messages(
 
 
 def fetch_conversation(conn: Conn, conversation_id: UUID, *, lock: bool = False) -> ConversationRow:
-    query = sql.SQL("SELECT {}, next_seq, extraction_queued_seq FROM conversations WHERE id = %s {}").format(
-        CONVERSATION_COLUMNS, sql.SQL("FOR UPDATE" if lock else "")
+    query = sql.SQL("SELECT {} FROM conversations WHERE id = %s {}").format(
+        select_list(ConversationRow, leave_out=("extraction",)), sql.SQL("FOR UPDATE" if lock else "")
     )
     with conn.cursor(row_factory=class_row(ConversationRow)) as cur:
         row = cur.execute(query, (conversation_id,)).fetchone()
@@ -223,17 +206,11 @@ def fetch_conversation(conn: Conn, conversation_id: UUID, *, lock: bool = False)
 def messages_between(
     conn: Conn, conversation_id: UUID, seq_from: int, seq_to: int, limit: int | None = None
 ) -> list[Message]:
-    return [Message.model_validate(r) for r in _message_rows(conn, conversation_id, seq_from, seq_to, limit)]
-
-
-def _message_rows(
-    conn: Conn, conversation_id: UUID, seq_from: int, seq_to: int, limit: int | None = None
-) -> list[dict[str, Any]]:
-    """Message rows as the window formatter reads them (it also formats messages that were never stored)."""
     query = sql.SQL(
         "SELECT {} FROM messages WHERE conversation_id = %s AND seq BETWEEN %s AND %s ORDER BY seq LIMIT %s"
     ).format(MESSAGE_COLUMNS)
-    return conn.execute(query, (conversation_id, seq_from, seq_to, limit)).fetchall()
+    cur = conn.cursor(row_factory=class_row(Message))
+    return cur.execute(query, (conversation_id, seq_from, seq_to, limit)).fetchall()
 
 
 def extend_windows(conn: Conn, tenant_id: UUID, conv: ConversationRow, count: int) -> list[UUID]:
@@ -264,7 +241,7 @@ def _window_chunks(conn: Conn, conversation_id: UUID, windows: Sequence[Window],
     """The chunks of these windows, as the messages stand now, with their neighbours as keyword context."""
     lo, hi = min(w.seq_from for w in windows), max(w.seq_to for w in windows)
     # One more message each side: the neighbours of the windows' keyword context.
-    by_seq = {r["seq"]: r for r in _message_rows(conn, conversation_id, max(lo - 1, 1), hi + 1)}
+    by_seq = {m.seq: m for m in messages_between(conn, conversation_id, max(lo - 1, 1), hi + 1)}
     chunks = []
     for w in windows:
         msgs = [by_seq[q] for q in range(w.seq_from, w.seq_to + 1)]
@@ -273,11 +250,11 @@ def _window_chunks(conn: Conn, conversation_id: UUID, windows: Sequence[Window],
                 position=(w.seq_from - 1) // max(stride, 1),
                 char_start=0,
                 text=format_window(msgs),
-                occurred_at=msgs[-1]["created_at"],
+                occurred_at=msgs[-1].created_at,
                 seq_from=w.seq_from,
                 seq_to=w.seq_to,
                 context=neighbour_context(
-                    by_seq.get(w.seq_from - 1), by_seq.get(w.seq_to + 1), msgs[0]["created_at"], msgs[-1]["created_at"]
+                    by_seq.get(w.seq_from - 1), by_seq.get(w.seq_to + 1), msgs[0].created_at, msgs[-1].created_at
                 ),
             )
         )
@@ -287,14 +264,17 @@ def _window_chunks(conn: Conn, conversation_id: UUID, windows: Sequence[Window],
 def redact_message(conn: Conn, conversation_id: UUID, seq: int, text: str) -> Message | None:
     """The message's content becomes `text`, its tool fields and metadata are cleared; its seq, role and
     time stay. None when there is no such message."""
-    row = conn.execute(
-        sql.SQL(
-            "UPDATE messages SET content = %s, tool_call_id = NULL, tool_name = NULL, metadata = '{{}}',"
-            " redacted_at = COALESCE(redacted_at, now()) WHERE conversation_id = %s AND seq = %s RETURNING {}"
-        ).format(MESSAGE_COLUMNS),
-        (text, conversation_id, seq),
-    ).fetchone()
-    return Message.model_validate(row) if row else None
+    return (
+        conn.cursor(row_factory=class_row(Message))
+        .execute(
+            sql.SQL(
+                "UPDATE messages SET content = %s, tool_call_id = NULL, tool_name = NULL, metadata = '{{}}',"
+                " redacted_at = COALESCE(redacted_at, now()) WHERE conversation_id = %s AND seq = %s RETURNING {}"
+            ).format(MESSAGE_COLUMNS),
+            (text, conversation_id, seq),
+        )
+        .fetchone()
+    )
 
 
 def rewindow(conn: Conn, tenant_id: UUID, conv: ConversationRow, seq_from: int, seq_to: int) -> list[UUID]:
@@ -317,17 +297,19 @@ def rewindow(conn: Conn, tenant_id: UUID, conv: ConversationRow, seq_from: int, 
 def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int) -> None:
     """The windows that end just before `first_new`, the first message appended now, had no next turn
     when they were written: their keyword context gets it (their text and vector stay as they are)."""
-    for chunk in conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    ending: list[tuple[UUID, int]] = cur.execute(
         "SELECT id, seq_from FROM chunks WHERE conversation_id = %s AND seq_to = %s", (conversation_id, first_new - 1)
-    ).fetchall():
-        by_seq = {r["seq"]: r for r in _message_rows(conn, conversation_id, chunk["seq_from"] - 1, first_new)}
+    ).fetchall()
+    for chunk_id, seq_from in ending:
+        by_seq = {m.seq: m for m in messages_between(conn, conversation_id, seq_from - 1, first_new)}
         context = neighbour_context(
-            by_seq.get(chunk["seq_from"] - 1),
+            by_seq.get(seq_from - 1),
             by_seq.get(first_new),
-            by_seq[chunk["seq_from"]]["created_at"],
-            by_seq[first_new - 1]["created_at"],
+            by_seq[seq_from].created_at,
+            by_seq[first_new - 1].created_at,
         )
-        conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk["id"]))
+        conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk_id))
 
 
 def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
@@ -337,6 +319,6 @@ def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict
     query = sql.SQL(
         "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
         " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
-    ).format(sql.SQL(", ").join(sql.Identifier("m", c) for c in _MESSAGE_COLUMN_NAMES))
+    ).format(select_list(Message, "m"))
     rows = conn.execute(query, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans])).fetchall()
     return {(r["conversation_id"], r["seq"]): r for r in rows}

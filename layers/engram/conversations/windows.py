@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from engram.conversations.models import Message
+
 # A turn whose content starts with its speaker's name ("Caroline: I went to ..."), as chat logs
 # pasted into a memory service often are: one to three capitalised words, then a colon.
 NAMED_TURN = re.compile(r"^([A-Z][\w.'-]{0,29}(?: [A-Z][\w.'-]{0,29}){0,2}): ")
@@ -89,22 +91,20 @@ def one_turn_speaker(text: str) -> str | None:
     return turn_speaker(line)
 
 
-def neighbour_context(
-    before: dict[str, Any] | None, after: dict[str, Any] | None, first: datetime, last: datetime
-) -> str | None:
+def neighbour_context(before: Message | None, after: Message | None, first: datetime, last: datetime) -> str | None:
     """The words a window's keyword index holds beside its own (chunks.context, weight D): the turn
     before it and the turn after it, each only when said on the same day as the window's edge (the
     next session is another subject). On real dialogue the answer to "what did X research?" is often
     the reply to the turn that holds the question's words (bench/dialogue_recall.py)."""
     parts = [
-        m["content"]
+        m.content
         for m, edge in ((before, first), (after, last))
-        if m is not None and m["created_at"].astimezone(UTC).date() == edge.astimezone(UTC).date()
+        if m is not None and m.created_at.astimezone(UTC).date() == edge.astimezone(UTC).date()
     ]
     return "\n".join(parts) or None
 
 
-def format_window(messages: Sequence[dict[str, Any]], title: str | None = None) -> str:
+def format_window(messages: Sequence[Message], title: str | None = None) -> str:
     """`[speaker]: content` lines; a date line wherever the day changes (and at the start), so
     time words in a query and the day of a turn meet in the keyword index. The speaker is the name
     the message gives (metadata `speaker` or `name`), else its role; a content that starts with its
@@ -116,18 +116,18 @@ def format_window(messages: Sequence[dict[str, Any]], title: str | None = None) 
     lines: list[str] = []
     day = None
     for m in messages:
-        created: datetime = m["created_at"]
+        created = m.created_at
         this_day = created.date().isoformat()
         if this_day != day:
             day = this_day
             header = f"({created.strftime('%d %B %Y')})"
             lines.append(f"{header} {title}" if title and not lines else header)
-        label = _speaker(m["role"], m.get("metadata"))
-        if m.get("tool_name"):
-            label = f"{label} {m['tool_name']}"
-        named = NAMED_TURN.match(m["content"])
-        if named and not m.get("tool_name") and label in (m["role"], named.group(1)):
-            lines.append(m["content"])  # "[user]: Ana: ..." would say the speaker twice
+        label = _speaker(m.role, m.metadata)
+        if m.tool_name:
+            label = f"{label} {m.tool_name}"
+        named = NAMED_TURN.match(m.content)
+        if named and not m.tool_name and label in (m.role, named.group(1)):
+            lines.append(m.content)  # "[user]: Ana: ..." would say the speaker twice
         else:
-            lines.append(f"[{label}]: {m['content']}")
+            lines.append(f"[{label}]: {m.content}")
     return "\n".join(lines)
