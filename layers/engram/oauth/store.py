@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from psycopg.rows import class_row
+from psycopg import sql
+from psycopg.rows import class_row, scalar_row, tuple_row
 from psycopg.types.json import Jsonb
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.oauth.models import ClientRow, CodeRow, GrantInfo, RefreshRow, RequestRow, TokenCaller
 
 
@@ -24,12 +26,11 @@ def token_hash(token: str) -> bytes:
 
 
 def client(conn: Conn, client_id: str) -> ClientRow | None:
+    query = sql.SQL("SELECT {} FROM oauth_clients WHERE id = %s AND active_until > now()").format(
+        select_list(ClientRow, expressions={"approved": sql.SQL("approved_at IS NOT NULL")})
+    )
     with conn.cursor(row_factory=class_row(ClientRow)) as cur:
-        return cur.execute(
-            "SELECT id, client_name, redirect_uris, metadata_document, fetched_at, approved_at IS NOT NULL AS approved"
-            " FROM oauth_clients WHERE id = %s AND active_until > now()",
-            (client_id,),
-        ).fetchone()
+        return cur.execute(query, (client_id,)).fetchone()
 
 
 def mark_client_approved(conn: Conn, client_id: str) -> None:
@@ -114,11 +115,12 @@ def save_request(
     )
 
 
-_REQUEST = (
-    "SELECT r.id, r.client_id, c.client_name, r.redirect_uri, r.code_challenge, r.state, r.scopes, r.resource,"
-    " r.expires_at FROM oauth_requests r JOIN oauth_clients c ON c.id = r.client_id"
+# A pending request beside its client's name (`r`: the request, `c`: its client).
+_REQUEST_FIELDS = select_list(RequestRow, "r", expressions={"client_name": sql.SQL("c.client_name")})
+_REQUEST = sql.SQL(
+    "SELECT {} FROM oauth_requests r JOIN oauth_clients c ON c.id = r.client_id"
     " WHERE r.id = %s AND r.expires_at > now()"
-)
+).format(_REQUEST_FIELDS)
 
 
 def pending_request(conn: Conn, request_id: str) -> RequestRow | None:
@@ -129,13 +131,11 @@ def pending_request(conn: Conn, request_id: str) -> RequestRow | None:
 def take_request(conn: Conn, request_id: str) -> RequestRow | None:
     """The pending request, deleted in the same statement: approving or denying consumes it, once."""
     with conn.cursor(row_factory=class_row(RequestRow)) as cur:
-        return cur.execute(
+        query = sql.SQL(
             "WITH taken AS (DELETE FROM oauth_requests WHERE id = %s RETURNING *)"
-            " SELECT r.id, r.client_id, c.client_name, r.redirect_uri, r.code_challenge, r.state, r.scopes,"
-            " r.resource, r.expires_at FROM taken r JOIN oauth_clients c ON c.id = r.client_id"
-            " WHERE r.expires_at > now()",
-            (request_id,),
-        ).fetchone()
+            " SELECT {} FROM taken r JOIN oauth_clients c ON c.id = r.client_id WHERE r.expires_at > now()"
+        ).format(_REQUEST_FIELDS)
+        return cur.execute(query, (request_id,)).fetchone()
 
 
 # Grants, codes, tokens (tenant transactions).
@@ -152,7 +152,8 @@ def create_grant(
     resource: str,
     ttl_s: int,
 ) -> UUID:
-    row = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    grant_id: UUID | None = cur.execute(
         "INSERT INTO oauth_grants (tenant_id, key_id, client_id, client_name, scopes, namespaces, resource, expires_at)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s, now() + make_interval(secs => %s)) RETURNING id",
         (
@@ -166,8 +167,7 @@ def create_grant(
             ttl_s,
         ),
     ).fetchone()
-    assert row is not None
-    grant_id: UUID = row["id"]
+    assert grant_id is not None
     return grant_id
 
 
@@ -183,18 +183,29 @@ def save_code(
 
 def tenant_of(conn: Conn, secret: str) -> UUID | None:
     """The tenant of a code or a token, before a tenant is known (definer function)."""
-    row = conn.execute("SELECT engram_oauth_tenant(%s) AS tenant_id", (token_hash(secret),)).fetchone()
-    return row["tenant_id"] if row else None
+    cur = conn.cursor(row_factory=scalar_row)
+    tenant_id: UUID | None = cur.execute("SELECT engram_oauth_tenant(%s)", (token_hash(secret),)).fetchone()
+    return tenant_id
 
 
 def code_for_update(conn: Conn, code: str) -> CodeRow | None:
+    fields = select_list(
+        CodeRow,
+        "c",
+        expressions={
+            "client_id": sql.SQL("g.client_id"),
+            "expired": sql.SQL("c.expires_at <= now()"),
+            "used": sql.SQL("c.used_at IS NOT NULL"),
+            "scopes": sql.SQL("g.scopes"),
+            "resource": sql.SQL("g.resource"),
+            "grant_revoked": sql.SQL("g.revoked_at IS NOT NULL"),
+        },
+    )
+    query = sql.SQL(
+        "SELECT {} FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = %s FOR UPDATE OF c"
+    ).format(fields)
     with conn.cursor(row_factory=class_row(CodeRow)) as cur:
-        return cur.execute(
-            "SELECT c.grant_id, g.client_id, c.redirect_uri, c.code_challenge, c.expires_at <= now() AS expired,"
-            " c.used_at IS NOT NULL AS used, g.scopes, g.resource, g.revoked_at IS NOT NULL AS grant_revoked"
-            " FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = %s FOR UPDATE OF c",
-            (token_hash(code),),
-        ).fetchone()
+        return cur.execute(query, (token_hash(code),)).fetchone()
 
 
 def mark_code_used(conn: Conn, code: str) -> None:
@@ -202,15 +213,25 @@ def mark_code_used(conn: Conn, code: str) -> None:
 
 
 def refresh_for_update(conn: Conn, token: str) -> RefreshRow | None:
+    fields = select_list(
+        RefreshRow,
+        "t",
+        expressions={
+            "client_id": sql.SQL("g.client_id"),
+            "resource": sql.SQL("g.resource"),
+            "expired": sql.SQL("t.expires_at <= now()"),
+            "rotated": sql.SQL("t.rotated_at IS NOT NULL"),
+            "revoked": sql.SQL("t.revoked_at IS NOT NULL"),
+            "grant_revoked": sql.SQL("(g.revoked_at IS NOT NULL OR k.revoked_at IS NOT NULL)"),
+            "key_scopes": sql.SQL("k.scopes"),
+        },
+    )
+    query = sql.SQL(
+        "SELECT {} FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id"
+        " WHERE t.token_hash = %s FOR UPDATE OF t"
+    ).format(fields)
     with conn.cursor(row_factory=class_row(RefreshRow)) as cur:
-        return cur.execute(
-            "SELECT t.grant_id, g.client_id, t.kind, t.scopes, g.resource, t.expires_at <= now() AS expired,"
-            " t.rotated_at IS NOT NULL AS rotated, t.revoked_at IS NOT NULL AS revoked,"
-            " (g.revoked_at IS NOT NULL OR k.revoked_at IS NOT NULL) AS grant_revoked, k.scopes AS key_scopes"
-            " FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id"
-            " WHERE t.token_hash = %s FOR UPDATE OF t",
-            (token_hash(token),),
-        ).fetchone()
+        return cur.execute(query, (token_hash(token),)).fetchone()
 
 
 def mark_rotated(conn: Conn, token: str) -> None:
@@ -251,29 +272,29 @@ def revoke_grant(conn: Conn, grant_id: UUID) -> bool:
 
 def revoke_token(conn: Conn, token: str) -> UUID | None:
     """Revoke one token; a refresh token takes its grant with it (RFC 7009 §2.1). Its grant's id."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    revoked: tuple[UUID, str] | None = cur.execute(
         "UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE token_hash = %s"
         " RETURNING grant_id, kind",
         (token_hash(token),),
     ).fetchone()
-    if row is None:
+    if revoked is None:
         return None
-    grant_id: UUID = row["grant_id"]
-    if row["kind"] == "refresh":
+    grant_id, kind = revoked
+    if kind == "refresh":
         revoke_grant(conn, grant_id)
     return grant_id
 
 
 def list_grants(conn: Conn) -> list[GrantInfo]:
-    rows = conn.execute(
-        "SELECT g.id, g.client_id, g.client_name, g.key_id, g.scopes, g.namespaces, g.resource, g.created_at,"
-        " g.last_used_at, g.expires_at, COALESCE(g.revoked_at, k.revoked_at) AS revoked_at"
-        " FROM oauth_grants g JOIN api_keys k ON k.id = g.key_id ORDER BY g.created_at DESC, g.id"
-    ).fetchall()
-    return [GrantInfo.model_validate(r) for r in rows]
+    query = sql.SQL(
+        "SELECT {} FROM oauth_grants g JOIN api_keys k ON k.id = g.key_id ORDER BY g.created_at DESC, g.id"
+    ).format(select_list(GrantInfo, "g", expressions={"revoked_at": sql.SQL("COALESCE(g.revoked_at, k.revoked_at)")}))
+    return conn.cursor(row_factory=class_row(GrantInfo)).execute(query).fetchall()
 
 
 def authenticate_token(conn: Conn, token: str) -> TokenCaller | None:
     """An active access token's caller (definer function: no tenant is known yet)."""
     with conn.cursor(row_factory=class_row(TokenCaller)) as cur:
-        return cur.execute("SELECT * FROM engram_authenticate_token(%s)", (token_hash(token),)).fetchone()
+        query = sql.SQL("SELECT {} FROM engram_authenticate_token(%s)").format(select_list(TokenCaller))
+        return cur.execute(query, (token_hash(token),)).fetchone()
