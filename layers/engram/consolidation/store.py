@@ -13,19 +13,13 @@ from uuid import UUID
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import class_row, scalar_row
+from psycopg.rows import class_row, scalar_row, tuple_row
 from psycopg.types.json import Jsonb
 
 from engram.consolidation.models import Action
 from engram.core.db import Conn
 from engram.core.errors import Conflict
-
-RUN_COLUMNS = sql.SQL(
-    "r.id, r.namespace, r.status, r.dry_run, r.trigger, r.steps, r.step_index, r.step_cursor, r.step_counts,"
-    " r.next_action_seq, r.epoch, r.llm_calls, r.llm_input_tokens, r.llm_output_tokens, r.llm_capped, r.error,"
-    " r.cycles, r.created_at, r.started_at, r.finished_at, r.updated_at, r.undone_at, r.worker_started_at,"
-    " r.interruptions, r.erased_memories"
-)
+from engram.core.select_lists import select_list
 
 
 @dataclass(frozen=True)
@@ -86,24 +80,30 @@ class AppliedAction:
     created_at: datetime
 
 
+RUN_COLUMNS = select_list(RunRow, "r")
+
 # --- runs ---------------------------------------------------------------------------------------
 
 
 def insert_run(conn: Conn, tenant_id: UUID, namespace: str, dry_run: bool, steps: Sequence[str], trigger: str) -> UUID:
     try:
         with conn.transaction():  # a savepoint: a refused insert leaves the caller's transaction usable
-            row = conn.execute(
-                "INSERT INTO consolidation_runs (tenant_id, namespace, dry_run, trigger, steps)"
-                " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                (tenant_id, namespace, dry_run, trigger, list(steps)),
-            ).fetchone()
+            run_id: UUID | None = (
+                conn.cursor(row_factory=scalar_row)
+                .execute(
+                    "INSERT INTO consolidation_runs (tenant_id, namespace, dry_run, trigger, steps)"
+                    " VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                    (tenant_id, namespace, dry_run, trigger, list(steps)),
+                )
+                .fetchone()
+            )
     except psycopg.errors.UniqueViolation as exc:  # consolidation_runs_one_open: another writer won the race
         raise Conflict(
             f"an applying run of namespace {namespace!r} is already open; wait for it to finish",
             {"namespace": namespace},
         ) from exc
-    assert row is not None
-    return UUID(str(row["id"]))
+    assert run_id is not None
+    return run_id
 
 
 def read_run(conn: Conn, run_id: UUID, *, lock: bool = False) -> RunRow | None:
@@ -189,25 +189,27 @@ def list_runs(conn: Conn, namespace: str | None, before: tuple[datetime, UUID] |
 
 def advance_epoch(conn: Conn, tenant_id: UUID, namespace: str) -> tuple[int, datetime | None]:
     """One more active epoch for the namespace; returns it and when the previous applied run started."""
-    before = conn.execute(
+    cur = conn.cursor(row_factory=scalar_row)
+    last_run_at: datetime | None = cur.execute(
         "SELECT last_run_at FROM consolidation_namespaces WHERE namespace = %s FOR UPDATE", (namespace,)
     ).fetchone()
-    row = conn.execute(
+    epoch: int | None = cur.execute(
         "INSERT INTO consolidation_namespaces (tenant_id, namespace, epoch) VALUES (%s, %s, 1)"
         " ON CONFLICT (tenant_id, namespace) DO UPDATE SET epoch = consolidation_namespaces.epoch + 1"
         " RETURNING epoch",
         (tenant_id, namespace),
     ).fetchone()
-    assert row is not None
-    return int(row["epoch"]), before["last_run_at"] if before else None
+    assert epoch is not None
+    return epoch, last_run_at
 
 
 def namespace_clock(conn: Conn, namespace: str) -> tuple[int, datetime | None]:
     """The namespace's current epoch and the start of its last applied run (a dry run reads, never advances)."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    clock: tuple[int, datetime | None] | None = cur.execute(
         "SELECT epoch, last_run_at FROM consolidation_namespaces WHERE namespace = %s", (namespace,)
     ).fetchone()
-    return (int(row["epoch"]), row["last_run_at"]) if row else (0, None)
+    return clock or (0, None)
 
 
 def rewind_namespace(conn: Conn, run: RunRow) -> None:
@@ -267,21 +269,19 @@ def insert_actions(conn: Conn, tenant_id: UUID, run_id: UUID, first_seq: int, ac
 
 
 def list_actions(conn: Conn, run_id: UUID, after_seq: int, limit: int) -> list[Action]:
+    query = sql.SQL("SELECT {} FROM consolidation_actions WHERE run_id = %s AND seq > %s ORDER BY seq LIMIT %s").format(
+        select_list(Action)
+    )
     with conn.cursor(row_factory=class_row(Action)) as cur:
-        return cur.execute(
-            "SELECT seq, step, action, memory_ids, reason, details, applied, created_at FROM consolidation_actions"
-            " WHERE run_id = %s AND seq > %s ORDER BY seq LIMIT %s",
-            (run_id, after_seq, limit),
-        ).fetchall()
+        return cur.execute(query, (run_id, after_seq, limit)).fetchall()
 
 
 def applied_actions(conn: Conn, run_id: UUID) -> list[AppliedAction]:
+    query = sql.SQL("SELECT {} FROM consolidation_actions WHERE run_id = %s AND applied ORDER BY seq").format(
+        select_list(AppliedAction)
+    )
     with conn.cursor(row_factory=class_row(AppliedAction)) as cur:
-        return cur.execute(
-            "SELECT seq, step, action, memory_ids, before_image, links_created, created_at FROM consolidation_actions"
-            " WHERE run_id = %s AND applied ORDER BY seq",
-            (run_id,),
-        ).fetchall()
+        return cur.execute(query, (run_id,)).fetchall()
 
 
 def pair_seen_in_run(conn: Conn, run_id: UUID, a: UUID, b: UUID) -> bool:

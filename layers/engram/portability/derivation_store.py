@@ -10,6 +10,7 @@ from datetime import datetime
 from uuid import UUID
 
 from psycopg import sql
+from psycopg.rows import tuple_row
 
 from engram.core.db import Conn
 from engram.portability.records import ExtractionActionRecord, ExtractionRunRecord, ExtractionSettingsRecord
@@ -72,14 +73,18 @@ def existing_runs(conn: Conn, keys: Sequence[tuple[UUID, str, datetime, str]]) -
     time and trigger. Returns the record's id -> the existing run's id."""
     if not keys:
         return {}
-    rows = conn.execute(
-        "SELECT DISTINCT ON (k.id) k.id AS record_id, r.id FROM unnest(%s::uuid[], %s::text[], %s::timestamptz[],"
-        " %s::text[]) AS k(id, ns, created_at, trigger) JOIN extraction_runs r ON r.id = k.id"
-        "  OR (r.namespace = k.ns AND r.created_at = k.created_at AND r.trigger = k.trigger)"
-        " ORDER BY k.id, r.id <> k.id",
-        tuple([k[i] for k in keys] for i in range(4)),
-    ).fetchall()
-    return {r["record_id"]: r["id"] for r in rows}
+    pairs: list[tuple[UUID, UUID]] = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT DISTINCT ON (k.id) k.id, r.id FROM unnest(%s::uuid[], %s::text[], %s::timestamptz[],"
+            " %s::text[]) AS k(id, ns, created_at, trigger) JOIN extraction_runs r ON r.id = k.id"
+            "  OR (r.namespace = k.ns AND r.created_at = k.created_at AND r.trigger = k.trigger)"
+            " ORDER BY k.id, r.id <> k.id",
+            tuple([k[i] for k in keys] for i in range(4)),
+        )
+        .fetchall()
+    )
+    return dict(pairs)
 
 
 @dataclass(frozen=True)

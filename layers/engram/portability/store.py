@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row, scalar_row
+from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
 from engram.portability.records import ConversationRecord, LinkRecord, MessageRecord, VersionRecord
@@ -281,22 +281,30 @@ def existing_memories(
         if status == "active":
             by_namespace.setdefault(namespace, []).append(digest)
     for namespace, digests in by_namespace.items():  # one index probe per hash, all in one statement
-        rows = conn.execute(
-            "SELECT id, content_hash FROM memories"
-            " WHERE namespace = %s AND content_hash = ANY(%s::bytea[]) AND status = 'active'",
-            (namespace, digests),
-        ).fetchall()
-        found |= {(namespace, bytes(r["content_hash"]), "active", None): r["id"] for r in rows}
+        active: list[tuple[UUID, bytes]] = (
+            conn.cursor(row_factory=tuple_row)
+            .execute(
+                "SELECT id, content_hash FROM memories"
+                " WHERE namespace = %s AND content_hash = ANY(%s::bytea[]) AND status = 'active'",
+                (namespace, digests),
+            )
+            .fetchall()
+        )
+        found |= {(namespace, bytes(digest), "active", None): memory_id for memory_id, digest in active}
     trashed = [k for k in keys if k[2] == "deleted"]
     if trashed:
-        rows = conn.execute(
-            "SELECT m.id, m.namespace, m.content_hash, m.created_at"
-            " FROM unnest(%s::text[], %s::bytea[], %s::timestamptz[]) AS k(ns, hash, created_at)"
-            " JOIN memories m ON m.namespace = k.ns AND m.content_hash = k.hash AND m.status = 'deleted'"
-            "  AND m.created_at = k.created_at",
-            ([k[0] for k in trashed], [k[1] for k in trashed], [k[3] for k in trashed]),
-        ).fetchall()
-        found |= {(r["namespace"], bytes(r["content_hash"]), "deleted", r["created_at"]): r["id"] for r in rows}
+        deleted: list[tuple[UUID, str, bytes, datetime]] = (
+            conn.cursor(row_factory=tuple_row)
+            .execute(
+                "SELECT m.id, m.namespace, m.content_hash, m.created_at"
+                " FROM unnest(%s::text[], %s::bytea[], %s::timestamptz[]) AS k(ns, hash, created_at)"
+                " JOIN memories m ON m.namespace = k.ns AND m.content_hash = k.hash AND m.status = 'deleted'"
+                "  AND m.created_at = k.created_at",
+                ([k[0] for k in trashed], [k[1] for k in trashed], [k[3] for k in trashed]),
+            )
+            .fetchall()
+        )
+        found |= {(ns, bytes(digest), "deleted", at): memory_id for memory_id, ns, digest, at in deleted}
     return found
 
 
@@ -336,15 +344,25 @@ def existing_conversations(
     creation time, title and agent. Returns the record's id -> the existing conversation's id."""
     if not keys:
         return {}
-    rows = conn.execute(
-        "SELECT DISTINCT ON (k.id) k.id AS record_id, c.id FROM unnest(%s::uuid[], %s::text[], %s::timestamptz[],"
-        " %s::text[], %s::text[]) AS k(id, ns, created_at, title, agent_id)"
-        " JOIN conversations c ON c.id = k.id OR (c.namespace = k.ns AND c.created_at = k.created_at"
-        "  AND c.title IS NOT DISTINCT FROM k.title AND c.agent_id IS NOT DISTINCT FROM k.agent_id)"
-        " ORDER BY k.id, c.id <> k.id",
-        ([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys], [k[3] for k in keys], [k[4] for k in keys]),
-    ).fetchall()
-    return {r["record_id"]: r["id"] for r in rows}
+    pairs: list[tuple[UUID, UUID]] = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT DISTINCT ON (k.id) k.id, c.id FROM unnest(%s::uuid[], %s::text[], %s::timestamptz[],"
+            " %s::text[], %s::text[]) AS k(id, ns, created_at, title, agent_id)"
+            " JOIN conversations c ON c.id = k.id OR (c.namespace = k.ns AND c.created_at = k.created_at"
+            "  AND c.title IS NOT DISTINCT FROM k.title AND c.agent_id IS NOT DISTINCT FROM k.agent_id)"
+            " ORDER BY k.id, c.id <> k.id",
+            (
+                [k[0] for k in keys],
+                [k[1] for k in keys],
+                [k[2] for k in keys],
+                [k[3] for k in keys],
+                [k[4] for k in keys],
+            ),
+        )
+        .fetchall()
+    )
+    return dict(pairs)
 
 
 def insert_conversation(

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from uuid import UUID
 
 from psycopg import sql
+from psycopg.rows import scalar_row
 
 from engram.core.db import Conn
 from engram.portability.records import CheckpointRecord, TaskRecord
@@ -35,26 +36,29 @@ def stream_checkpoints(conn: Conn, namespace: str | None) -> Iterator[Checkpoint
 
 def insert_task(conn: Conn, tenant_id: UUID, conversation_id: UUID, r: TaskRecord) -> UUID:
     """A task run as it was exported, under a new id, on its (imported) ledger."""
-    row = conn.execute(
-        "INSERT INTO task_runs (tenant_id, conversation_id, namespace, goal, agent_id, status, outcome, metadata,"
-        " created_at, updated_at, ended_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()), %s)"
-        " RETURNING id",
-        (
-            tenant_id,
-            conversation_id,
-            r.namespace,
-            r.goal,
-            r.agent_id,
-            r.status,
-            r.outcome,
-            json.dumps(r.metadata),
-            r.created_at,
-            r.updated_at,
-            r.ended_at,
-        ),
-    ).fetchone()
-    assert row is not None
-    task_id: UUID = row["id"]
+    task_id: UUID | None = (
+        conn.cursor(row_factory=scalar_row)
+        .execute(
+            "INSERT INTO task_runs (tenant_id, conversation_id, namespace, goal, agent_id, status, outcome, metadata,"
+            " created_at, updated_at, ended_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, COALESCE(%s, now()), %s)"
+            " RETURNING id",
+            (
+                tenant_id,
+                conversation_id,
+                r.namespace,
+                r.goal,
+                r.agent_id,
+                r.status,
+                r.outcome,
+                json.dumps(r.metadata),
+                r.created_at,
+                r.updated_at,
+                r.ended_at,
+            ),
+        )
+        .fetchone()
+    )
+    assert task_id is not None
     return task_id
 
 

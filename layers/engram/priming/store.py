@@ -108,7 +108,8 @@ def triggers(conn: Conn, namespaces: Sequence[str], limit: int) -> list[TriggerT
 def session_summaries(conn: Conn, namespaces: Sequence[str], limit: int) -> list[ResumeSession]:
     """The project status distilled from session summaries (newest, if any), then the latest
     conversations' rolling summaries, newest first."""
-    rows = conn.execute(
+    cur = conn.cursor(row_factory=class_row(ResumeSession))
+    return cur.execute(
         "(SELECT NULL::uuid AS conversation_id, 'Project status' AS title, m.namespace, m.content AS summary,"
         " m.updated_at FROM memories m WHERE m.namespace = ANY(%(ns)s) AND m.tags @> '{project-status}'"
         " AND m.status = 'active' ORDER BY m.updated_at DESC LIMIT 1)"
@@ -116,4 +117,3 @@ def session_summaries(conn: Conn, namespaces: Sequence[str], limit: int) -> list
         " WHERE c.namespace = ANY(%(ns)s) AND c.summary IS NOT NULL ORDER BY c.summary_updated_at DESC LIMIT %(n)s)",
         {"ns": list(namespaces), "n": limit},
     ).fetchall()
-    return [ResumeSession.model_validate(r) for r in rows]

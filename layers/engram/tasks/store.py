@@ -7,30 +7,39 @@ import json
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, scalar_row
 
 from engram.core.db import Conn
 from engram.core.errors import NotFound
 from engram.core.pagination import newest_first
+from engram.core.select_lists import select_list
 from engram.tasks.models import Checkpoint, CheckpointCreate, Task, TaskCreate
 
-_TASK = sql.SQL(
-    "SELECT t.id, t.conversation_id, t.namespace, t.goal, t.agent_id, t.status, t.outcome, t.metadata,"
-    " c.next_seq - 1 AS event_count,"
-    " (SELECT count(*) FROM task_checkpoints k WHERE k.task_id = t.id) AS checkpoint_count,"
-    " t.created_at, t.updated_at, t.ended_at FROM task_runs t JOIN conversations c ON c.id = t.conversation_id"
+# A task's events are its ledger's messages (`c`, its conversation).
+_TASK = sql.SQL("SELECT {} FROM task_runs t JOIN conversations c ON c.id = t.conversation_id").format(
+    select_list(
+        Task,
+        "t",
+        expressions={
+            "event_count": sql.SQL("c.next_seq - 1"),
+            "checkpoint_count": sql.SQL("(SELECT count(*) FROM task_checkpoints k WHERE k.task_id = t.id)"),
+        },
+    )
 )
-_CHECKPOINT = sql.SQL("id, task_id, seq_to, summary, completed, pending, decisions, blockers, artifacts, created_at")
+_CHECKPOINT = select_list(Checkpoint)
 
 
 def insert_task(conn: Conn, tenant_id: UUID, conversation_id: UUID, req: TaskCreate) -> UUID:
-    row = conn.execute(
-        "INSERT INTO task_runs (tenant_id, conversation_id, namespace, goal, agent_id, metadata)"
-        " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-        (tenant_id, conversation_id, req.namespace, req.goal, req.agent_id, json.dumps(req.metadata)),
-    ).fetchone()
-    assert row is not None
-    task_id: UUID = row["id"]
+    task_id: UUID | None = (
+        conn.cursor(row_factory=scalar_row)
+        .execute(
+            "INSERT INTO task_runs (tenant_id, conversation_id, namespace, goal, agent_id, metadata)"
+            " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+            (tenant_id, conversation_id, req.namespace, req.goal, req.agent_id, json.dumps(req.metadata)),
+        )
+        .fetchone()
+    )
+    assert task_id is not None
     return task_id
 
 
@@ -70,32 +79,34 @@ def touch_task(conn: Conn, task_id: UUID) -> None:
 
 
 def insert_checkpoint(conn: Conn, tenant_id: UUID, task_id: UUID, seq_to: int, req: CheckpointCreate) -> Checkpoint:
-    row = conn.execute(
-        sql.SQL(
-            "INSERT INTO task_checkpoints (tenant_id, task_id, seq_to, summary, completed, pending, decisions,"
-            " blockers, artifacts) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {}"
-        ).format(_CHECKPOINT),
-        (
-            tenant_id,
-            task_id,
-            seq_to,
-            req.summary,
-            req.completed,
-            req.pending,
-            req.decisions,
-            req.blockers,
-            json.dumps([a.model_dump(exclude_none=True) for a in req.artifacts]),
-        ),
-    ).fetchone()
-    return Checkpoint.model_validate(row)
+    written = (
+        conn.cursor(row_factory=class_row(Checkpoint))
+        .execute(
+            sql.SQL(
+                "INSERT INTO task_checkpoints (tenant_id, task_id, seq_to, summary, completed, pending, decisions,"
+                " blockers, artifacts) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {}"
+            ).format(_CHECKPOINT),
+            (
+                tenant_id,
+                task_id,
+                seq_to,
+                req.summary,
+                req.completed,
+                req.pending,
+                req.decisions,
+                req.blockers,
+                json.dumps([a.model_dump(exclude_none=True) for a in req.artifacts]),
+            ),
+        )
+        .fetchone()
+    )
+    assert written is not None
+    return written
 
 
 def checkpoints(conn: Conn, task_id: UUID, limit: int) -> list[Checkpoint]:
     """The task's checkpoints, newest first."""
-    rows = conn.execute(
-        sql.SQL("SELECT {} FROM task_checkpoints WHERE task_id = %s ORDER BY created_at DESC, id DESC LIMIT %s").format(
-            _CHECKPOINT
-        ),
-        (task_id, limit),
-    ).fetchall()
-    return [Checkpoint.model_validate(r) for r in rows]
+    query = sql.SQL(
+        "SELECT {} FROM task_checkpoints WHERE task_id = %s ORDER BY created_at DESC, id DESC LIMIT %s"
+    ).format(_CHECKPOINT)
+    return conn.cursor(row_factory=class_row(Checkpoint)).execute(query, (task_id, limit)).fetchall()
