@@ -25,6 +25,7 @@ from typing import Any
 from uuid import UUID
 
 from aws_lambda_powertools import Logger
+from psycopg.rows import tuple_row
 
 from engram.core.config import settings
 from engram.core.db import Conn, tenant_transaction
@@ -68,12 +69,17 @@ def llm_unavailable(optional: bool = False) -> str | None:
 
 def usage_today(conn: Conn) -> tuple[int, int]:
     """The transaction tenant's LLM calls and tokens since midnight UTC (every purpose)."""
-    row = conn.execute(
-        "SELECT count(*) AS calls, COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) AS tokens"
-        " FROM llm_usage WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"
-    ).fetchone()
-    assert row is not None
-    return int(row["calls"]), int(row["tokens"])
+    spent: tuple[int, int] | None = (
+        conn.cursor(row_factory=tuple_row)
+        .execute(
+            "SELECT count(*), COALESCE(sum(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0)"
+            " FROM llm_usage WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"
+        )
+        .fetchone()
+    )
+    assert spent is not None
+    calls, tokens = spent
+    return int(calls), int(tokens)
 
 
 def daily_cap_reached(tenant_id: UUID | str) -> str | None:

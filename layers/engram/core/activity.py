@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from uuid import UUID
 
+from psycopg.rows import tuple_row
+
 from engram.core.db import Conn
 
 # Fresh enough: activity inside this window of the recorded time changes nothing.
@@ -39,21 +41,28 @@ def record_activity(conn: Conn, namespaces: Iterable[str]) -> None:
 def namespaces_to_consolidate(conn: Conn, limit: int) -> list[tuple[UUID, str]]:
     """Pairs with activity since their last dispatch, longest waiting first (any tenant: a
     definer function, so this works in a transaction with no tenant set)."""
-    rows = conn.execute("SELECT tenant_id, namespace FROM engram_namespaces_to_consolidate(%s)", (limit,)).fetchall()
-    return [(r["tenant_id"], r["namespace"]) for r in rows]
+    cur = conn.cursor(row_factory=tuple_row)
+    pairs: list[tuple[UUID, str]] = cur.execute(
+        "SELECT tenant_id, namespace FROM engram_namespaces_to_consolidate(%s)", (limit,)
+    ).fetchall()
+    return pairs
 
 
 def lock_activity(conn: Conn, namespace: str) -> tuple[datetime, datetime | None] | None:
     """Lock the tenant's activity row for this namespace (dispatchers serialise on it) and return
     (last_activity_at, dispatched_at), or None when it is no longer waiting for a run."""
-    row = conn.execute(
+    cur = conn.cursor(row_factory=tuple_row)
+    found: tuple[datetime, datetime | None] | None = cur.execute(
         "SELECT last_activity_at, dispatched_at FROM namespace_activity"
         " WHERE tenant_id = engram_current_tenant() AND namespace = %s FOR UPDATE",
         (namespace,),
     ).fetchone()
-    if row is None or (row["dispatched_at"] is not None and row["last_activity_at"] <= row["dispatched_at"]):
+    if found is None:
         return None
-    return row["last_activity_at"], row["dispatched_at"]
+    last_activity_at, dispatched_at = found
+    if dispatched_at is not None and last_activity_at <= dispatched_at:
+        return None
+    return last_activity_at, dispatched_at
 
 
 def mark_dispatched(conn: Conn, namespace: str) -> None:

@@ -9,10 +9,9 @@ Chunks are written with NULL embeddings; the caller enqueues the returned ids af
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from engram.core.db import Conn
@@ -29,13 +28,6 @@ class ChunkOwner:
     source: str | None = None
     memory_id: UUID | None = None
     conversation_id: UUID | None = None
-
-    @classmethod
-    def of_memory(cls, row: Mapping[str, Any]) -> ChunkOwner:
-        """From a memories row holding id, namespace, kind, tags and source."""
-        return cls(
-            namespace=row["namespace"], kind=row["kind"], tags=row["tags"], source=row["source"], memory_id=row["id"]
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, tuple_row
 
 from engram.adapters.embeddings.base import Embedder
 from engram.core.db import Conn, tenant_transaction
+from engram.core.select_lists import select_list
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,10 @@ def hnsw_index_sql(dimension: int) -> sql.Composed:
 def ensure_embedding_space(owner: Conn, model_id: str, dimension: int, activate: bool = False) -> EmbeddingSpace:
     """Register the space (owner connection). The first one becomes active; switching needs activate."""
     dimension = int(dimension)
-    active = owner.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
-    if active and active["model_id"] != model_id and not activate:
+    active = active_space(owner)
+    if active and active.model_id != model_id and not activate:
         raise EmbeddingSpaceMismatch(
-            f"the database holds vectors of {active['model_id']} ({active['dimension']}-d); "
+            f"the database holds vectors of {active.model_id} ({active.dimension}-d); "
             f"the embedder is {model_id} ({dimension}-d). Run `engram embedding-space --activate` "
             "to switch on purpose, then `engram backfill` to re-embed."
         )
@@ -95,8 +96,8 @@ def ensure_embedding_space(owner: Conn, model_id: str, dimension: int, activate:
 
 
 def active_space(conn: Conn) -> EmbeddingSpace | None:
-    row = conn.execute("SELECT model_id, dimension FROM embedding_spaces WHERE active").fetchone()
-    return EmbeddingSpace(row["model_id"], row["dimension"]) if row else None
+    query = sql.SQL("SELECT {} FROM embedding_spaces WHERE active").format(select_list(EmbeddingSpace))
+    return conn.cursor(row_factory=class_row(EmbeddingSpace)).execute(query).fetchone()
 
 
 def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedder: Embedder) -> int:
@@ -114,19 +115,26 @@ def embed_chunks(tenant_id: UUID | str, chunk_ids: Sequence[UUID | str], embedde
             raise EmbeddingSpaceMismatch(
                 f"active space is {space}, embedder is {embedder.model_id}: refusing to mix vectors"
             )
-        rows = conn.execute(
-            "SELECT id, text FROM chunks WHERE id = ANY(%s::uuid[])"
-            " AND (embedding IS NULL OR model_id IS DISTINCT FROM %s)",
-            ([str(c) for c in chunk_ids], space.model_id),
-        ).fetchall()
+        rows: list[tuple[UUID, str]] = (
+            conn.cursor(row_factory=tuple_row)
+            .execute(
+                "SELECT id, text FROM chunks WHERE id = ANY(%s::uuid[])"
+                " AND (embedding IS NULL OR model_id IS DISTINCT FROM %s)",
+                ([str(c) for c in chunk_ids], space.model_id),
+            )
+            .fetchall()
+        )
     if not rows:
         return 0
-    vectors = embedder.embed([r["text"] for r in rows])  # outside the transaction: no lock held
-    with tenant_transaction(tenant_id) as conn, conn.cursor() as cur:
-        cur.executemany(
+    vectors = embedder.embed([text for _, text in rows])  # outside the transaction: no lock held
+    with tenant_transaction(tenant_id) as conn, conn.cursor() as writer:
+        writer.executemany(
             "UPDATE chunks SET embedding = %s::vector, embedding_dim = %s, model_id = %s, embedded_at = now()"
             " WHERE id = %s",
-            [(vector_literal(v), space.dimension, space.model_id, r["id"]) for r, v in zip(rows, vectors, strict=True)],
+            [
+                (vector_literal(v), space.dimension, space.model_id, chunk_id)
+                for (chunk_id, _), v in zip(rows, vectors, strict=True)
+            ],
         )
     return len(rows)
 
@@ -142,12 +150,9 @@ def pending_chunks(
 ) -> list[PendingChunk]:
     """Chunks without a vector of the active model (owner connection, for backfill): every
     tenant's, or one tenant's."""
-    return (
-        owner.cursor(row_factory=class_row(PendingChunk))
-        .execute(
-            "SELECT tenant_id, id FROM chunks WHERE (embedding IS NULL OR model_id IS DISTINCT FROM %s)"
-            " AND (%s::uuid IS NULL OR tenant_id = %s::uuid) ORDER BY tenant_id, created_at LIMIT %s",
-            (model_id, tenant_id, tenant_id, limit),
-        )
-        .fetchall()
-    )
+    query = sql.SQL(
+        "SELECT {} FROM chunks WHERE (embedding IS NULL OR model_id IS DISTINCT FROM %s)"
+        " AND (%s::uuid IS NULL OR tenant_id = %s::uuid) ORDER BY tenant_id, created_at LIMIT %s"
+    ).format(select_list(PendingChunk))
+    cur = owner.cursor(row_factory=class_row(PendingChunk))
+    return cur.execute(query, (model_id, tenant_id, tenant_id, limit)).fetchall()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from psycopg import sql
+from psycopg.rows import scalar_row
 
 from engram.core.db import Conn
 
@@ -18,5 +19,5 @@ def set_login_password(owner: Conn, role: str, password: str) -> None:
 
 
 def can_log_in(owner: Conn, role: str) -> bool:
-    row = owner.execute("SELECT rolcanlogin FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-    return bool(row and row["rolcanlogin"])
+    cur = owner.cursor(row_factory=scalar_row)
+    return bool(cur.execute("SELECT rolcanlogin FROM pg_roles WHERE rolname = %s", (role,)).fetchone())

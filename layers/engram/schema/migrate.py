@@ -11,6 +11,8 @@ import hashlib
 from dataclasses import dataclass
 from importlib import resources
 
+from psycopg.rows import tuple_row
+
 from engram.core.config import settings
 from engram.core.db import open_connection
 
@@ -50,10 +52,10 @@ def apply_migrations(dsn: str) -> list[str]:
                 " version text PRIMARY KEY, checksum text NOT NULL,"
                 " applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            done = {
-                r["version"]: r["checksum"]
-                for r in conn.execute("SELECT version, checksum FROM schema_migrations").fetchall()
-            }
+            applied: list[tuple[str, str]] = (
+                conn.cursor(row_factory=tuple_row).execute("SELECT version, checksum FROM schema_migrations").fetchall()
+            )
+            done = dict(applied)
             for migration in available_migrations():
                 if migration.version in done:
                     if done[migration.version] != migration.checksum:
