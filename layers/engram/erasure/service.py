@@ -335,24 +335,24 @@ def erase_tenant(tenant_id: UUID, *, actor: Actor = "api", key_id: UUID | None =
         keys = store.tenant_object_keys(conn)
         erased = _Erased()
         erased.counts = ErasureCounts(
-            memories=rows["memories"],
-            versions=rows["memory_versions"],
-            chunks=rows["chunks"],
-            links=rows["links"],
-            documents=rows["documents"],
-            document_pages=rows["document_pages"],
-            uploads=rows["document_uploads"],
-            conversations=rows["conversations"],
-            messages=rows["messages"],
-            idempotent_answers=rows["idempotency_keys"],
-            exports=rows["exports"],
+            memories=rows.memories,
+            versions=rows.memory_versions,
+            chunks=rows.chunks,
+            links=rows.links,
+            documents=rows.documents,
+            document_pages=rows.document_pages,
+            uploads=rows.document_uploads,
+            conversations=rows.conversations,
+            messages=rows.messages,
+            idempotent_answers=rows.idempotency_keys,
+            exports=rows.exports,
         )
         record = _record(
             conn,
             tenant_id,
             erasure_id,
             scope="tenant",
-            selector={"tenant_id": str(tenant_id), "rows": rows, "objects": len(keys)},
+            selector={"tenant_id": str(tenant_id), "rows": asdict(rows), "objects": len(keys)},
             cascade="erase",
             dry_run=False,
             erased=erased,
@@ -361,5 +361,5 @@ def erase_tenant(tenant_id: UUID, *, actor: Actor = "api", key_id: UUID | None =
         )
         store.erase_tenant(conn, tenant_id)
     _delete_objects(keys)
-    logger.info("tenant erased", extra={"erasure_id": str(erasure_id), "tenant_id": str(tenant_id), **rows})
+    logger.info("tenant erased", extra={"erasure_id": str(erasure_id), "tenant_id": str(tenant_id), **asdict(rows)})
     return record

@@ -16,7 +16,7 @@ from psycopg.rows import class_row, scalar_row, tuple_row
 from psycopg.types.json import Jsonb
 
 from engram.core.db import Conn
-from engram.core.select_lists import select_list
+from engram.core.select_lists import field_names, select_list
 from engram.erasure.models import Cascade, Erasure, Selector
 
 # A consolidation action's before-image: JSON in, JSON out.
@@ -448,38 +448,41 @@ def erasure_of_memory(conn: Conn, memory_id: UUID) -> Erasure | None:
     ).fetchone()
 
 
-def tenant_row_counts(conn: Conn) -> dict[str, int]:
-    """Rows of the transaction's tenant, per table that holds its data (for the tenant's audit record)."""
-    tables = (
-        "memories",
-        "memory_versions",
-        "chunks",
-        "links",
-        "documents",
-        "document_pages",
-        "document_uploads",
-        "conversations",
-        "messages",
-        "consolidation_runs",
-        "topics",
-        "exports",
-        "imports",
-        "idempotency_keys",
-        "api_keys",
-        "task_runs",
-        "task_checkpoints",
-        "recall_events",
-        "recall_feedback",
-        "feedback_weights",
-    )
-    query = sql.SQL("SELECT {}").format(
-        sql.SQL(", ").join(
-            sql.SQL("(SELECT count(*) FROM {}) AS {}").format(sql.Identifier(t), sql.Identifier(t)) for t in tables
-        )
-    )
-    counts = conn.cursor(row_factory=tuple_row).execute(query).fetchone()
-    assert counts is not None
-    return {table: int(n) for table, n in zip(tables, counts, strict=True)}
+@dataclass(frozen=True)
+class TenantRows:
+    """Rows of the transaction's tenant, per table that holds its data (a field per table, named as
+    it): what the tenant's audit record keeps."""
+
+    memories: int
+    memory_versions: int
+    chunks: int
+    links: int
+    documents: int
+    document_pages: int
+    document_uploads: int
+    conversations: int
+    messages: int
+    consolidation_runs: int
+    topics: int
+    exports: int
+    imports: int
+    idempotency_keys: int
+    api_keys: int
+    task_runs: int
+    task_checkpoints: int
+    recall_events: int
+    recall_feedback: int
+    feedback_weights: int
+
+
+def tenant_row_counts(conn: Conn) -> TenantRows:
+    counts = {
+        table: sql.SQL("(SELECT count(*) FROM {})").format(sql.Identifier(table)) for table in field_names(TenantRows)
+    }
+    query = sql.SQL("SELECT {}").format(select_list(TenantRows, expressions=counts))
+    found = conn.cursor(row_factory=class_row(TenantRows)).execute(query).fetchone()
+    assert found is not None
+    return found
 
 
 def erase_tenant(conn: Conn, tenant_id: UUID) -> None:
