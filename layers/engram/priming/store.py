@@ -13,6 +13,7 @@ from psycopg.rows import class_row
 
 from engram.core.db import Conn
 from engram.core.models import Kind, Layer
+from engram.core.select_lists import select_list
 from engram.priming.models import ResumeSession
 
 
@@ -39,6 +40,12 @@ class TriggerTag:
 
 
 _LIVE = sql.SQL("m.status = 'active' AND (m.valid_to IS NULL OR m.valid_to > now())")
+_LENGTH = {"length": sql.SQL("length(m.content)")}
+# A core memory's weight (core_by_weight orders by it).
+_WEIGHT = sql.SQL(
+    "m.importance + CASE m.kind WHEN 'procedural' THEN 0.15 WHEN 'episodic' THEN -0.1 ELSE 0 END"
+    " + 0.05 * ln(1 + m.access_count) + 0.1 * ln(1 + m.repetition_count)"
+)
 
 
 def _briefed(conn: Conn, query: sql.Composed, params: Sequence[object]) -> list[BriefedMemory]:
@@ -52,13 +59,9 @@ def core_by_weight(conn: Conn, namespaces: Sequence[str], limit: int) -> list[Br
     return _briefed(
         conn,
         sql.SQL(
-            "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, m.content,"
-            " length(m.content) AS length,"
-            " m.importance + CASE m.kind WHEN 'procedural' THEN 0.15 WHEN 'episodic' THEN -0.1 ELSE 0 END"
-            " + 0.05 * ln(1 + m.access_count) + 0.1 * ln(1 + m.repetition_count) AS weight"
-            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer = 'core' AND NOT m.critical AND {live}"
-            " ORDER BY weight DESC, m.updated_at DESC, m.id LIMIT %s"
-        ).format(live=_LIVE),
+            "SELECT {fields} FROM memories m WHERE m.namespace = ANY(%s) AND m.layer = 'core' AND NOT m.critical"
+            " AND {live} ORDER BY weight DESC, m.updated_at DESC, m.id LIMIT %s"
+        ).format(fields=select_list(BriefedMemory, "m", expressions={**_LENGTH, "weight": _WEIGHT}), live=_LIVE),
         (list(namespaces), limit),
     )
 
@@ -68,10 +71,9 @@ def critical_facts(conn: Conn, namespaces: Sequence[str], limit: int) -> list[Br
     return _briefed(
         conn,
         sql.SQL(
-            "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, m.content,"
-            " length(m.content) AS length FROM memories m WHERE m.namespace = ANY(%s) AND m.critical AND {live}"
+            "SELECT {fields} FROM memories m WHERE m.namespace = ANY(%s) AND m.critical AND {live}"
             " ORDER BY m.importance DESC, m.created_at DESC, m.id LIMIT %s"
-        ).format(live=_LIVE),
+        ).format(fields=select_list(BriefedMemory, "m", expressions=_LENGTH, leave_out=("weight",)), live=_LIVE),
         (list(namespaces), limit),
     )
 
@@ -81,12 +83,17 @@ def recent_changes(conn: Conn, namespaces: Sequence[str], since: datetime, limit
     return _briefed(
         conn,
         sql.SQL(
-            "SELECT m.id, m.namespace, m.kind, m.layer, m.importance, m.updated_at, left(m.content, 2000) AS content,"
-            " length(m.content) AS length"
-            " FROM memories m WHERE m.namespace = ANY(%s) AND m.layer <> 'core' AND NOT m.critical"
-            " AND m.updated_at >= %s AND {live}"
-            " ORDER BY m.updated_at DESC, m.id LIMIT %s"
-        ).format(live=_LIVE),
+            "SELECT {fields} FROM memories m WHERE m.namespace = ANY(%s) AND m.layer <> 'core' AND NOT m.critical"
+            " AND m.updated_at >= %s AND {live} ORDER BY m.updated_at DESC, m.id LIMIT %s"
+        ).format(
+            fields=select_list(
+                BriefedMemory,
+                "m",
+                expressions={**_LENGTH, "content": sql.SQL("left(m.content, 2000)")},
+                leave_out=("weight",),
+            ),
+            live=_LIVE,
+        ),
         (list(namespaces), since, limit),
     )
 
@@ -96,11 +103,20 @@ def triggers(conn: Conn, namespaces: Sequence[str], limit: int) -> list[TriggerT
     with conn.cursor(row_factory=class_row(TriggerTag)) as cur:
         return cur.execute(
             sql.SQL(
-                "SELECT t.tag, sum(m.access_count)::bigint AS access_count, count(*) AS memories"
-                " FROM memories m CROSS JOIN LATERAL unnest(m.tags) AS t(tag)"
+                "SELECT {fields} FROM memories m CROSS JOIN LATERAL unnest(m.tags) AS t(tag)"
                 " WHERE m.namespace = ANY(%s) AND t.tag LIKE 'trigger:%%' AND {live}"
                 " GROUP BY t.tag ORDER BY sum(m.access_count) DESC, t.tag LIMIT %s"
-            ).format(live=_LIVE),
+            ).format(
+                fields=select_list(
+                    TriggerTag,
+                    "t",
+                    expressions={
+                        "access_count": sql.SQL("sum(m.access_count)::bigint"),
+                        "memories": sql.SQL("count(*)"),
+                    },
+                ),
+                live=_LIVE,
+            ),
             (list(namespaces), limit),
         ).fetchall()
 
