@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pytest
 from psycopg import sql
@@ -51,3 +52,12 @@ def test_a_plain_class_is_refused() -> None:
 def test_a_prefix_names_every_column_apart() -> None:
     listing = select_list(Pair, "p", prefix="pair_", expressions={"score": sql.SQL("p.score * 2")})
     assert listing.as_string(None) == '"p"."id" AS "pair_id", "p"."label" AS "pair_label", p.score * 2 AS "pair_score"'
+
+
+class Point(NamedTuple):
+    x: int
+    y: int
+
+
+def test_a_named_tuple_yields_its_fields() -> None:
+    assert select_list(Point, "p").as_string(None) == '"p"."x", "p"."y"'

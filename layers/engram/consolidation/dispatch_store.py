@@ -10,9 +10,11 @@ from datetime import datetime
 from typing import NamedTuple
 from uuid import UUID
 
+from psycopg import sql
 from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 
 
 class OpenRun(NamedTuple):
@@ -29,24 +31,23 @@ class StaleRun(NamedTuple):
 
 def open_run(conn: Conn, namespace: str) -> OpenRun | None:
     """The tenant's applying (not dry) run of this namespace that is queued or running, if any."""
+    query = sql.SQL(
+        "SELECT {} FROM consolidation_runs"
+        " WHERE tenant_id = engram_current_tenant() AND namespace = %s AND status IN ('queued', 'running')"
+        " AND NOT dry_run ORDER BY created_at LIMIT 1"
+    ).format(select_list(OpenRun))
     with conn.cursor(row_factory=class_row(OpenRun)) as cur:
-        return cur.execute(
-            "SELECT id, status, created_at FROM consolidation_runs"
-            " WHERE tenant_id = engram_current_tenant() AND namespace = %s AND status IN ('queued', 'running')"
-            " AND NOT dry_run ORDER BY created_at LIMIT 1",
-            (namespace,),
-        ).fetchone()
+        return cur.execute(query, (namespace,)).fetchone()
 
 
 def stale_runs(conn: Conn, *, requeue_after_s: float, abandon_after_s: float, limit: int) -> list[StaleRun]:
     """Across tenants (a definer function): runs queued for longer than `requeue_after_s`, and runs
     open without progress for longer than `abandon_after_s`."""
+    query = sql.SQL(
+        "SELECT {} FROM engram_stale_consolidation_runs(make_interval(secs => %s), make_interval(secs => %s), %s)"
+    ).format(select_list(StaleRun))
     with conn.cursor(row_factory=class_row(StaleRun)) as cur:
-        return cur.execute(
-            "SELECT tenant_id, run_id, abandoned FROM engram_stale_consolidation_runs("
-            "make_interval(secs => %s), make_interval(secs => %s), %s)",
-            (requeue_after_s, abandon_after_s, limit),
-        ).fetchall()
+        return cur.execute(query, (requeue_after_s, abandon_after_s, limit)).fetchall()
 
 
 def every_open_run(owner: Conn) -> list[tuple[UUID, UUID]]:

@@ -1,7 +1,7 @@
 """One declaration per query result: a row class names its columns once, and the SELECT list is
 derived from it, so a field added to the class cannot be forgotten in the statement.
 
-A row class is a dataclass or a pydantic model read back with `psycopg.rows.class_row`; a field the
+A row class is a dataclass, a NamedTuple or a pydantic model read back with `psycopg.rows.class_row`; a field the
 table does not hold directly comes from an expression given by name (`expressions=`)."""
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ def field_names(row_type: type[Any]) -> tuple[str, ...]:
         return tuple(row_type.model_fields)
     if dataclasses.is_dataclass(row_type):
         return tuple(field.name for field in dataclasses.fields(row_type))
-    raise TypeError(f"{row_type!r} is neither a dataclass nor a pydantic model")
+    if issubclass(row_type, tuple) and hasattr(row_type, "_fields"):  # a NamedTuple
+        return tuple(row_type._fields)
+    raise TypeError(f"{row_type!r} is not a dataclass, a NamedTuple or a pydantic model")
 
 
 def select_list(
