@@ -22,12 +22,14 @@ import json
 from dataclasses import dataclass
 from typing import TypeVar
 
+from psycopg import sql
 from psycopg.rows import class_row
 from pydantic import BaseModel
 
 from engram.core.config import settings
 from engram.core.db import Conn, confined_namespaces
 from engram.core.errors import Conflict
+from engram.core.select_lists import select_list
 
 HEADER = "Idempotency-Key"
 Answer = TypeVar("Answer", bound=BaseModel)
@@ -98,12 +100,12 @@ def replay(conn: Conn, idempotency: IdempotencyKey | None, answer_type: type[Ans
     if conn.execute(_CLAIM, params).fetchone() is not None:
         conn.execute(_SWEEP, params)
         return None
+    query = sql.SQL(
+        "SELECT {} FROM idempotency_keys"
+        " WHERE tenant_id = engram_current_tenant() AND confined_to = %s AND idempotency_key = %s"
+    ).format(select_list(_KeyRow, expressions={"answer": sql.SQL("answer::text")}))
     with conn.cursor(row_factory=class_row(_KeyRow)) as cur:
-        seen = cur.execute(
-            "SELECT operation, request_hash, answer::text AS answer FROM idempotency_keys"
-            " WHERE tenant_id = engram_current_tenant() AND confined_to = %s AND idempotency_key = %s",
-            (params["confined_to"], idempotency.key),
-        ).fetchone()
+        seen = cur.execute(query, (params["confined_to"], idempotency.key)).fetchone()
     if seen is None or seen.answer is None:  # cannot be, the claim and the answer commit together
         raise Conflict(
             f"the request with this {HEADER} is still being written; retry it",

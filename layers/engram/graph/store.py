@@ -47,6 +47,9 @@ class MemoryValidity:
     valid_to: datetime | None
 
 
+_VALIDITY = select_list(MemoryValidity)
+
+
 def lock_active_memories(conn: Conn, ids: Sequence[UUID], to_update: Sequence[UUID]) -> dict[UUID, MemoryValidity]:
     """The active memories among `ids` this tenant can see (row-level security hides the others),
     with their validity: locked, so a concurrent delete waits for us. The rows this transaction
@@ -56,15 +59,9 @@ def lock_active_memories(conn: Conn, ids: Sequence[UUID], to_update: Sequence[UU
     updated = sorted(set(to_update))
     shared = sorted(set(ids) - set(updated))
     cur = conn.cursor(row_factory=class_row(MemoryValidity))
-    rows = cur.execute(
-        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active'"
-        " ORDER BY id FOR NO KEY UPDATE",
-        (updated,),
-    ).fetchall()
-    rows += cur.execute(
-        "SELECT id, valid_from, valid_to FROM memories WHERE id = ANY(%s) AND status = 'active' ORDER BY id FOR SHARE",
-        (shared,),
-    ).fetchall()
+    active = sql.SQL("SELECT {} FROM memories WHERE id = ANY(%s) AND status = 'active' ORDER BY id").format(_VALIDITY)
+    rows = cur.execute(sql.SQL("{} FOR NO KEY UPDATE").format(active), (updated,)).fetchall()
+    rows += cur.execute(sql.SQL("{} FOR SHARE").format(active), (shared,)).fetchall()
     return {r.id: r for r in rows}
 
 
@@ -137,11 +134,8 @@ def insert_links(
 
 def memory_validity(conn: Conn, memory_id: UUID) -> MemoryValidity | None:
     """As it is now in this transaction (an earlier link of the same batch may have changed it)."""
-    return (
-        conn.cursor(row_factory=class_row(MemoryValidity))
-        .execute("SELECT id, valid_from, valid_to FROM memories WHERE id = %s", (memory_id,))
-        .fetchone()
-    )
+    query = sql.SQL("SELECT {} FROM memories WHERE id = %s").format(_VALIDITY)
+    return conn.cursor(row_factory=class_row(MemoryValidity)).execute(query, (memory_id,)).fetchone()
 
 
 def record_supersession(
