@@ -16,6 +16,7 @@ from psycopg import sql
 from psycopg.rows import class_row, scalar_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.documents.models import UploadStatus
 
 # Tier-2 pages (migration 0010): 64 Ki characters each, the next page's first 4 Ki repeated so a
@@ -102,10 +103,9 @@ class TermPages:
 
 
 def memory_source(conn: Conn, memory_id: UUID) -> MemorySource | None:
+    query = sql.SQL("SELECT {} FROM memories WHERE id = %s AND status = 'active'").format(select_list(MemorySource))
     with conn.cursor(row_factory=class_row(MemorySource)) as cur:
-        return cur.execute(
-            "SELECT content, document_tier FROM memories WHERE id = %s AND status = 'active'", (memory_id,)
-        ).fetchone()
+        return cur.execute(query, (memory_id,)).fetchone()
 
 
 def document_body(conn: Conn, memory_id: UUID) -> str | None:
@@ -116,33 +116,41 @@ def document_body(conn: Conn, memory_id: UUID) -> str | None:
 
 def memory_chunks(conn: Conn, memory_id: UUID) -> list[BodyPiece]:
     """The memory's chunks in body order (overlapping ones, from focused chunking, included)."""
+    query = sql.SQL("SELECT {} FROM chunks WHERE memory_id = %s ORDER BY char_start, position").format(
+        select_list(BodyPiece, leave_out=("page_no",))
+    )
     with conn.cursor(row_factory=class_row(BodyPiece)) as cur:
-        return cur.execute(
-            "SELECT char_start, text FROM chunks WHERE memory_id = %s ORDER BY char_start, position", (memory_id,)
-        ).fetchall()
+        return cur.execute(query, (memory_id,)).fetchall()
 
 
 def page_totals(conn: Conn, memory_id: UUID) -> PageTotals:
     """How many pages the body has (0: stored without pages) and its length in characters."""
+    totals = {
+        "pages": sql.SQL("count(*)"),
+        "chars": sql.SQL(
+            "coalesce(max(char_start + char_length(text)) FILTER"
+            " (WHERE page_no = (SELECT max(page_no) FROM document_pages WHERE memory_id = %s)), 0)"
+        ),
+    }
+    query = sql.SQL("SELECT {} FROM document_pages WHERE memory_id = %s").format(
+        select_list(PageTotals, expressions=totals)
+    )
     with conn.cursor(row_factory=class_row(PageTotals)) as cur:
-        found = cur.execute(
-            "SELECT count(*) AS pages, coalesce(max(char_start + char_length(text)) FILTER"
-            " (WHERE page_no = (SELECT max(page_no) FROM document_pages WHERE memory_id = %s)), 0) AS chars"
-            " FROM document_pages WHERE memory_id = %s",
-            (memory_id, memory_id),
-        ).fetchone()
+        found = cur.execute(query, (memory_id, memory_id)).fetchone()
     return found or PageTotals(pages=0, chars=0)
 
 
 def term_pages(conn: Conn, memory_id: UUID, terms: Sequence[str]) -> list[TermPages]:
     """For each term, in order, the number of pages whose words start with it."""
+    pages = sql.SQL(
+        "(SELECT count(*) FROM document_pages p WHERE p.memory_id = %s"
+        " AND p.words @@ (quote_literal(t.term) || ':*')::tsquery)"
+    )
+    query = sql.SQL("SELECT {} FROM unnest(%s::text[]) AS t(term)").format(
+        select_list(TermPages, "t", expressions={"pages": pages})
+    )
     with conn.cursor(row_factory=class_row(TermPages)) as cur:
-        return cur.execute(
-            "SELECT t.term, (SELECT count(*) FROM document_pages p WHERE p.memory_id = %s"
-            "  AND p.words @@ (quote_literal(t.term) || ':*')::tsquery) AS pages"
-            " FROM unnest(%s::text[]) AS t(term)",
-            (memory_id, list(terms)),
-        ).fetchall()
+        return cur.execute(query, (memory_id, list(terms))).fetchall()
 
 
 def matching_pages(
@@ -171,20 +179,19 @@ def matching_pages(
         return cur.execute(
             sql.SQL(
                 "WITH hit AS (SELECT page_no FROM document_pages WHERE memory_id = %s AND ({matched}))"
-                " SELECT page_no, char_start, text FROM document_pages"
+                " SELECT {fields} FROM document_pages"
                 " WHERE memory_id = %s AND (page_no IN (SELECT page_no + d FROM hit, (VALUES (-1), (0), (1)) AS v(d))"
                 "  OR (page_no = 0 AND NOT EXISTS (SELECT 1 FROM hit)))"
                 " ORDER BY page_no"
-            ).format(matched=matched),
+            ).format(matched=matched, fields=select_list(BodyPiece)),
             [memory_id, *params, memory_id],
         ).fetchall()
 
 
 # ---- uploads ------------------------------------------------------------------------------------
 
-_UPLOAD_STATUS = sql.SQL(
-    "id AS upload_id, status, reason, memory_id, document_tier, deduplicated, namespace,"
-    " declared_bytes AS size_bytes, content_type, expires_at, created_at, updated_at"
+_UPLOAD_STATUS = select_list(
+    UploadStatus, expressions={"upload_id": sql.Identifier("id"), "size_bytes": sql.Identifier("declared_bytes")}
 )
 
 
@@ -236,12 +243,9 @@ def upload_status(conn: Conn, upload_id: UUID) -> UploadStatus | None:
 
 def lock_upload(conn: Conn, upload_id: UUID) -> PendingUpload | None:
     """The upload under a row lock: duplicate deliveries of its event wait here, then find it settled."""
+    query = sql.SQL("SELECT {} FROM document_uploads WHERE id = %s FOR UPDATE").format(select_list(PendingUpload))
     with conn.cursor(row_factory=class_row(PendingUpload)) as cur:
-        return cur.execute(
-            "SELECT status, namespace, params, content_type, declared_bytes, sha256"
-            " FROM document_uploads WHERE id = %s FOR UPDATE",
-            (upload_id,),
-        ).fetchone()
+        return cur.execute(query, (upload_id,)).fetchone()
 
 
 def fail_upload(conn: Conn, upload_id: UUID, reason: str) -> None:
