@@ -13,27 +13,31 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.portability.records import ExtractionActionRecord, ExtractionRunRecord, ExtractionSettingsRecord
 from engram.portability.rows import ExtractionRunExportRow, ExtractionSettingsExportRow
 from engram.portability.store import stream_rows
 
 _SETTINGS = sql.SQL(
-    "SELECT namespace, enabled, kinds, instructions, updated_at FROM extraction_settings"
-    " WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY namespace"
-)
+    "SELECT {} FROM extraction_settings WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY namespace"
+).format(select_list(ExtractionSettingsExportRow))
 # A run's actions whose memories still exist: one erased (or purged) since is not written again.
+_RUN_ACTIONS = sql.SQL(
+    "(SELECT COALESCE(json_agg(json_build_object('seq', a.seq, 'action', a.action, 'kind', a.kind,"
+    " 'content', a.content, 'event_date', a.event_date, 'memory_id', a.memory_id, 'target_id', a.target_id,"
+    " 'link_id', a.link_id, 'target_valid_to', a.target_valid_to, 'evidence_seqs', a.evidence_seqs)"
+    " ORDER BY a.seq), '[]') FROM extraction_actions a WHERE a.run_id = r.id"
+    " AND (a.memory_id IS NULL OR EXISTS (SELECT 1 FROM memories x WHERE x.id = a.memory_id))"
+    " AND (a.target_id IS NULL OR EXISTS (SELECT 1 FROM memories x WHERE x.id = a.target_id)))"
+)
 _RUNS = sql.SQL(
-    "SELECT r.id, engram_id_proof(r.id) AS id_proof, r.namespace, r.conversation_id, r.seq_from, r.seq_to,"
-    " r.input_text, r.trigger, r.dry_run, r.status, r.reason, r.attempts, r.llm_calls, r.llm_input_tokens,"
-    " r.llm_output_tokens, r.summary_before, r.summary_after, r.summary_memory_id, r.previous_summary_memory_id,"
-    " r.created_at, r.started_at, r.finished_at, r.undone_at,"
-    " (SELECT COALESCE(json_agg(json_build_object('seq', a.seq, 'action', a.action, 'kind', a.kind,"
-    "   'content', a.content, 'event_date', a.event_date, 'memory_id', a.memory_id, 'target_id', a.target_id,"
-    "   'link_id', a.link_id, 'target_valid_to', a.target_valid_to, 'evidence_seqs', a.evidence_seqs)"
-    "   ORDER BY a.seq), '[]') FROM extraction_actions a WHERE a.run_id = r.id"
-    "  AND (a.memory_id IS NULL OR EXISTS (SELECT 1 FROM memories x WHERE x.id = a.memory_id))"
-    "  AND (a.target_id IS NULL OR EXISTS (SELECT 1 FROM memories x WHERE x.id = a.target_id))) AS actions"
-    " FROM extraction_runs r WHERE %(ns)s::text IS NULL OR r.namespace = %(ns)s ORDER BY r.created_at, r.id"
+    "SELECT {} FROM extraction_runs r WHERE %(ns)s::text IS NULL OR r.namespace = %(ns)s ORDER BY r.created_at, r.id"
+).format(
+    select_list(
+        ExtractionRunExportRow,
+        "r",
+        expressions={"id_proof": sql.SQL("engram_id_proof(r.id)"), "actions": _RUN_ACTIONS},
+    )
 )
 
 

@@ -15,6 +15,7 @@ from psycopg import sql
 from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.portability.records import ConversationRecord, LinkRecord, MessageRecord, VersionRecord
 from engram.portability.rows import (
     ConversationExportRow,
@@ -31,13 +32,8 @@ FETCH_ROWS = 500  # rows per round trip of a server-side cursor
 Row = TypeVar("Row")
 
 
-_EXPORT_COLUMNS = sql.SQL(
-    "id, status, namespace, counts, bytes, error, created_at, started_at, finished_at, s3_key, attempts"
-)
-_IMPORT_COLUMNS = sql.SQL(
-    "id, status, namespace, id_policy, declared_bytes AS size_bytes, sha256, error, report, s3_key, expires_at,"
-    " created_at, updated_at"
-)
+_EXPORT_COLUMNS = select_list(ExportRow)
+_IMPORT_COLUMNS = select_list(ImportRow, expressions={"size_bytes": sql.Identifier("declared_bytes")})
 
 # ---- jobs ---------------------------------------------------------------------------------------
 
@@ -159,56 +155,67 @@ def expire_import(conn: Conn, import_id: UUID, reason: str) -> ImportRow | None:
 
 # ---- export readers (one snapshot: the caller's repeatable-read transaction) ------------------------
 
-_MEMORIES = sql.SQL(
-    "SELECT m.id, m.namespace, m.kind, m.layer, m.content, m.importance, m.tags, m.source, m.metadata,"
-    " m.access_count, m.repetition_count, m.last_accessed, m.created_at, m.updated_at, m.valid_from, m.valid_to,"
-    " m.status, m.deleted_at, m.version, m.document_tier, encode(m.content_hash, 'hex') AS sha256,"
-    " m.critical, m.conflict_key,"
-    " (SELECT COALESCE(json_agg(json_build_object('version', v.version, 'content', v.content, 'kind', v.kind,"
-    "   'importance', v.importance, 'tags', v.tags, 'source', v.source, 'metadata', v.metadata,"
-    "   'valid_from', v.valid_from, 'valid_to', v.valid_to, 'changed_at', v.changed_at) ORDER BY v.version), '[]')"
-    "  FROM memory_versions v WHERE v.memory_id = m.id) AS versions,"
-    " CASE WHEN m.document_tier IS NOT NULL THEN (SELECT json_agg(json_build_object('position', c.position,"
-    "   'char_start', c.char_start, 'text', c.text) ORDER BY c.position) FROM chunks c WHERE c.memory_id = m.id)"
-    " END AS chunks,"
-    " d.body, d.content_type, engram_id_proof(m.id) AS id_proof,"
+# Memories with what travels with them: versions, a document's chunks and body, evidence turns.
+_MEMORY_EXTRAS = {
+    "sha256": sql.SQL("encode(m.content_hash, 'hex')"),
+    "versions": sql.SQL(
+        "(SELECT COALESCE(json_agg(json_build_object('version', v.version, 'content', v.content, 'kind', v.kind,"
+        " 'importance', v.importance, 'tags', v.tags, 'source', v.source, 'metadata', v.metadata,"
+        " 'valid_from', v.valid_from, 'valid_to', v.valid_to, 'changed_at', v.changed_at) ORDER BY v.version), '[]')"
+        " FROM memory_versions v WHERE v.memory_id = m.id)"
+    ),
+    "chunks": sql.SQL(
+        "CASE WHEN m.document_tier IS NOT NULL THEN (SELECT json_agg(json_build_object('position', c.position,"
+        " 'char_start', c.char_start, 'text', c.text) ORDER BY c.position) FROM chunks c WHERE c.memory_id = m.id)"
+        " END"
+    ),
+    "body": sql.SQL("d.body"),
+    "content_type": sql.SQL("d.content_type"),
+    "id_proof": sql.SQL("engram_id_proof(m.id)"),
     # A derived memory's evidence, by turn number; in a namespace's export, the turns of its conversations.
-    " (SELECT COALESCE(json_agg(json_build_object('conversation_id', e.conversation_id, 'seq', msg.seq,"
-    "   'run_id', e.run_id) ORDER BY e.conversation_id, msg.seq), '[]')"
-    "  FROM memory_evidence e JOIN messages msg ON msg.id = e.message_id"
-    "  JOIN conversations c ON c.id = e.conversation_id"
-    "  WHERE e.memory_id = m.id AND (%(ns)s::text IS NULL OR c.namespace = %(ns)s)) AS evidence"
-    " FROM memories m LEFT JOIN documents d ON d.memory_id = m.id"
+    "evidence": sql.SQL(
+        "(SELECT COALESCE(json_agg(json_build_object('conversation_id', e.conversation_id, 'seq', msg.seq,"
+        " 'run_id', e.run_id) ORDER BY e.conversation_id, msg.seq), '[]')"
+        " FROM memory_evidence e JOIN messages msg ON msg.id = e.message_id"
+        " JOIN conversations c ON c.id = e.conversation_id"
+        " WHERE e.memory_id = m.id AND (%(ns)s::text IS NULL OR c.namespace = %(ns)s))"
+    ),
+}
+_MEMORIES = sql.SQL(
+    "SELECT {} FROM memories m LEFT JOIN documents d ON d.memory_id = m.id"
     " WHERE %(ns)s::text IS NULL OR m.namespace = %(ns)s ORDER BY m.created_at, m.id"
-)
+).format(select_list(MemoryExportRow, "m", expressions=_MEMORY_EXTRAS))
 _LINKS = sql.SQL(
-    "SELECT l.id, l.from_id, l.to_id, l.relation, l.strength, l.valid_from, l.valid_to, l.metadata, l.created_by,"
-    " l.run_id, l.created_at, l.ended_at, l.ended_reason, l.valid_to_before_end, engram_id_proof(l.id) AS id_proof,"
-    " l.supersede_applied, l.superseded_valid_to_before, l.superseded_valid_to_set"
-    " FROM links l"
+    "SELECT {} FROM links l"
     " WHERE %(ns)s::text IS NULL OR (EXISTS (SELECT 1 FROM memories f WHERE f.id = l.from_id AND f.namespace = %(ns)s)"
     "  AND EXISTS (SELECT 1 FROM memories t WHERE t.id = l.to_id AND t.namespace = %(ns)s))"
     " ORDER BY l.created_at, l.id"
-)
+).format(select_list(LinkExportRow, "l", expressions={"id_proof": sql.SQL("engram_id_proof(l.id)")}))
 _CONVERSATIONS = sql.SQL(
-    "SELECT id, namespace, title, agent_id, tags, metadata, created_at, updated_at, engram_id_proof(id) AS id_proof,"
-    " summary, summary_updated_at, extracted_seq FROM conversations"
-    " WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
-)
+    "SELECT {} FROM conversations WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
+).format(select_list(ConversationExportRow, expressions={"id_proof": sql.SQL("engram_id_proof(id)")}))
 _MESSAGES = sql.SQL(
-    "SELECT m.conversation_id, m.seq, m.role, m.content, m.tool_call_id, m.tool_name, m.metadata, m.created_at,"
-    " m.redacted_at"
-    " FROM messages m JOIN conversations c ON c.id = m.conversation_id"
+    "SELECT {} FROM messages m JOIN conversations c ON c.id = m.conversation_id"
     " WHERE %(ns)s::text IS NULL OR c.namespace = %(ns)s ORDER BY c.created_at, c.id, m.seq"
-)
+).format(select_list(MessageExportRow, "m"))
 _TOPICS = sql.SQL(
-    "SELECT t.id, t.namespace, t.parent_id, t.depth, t.is_leaf, t.name, t.keywords,"
-    " ARRAY(SELECT tm.memory_id FROM topic_members tm WHERE tm.topic_id = t.id ORDER BY tm.memory_id) AS member_ids"
-    " FROM topics t WHERE %(ns)s::text IS NULL OR t.namespace = %(ns)s ORDER BY t.namespace, t.depth, t.id"
+    "SELECT {} FROM topics t WHERE %(ns)s::text IS NULL OR t.namespace = %(ns)s ORDER BY t.namespace, t.depth, t.id"
+).format(
+    select_list(
+        TopicExportRow,
+        "t",
+        expressions={
+            "member_ids": sql.SQL(
+                "ARRAY(SELECT tm.memory_id FROM topic_members tm WHERE tm.topic_id = t.id ORDER BY tm.memory_id)"
+            )
+        },
+    )
 )
 
 
-def stream_rows(conn: Conn, name: str, query: sql.SQL, namespace: str | None, row_type: type[Row]) -> Iterator[Row]:
+def stream_rows(
+    conn: Conn, name: str, query: sql.Composed, namespace: str | None, row_type: type[Row]
+) -> Iterator[Row]:
     """Every row of one query, FETCH_ROWS per round trip (a server-side cursor)."""
     with conn.cursor(name=f"export_{name}", row_factory=class_row(row_type)) as cur:
         cur.itersize = FETCH_ROWS

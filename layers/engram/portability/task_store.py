@@ -11,19 +11,18 @@ from psycopg import sql
 from psycopg.rows import scalar_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.portability.records import CheckpointRecord, TaskRecord
 from engram.portability.rows import CheckpointExportRow, TaskExportRow
 from engram.portability.store import stream_rows
 
 _TASKS = sql.SQL(
-    "SELECT id, conversation_id, namespace, goal, agent_id, status, outcome, metadata, created_at, updated_at,"
-    " ended_at FROM task_runs WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
-)
+    "SELECT {} FROM task_runs WHERE %(ns)s::text IS NULL OR namespace = %(ns)s ORDER BY created_at, id"
+).format(select_list(TaskExportRow))
 _CHECKPOINTS = sql.SQL(
-    "SELECT k.task_id, k.seq_to, k.summary, k.completed, k.pending, k.decisions, k.blockers, k.artifacts,"
-    " k.created_at FROM task_checkpoints k JOIN task_runs t ON t.id = k.task_id"
+    "SELECT {} FROM task_checkpoints k JOIN task_runs t ON t.id = k.task_id"
     " WHERE %(ns)s::text IS NULL OR t.namespace = %(ns)s ORDER BY k.created_at, k.id"
-)
+).format(select_list(CheckpointExportRow, "k"))
 
 
 def stream_tasks(conn: Conn, namespace: str | None) -> Iterator[TaskExportRow]:
