@@ -31,6 +31,7 @@ CONVERSATION_KIND = "conversation"  # chunks.kind of conversation windows (memor
 # A conversation's `extraction` is where its extraction stands, which the service works out.
 CONVERSATION_COLUMNS = select_list(Conversation, leave_out=("extraction",))
 MESSAGE_COLUMNS = select_list(Message)
+_WINDOW = select_list(Window)
 
 
 class ConversationRow(Conversation):
@@ -218,7 +219,8 @@ def extend_windows(conn: Conn, tenant_id: UUID, conv: ConversationRow, count: in
     s = settings()
     size, stride = s.conversation_window_size, s.conversation_window_stride
     with conn.cursor(row_factory=class_row(Window)) as cur:
-        existing = cur.execute("SELECT seq_from, seq_to FROM chunks WHERE conversation_id = %s", (conv.id,)).fetchall()
+        query = sql.SQL("SELECT {} FROM chunks WHERE conversation_id = %s").format(_WINDOW)
+        existing = cur.execute(query, (conv.id,)).fetchall()
     delete, insert = windows_to_rebuild(existing, count, size, stride)
     if delete:
         conn.execute(
@@ -281,11 +283,10 @@ def rewindow(conn: Conn, tenant_id: UUID, conv: ConversationRow, seq_from: int, 
     """The windows holding any of seq_from..seq_to in their text or their keyword context (the turn each
     side) are built again from the messages as they stand: new chunks, vectors pending. Their ids."""
     with conn.cursor(row_factory=class_row(Window)) as cur:
-        touched = cur.execute(
-            "DELETE FROM chunks WHERE conversation_id = %s AND seq_from <= %s AND seq_to >= %s"
-            " RETURNING seq_from, seq_to",
-            (conv.id, seq_to + 1, seq_from - 1),
-        ).fetchall()
+        query = sql.SQL(
+            "DELETE FROM chunks WHERE conversation_id = %s AND seq_from <= %s AND seq_to >= %s RETURNING {}"
+        ).format(_WINDOW)
+        touched = cur.execute(query, (conv.id, seq_to + 1, seq_from - 1)).fetchall()
     if not touched:
         return []
     stride = settings().conversation_window_stride

@@ -171,20 +171,24 @@ def namespaces_of(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequ
     return sorted(found)
 
 
+# Each count of CopyCounts: the rows of its table that name a memory (%(m)s) or a conversation (%(c)s).
+_COPIES = {
+    "versions": sql.SQL("(SELECT count(*) FROM memory_versions WHERE memory_id = ANY(%(m)s))"),
+    "chunks": sql.SQL("(SELECT count(*) FROM chunks WHERE memory_id = ANY(%(m)s) OR conversation_id = ANY(%(c)s))"),
+    "links": sql.SQL("(SELECT count(*) FROM links WHERE from_id = ANY(%(m)s) OR to_id = ANY(%(m)s))"),
+    "documents": sql.SQL("(SELECT count(*) FROM documents WHERE memory_id = ANY(%(m)s))"),
+    "document_pages": sql.SQL("(SELECT count(*) FROM document_pages WHERE memory_id = ANY(%(m)s))"),
+    "uploads": sql.SQL("(SELECT count(*) FROM document_uploads WHERE memory_id = ANY(%(m)s))"),
+    "messages": sql.SQL("(SELECT count(*) FROM messages WHERE conversation_id = ANY(%(c)s))"),
+}
+
+
 def copy_counts(conn: Conn, memory_ids: Sequence[UUID], conversation_ids: Sequence[UUID]) -> CopyCounts:
     """How many rows go with these memories and conversations."""
+    query = sql.SQL("SELECT {}").format(select_list(CopyCounts, expressions=_COPIES))
     row = (
         conn.cursor(row_factory=class_row(CopyCounts))
-        .execute(
-            "SELECT (SELECT count(*) FROM memory_versions WHERE memory_id = ANY(%(m)s)) AS versions,"
-            " (SELECT count(*) FROM chunks WHERE memory_id = ANY(%(m)s) OR conversation_id = ANY(%(c)s)) AS chunks,"
-            " (SELECT count(*) FROM links WHERE from_id = ANY(%(m)s) OR to_id = ANY(%(m)s)) AS links,"
-            " (SELECT count(*) FROM documents WHERE memory_id = ANY(%(m)s)) AS documents,"
-            " (SELECT count(*) FROM document_pages WHERE memory_id = ANY(%(m)s)) AS document_pages,"
-            " (SELECT count(*) FROM document_uploads WHERE memory_id = ANY(%(m)s)) AS uploads,"
-            " (SELECT count(*) FROM messages WHERE conversation_id = ANY(%(c)s)) AS messages",
-            {"m": list(memory_ids), "c": list(conversation_ids)},
-        )
+        .execute(query, {"m": list(memory_ids), "c": list(conversation_ids)})
         .fetchone()
     )
     assert row is not None
@@ -346,15 +350,11 @@ def scrub_actions(conn: Conn, ids: Sequence[UUID]) -> tuple[int, list[UUID]]:
 
 def tree_images_with(conn: Conn, ids: Sequence[UUID]) -> list[TreeImage]:
     """Topic-tree before-images (a rebuild's undo) in which an erased memory was a member."""
-    return (
-        conn.cursor(row_factory=class_row(TreeImage))
-        .execute(
-            "SELECT run_id, seq, before_image FROM consolidation_actions WHERE action = 'topic_tree'"
-            " AND before_image->'topic_tree'->'members'->'memory_id' ?| %s::text[]",
-            ([str(i) for i in ids],),
-        )
-        .fetchall()
-    )
+    query = sql.SQL(
+        "SELECT {} FROM consolidation_actions WHERE action = 'topic_tree'"
+        " AND before_image->'topic_tree'->'members'->'memory_id' ?| %s::text[]"
+    ).format(select_list(TreeImage))
+    return conn.cursor(row_factory=class_row(TreeImage)).execute(query, ([str(i) for i in ids],)).fetchall()
 
 
 def replace_tree_image(conn: Conn, run_id: UUID, seq: int, image: Image) -> None:
@@ -386,15 +386,12 @@ def rename_in_lineage(conn: Conn, topic_id: str, old: str, new: str) -> None:
 def retire_exports(conn: Conn, namespaces: Sequence[str], erasure_id: UUID) -> list[RetiredExport]:
     """Export files that may hold an erased item (of the whole tenant, or of one of `namespaces`): the
     job is failed with the reason and its file is deleted after commit."""
-    return (
-        conn.cursor(row_factory=class_row(RetiredExport))
-        .execute(
-            "UPDATE exports SET status = 'failed', error = %s, finished_at = now()"
-            " WHERE status IN ('queued', 'ready') AND (namespace IS NULL OR namespace = ANY(%s)) RETURNING id, s3_key",
-            (f"deleted by erasure {erasure_id}: it may have held erased data; start a new export", list(namespaces)),
-        )
-        .fetchall()
-    )
+    query = sql.SQL(
+        "UPDATE exports SET status = 'failed', error = %s, finished_at = now()"
+        " WHERE status IN ('queued', 'ready') AND (namespace IS NULL OR namespace = ANY(%s)) RETURNING {}"
+    ).format(select_list(RetiredExport))
+    reason = f"deleted by erasure {erasure_id}: it may have held erased data; start a new export"
+    return conn.cursor(row_factory=class_row(RetiredExport)).execute(query, (reason, list(namespaces))).fetchall()
 
 
 # ---- the audit record --------------------------------------------------------------------------------

@@ -296,13 +296,15 @@ class SessionSummary:
 
 def session_summaries(conn: Conn, namespace: str, limit: int) -> list[SessionSummary]:
     """The namespace's latest conversation summaries, newest first, each with its last turn's id."""
+    fields = select_list(
+        SessionSummary, "c", expressions={"conversation_id": sql.SQL("c.id"), "last_message_id": sql.SQL("m.id")}
+    )
+    query = sql.SQL(
+        "SELECT {} FROM conversations c JOIN messages m ON m.conversation_id = c.id AND m.seq = c.next_seq - 1"
+        " WHERE c.namespace = %s AND c.summary IS NOT NULL ORDER BY c.summary_updated_at DESC LIMIT %s"
+    ).format(fields)
     with conn.cursor(row_factory=class_row(SessionSummary)) as cur:
-        return cur.execute(
-            "SELECT c.id AS conversation_id, c.title, c.summary, c.summary_updated_at, m.id AS last_message_id"
-            " FROM conversations c JOIN messages m ON m.conversation_id = c.id AND m.seq = c.next_seq - 1"
-            " WHERE c.namespace = %s AND c.summary IS NOT NULL ORDER BY c.summary_updated_at DESC LIMIT %s",
-            (namespace, limit),
-        ).fetchall()
+        return cur.execute(query, (namespace, limit)).fetchall()
 
 
 @dataclass(frozen=True)
@@ -312,9 +314,9 @@ class ProjectStatus:
 
 
 def project_status(conn: Conn, namespace: str) -> ProjectStatus | None:
+    query = sql.SQL(
+        "SELECT {} FROM memories WHERE namespace = %s AND tags @> '{{project-status}}'"
+        " AND status = 'active' ORDER BY updated_at DESC LIMIT 1"
+    ).format(select_list(ProjectStatus))
     with conn.cursor(row_factory=class_row(ProjectStatus)) as cur:
-        return cur.execute(
-            "SELECT id, updated_at FROM memories WHERE namespace = %s AND tags @> '{project-status}'"
-            " AND status = 'active' ORDER BY updated_at DESC LIMIT 1",
-            (namespace,),
-        ).fetchone()
+        return cur.execute(query, (namespace,)).fetchone()
