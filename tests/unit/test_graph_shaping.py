@@ -82,7 +82,7 @@ def _row(depth: int, node: UUID, parent: UUID) -> WalkStep:
         "valid_to": None,
         **{f"link_{k}": v for k, v in link.items()},
     }
-    return WalkStep(**columns)
+    return WalkStep.from_columns(**columns)
 
 
 def test_walk_rows_become_nodes_cut_at_the_limit():

@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row, scalar_row
+from psycopg.rows import class_row, kwargs_row, scalar_row
 
 from engram.core.db import Conn
 from engram.core.pagination import newest_first
@@ -336,7 +336,7 @@ def walk(
         walk=walk_sql(sql.SQL("%(root)s::uuid"), direction, relations),
     )
     return (
-        conn.cursor(row_factory=class_row(WalkStep))
+        conn.cursor(row_factory=kwargs_row(WalkStep.from_columns))
         .execute(
             query,
             {
@@ -376,7 +376,7 @@ def walk_many(
         walk=walk_sql(sql.SQL("r0.root"), direction, relations, memories_valid=True),
     )
     return (
-        conn.cursor(row_factory=class_row(RootedWalkStep))
+        conn.cursor(row_factory=kwargs_row(RootedWalkStep.from_columns))
         .execute(
             query,
             {
@@ -398,7 +398,7 @@ def conflicts(
 ) -> list[ConflictRow]:
     """`contradicts` links, either way, between each of `ids` and another active memory valid at as_of."""
     return (
-        conn.cursor(row_factory=class_row(ConflictRow))
+        conn.cursor(row_factory=kwargs_row(ConflictRow.from_columns))
         .execute(
             sql.SQL(
                 "SELECT {subject}, {summary_and_link} FROM ("
@@ -446,7 +446,7 @@ def supersession_chain(
         step=select_list(ChainStep, "c", leave_out=NESTED),
         summary_and_link=SUMMARY_AND_LINK,
     )
-    cur = conn.cursor(row_factory=class_row(ChainStep))
+    cur = conn.cursor(row_factory=kwargs_row(ChainStep.from_columns))
     return cur.execute(query, {"tenant": tenant_id, "start": memory_id, "max_steps": max_steps}).fetchall()
 
 
