@@ -33,6 +33,7 @@ from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import InvalidField, NotFound
 from engram.erasure import extraction_store, store
 from engram.erasure.models import Cascade, ErasedIds, Erasure, ErasureCounts, ErasureCreate
+from engram.erasure.rows import NewErasure
 from engram.feedback import service as feedback
 from engram.topics import service as topics
 
@@ -154,7 +155,7 @@ def _record(
     return store.insert_erasure(
         conn,
         tenant_id,
-        store.NewErasure(
+        NewErasure(
             id=erasure_id,
             scope=scope,
             actor=actor,
