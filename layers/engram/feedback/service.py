@@ -1,9 +1,11 @@
 """Feedback on recall (seed 000): which results of a recall helped, which did not, and why it missed.
 
 - ``record_recall(conn, tenant_id, namespaces, memory_ids, chunk_ids)``: recall keeps what it returned (not
-  the query) as a recall event and answers its id; None when feedback_retention_days is 0.
-- ``ranking_factors(conn, ids)``: what recall multiplies each candidate's fused score by (1 + its decayed
-  weight; ids without feedback are left out: 1).
+  the query) as a recall event and answers its id; None when feedback_retention_days is 0. The id is made
+  here, so the insert need not be waited for: recall sends it with its commit.
+- ``weighs_ranking()`` and ``stored_ranking_factor(weight, updated_at, now)``: recall reads each candidate's
+  stored weight with the candidate (engram.recall.store) and multiplies its fused score by 1 + the weight
+  as decayed to now.
 - ``give_feedback(tenant_id, req)``: POST /v1/feedback, once per recall: the useful results' weights rise,
   the others' fall, bounded and decaying back (engram.feedback.weights).
 - ``forget(conn, memory_ids, conversation_ids)`` and ``forget_namespace(conn, namespace)``: erasure and
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
@@ -33,8 +35,9 @@ __all__ = [
     "forget",
     "forget_namespace",
     "give_feedback",
-    "ranking_factors",
     "record_recall",
+    "stored_ranking_factor",
+    "weighs_ranking",
 ]
 
 
@@ -43,7 +46,9 @@ def record_recall(
 ) -> UUID | None:
     if settings().feedback_retention_days == 0:
         return None
-    return store.insert_event(conn, tenant_id, sorted(set(namespaces)), memory_ids, chunk_ids)
+    event_id = uuid4()
+    store.insert_event(conn, event_id, tenant_id, sorted(set(namespaces)), memory_ids, chunk_ids)
+    return event_id
 
 
 def _current(conn: Conn, ids: Sequence[UUID], now: datetime) -> dict[UUID, float]:
@@ -51,11 +56,14 @@ def _current(conn: Conn, ids: Sequence[UUID], now: datetime) -> dict[UUID, float
     return {w.target_id: decayed(w.weight, w.updated_at, now, half_life) for w in store.read_weights(conn, ids)}
 
 
-def ranking_factors(conn: Conn, ids: Sequence[UUID]) -> dict[UUID, float]:
-    """Memory ids and conversation window chunk ids -> their ranking factor, for those with feedback."""
-    if not ids or settings().feedback_retention_days == 0:
-        return {}
-    return {target: ranking_factor(w) for target, w in _current(conn, ids, datetime.now(UTC)).items()}
+def weighs_ranking() -> bool:
+    """Whether stored weights move recall's ranking (at retention 0 feedback is off)."""
+    return settings().feedback_retention_days != 0
+
+
+def stored_ranking_factor(weight: float, updated_at: datetime, now: datetime) -> float:
+    """What recall multiplies a candidate's fused score by: 1 + its stored weight as decayed to now."""
+    return ranking_factor(decayed(weight, updated_at, now, settings().feedback_half_life_days))
 
 
 def _targets(conn: Conn, recall_id: UUID, field: str, ids: list[UUID]) -> list[UUID]:

@@ -23,15 +23,18 @@ class StoredWeight:
 
 
 def insert_event(
-    conn: Conn, tenant_id: UUID, namespaces: Sequence[str], memory_ids: Sequence[UUID], chunk_ids: Sequence[UUID]
-) -> UUID:
-    cur = conn.cursor(row_factory=scalar_row)
-    event_id: UUID | None = cur.execute(
-        "INSERT INTO recall_events (tenant_id, namespaces, memory_ids, chunk_ids) VALUES (%s, %s, %s, %s) RETURNING id",
-        (tenant_id, list(namespaces), list(memory_ids), list(chunk_ids)),
-    ).fetchone()
-    assert event_id is not None
-    return event_id
+    conn: Conn,
+    event_id: UUID,
+    tenant_id: UUID,
+    namespaces: Sequence[str],
+    memory_ids: Sequence[UUID],
+    chunk_ids: Sequence[UUID],
+) -> None:
+    """Nothing is read back: in a pipeline, the insert travels with what follows it (recall's commit)."""
+    conn.execute(
+        "INSERT INTO recall_events (id, tenant_id, namespaces, memory_ids, chunk_ids) VALUES (%s, %s, %s, %s, %s)",
+        (event_id, tenant_id, list(namespaces), list(memory_ids), list(chunk_ids)),
+    )
 
 
 def event_exists(conn: Conn, recall_id: UUID, retention_days: int) -> bool:

@@ -98,14 +98,18 @@ def recall(
 
             params["topic_memories"] = topic_service.memory_ids_in_topics(conn, req.topics)
         dimension = _vector_space(conn, qvec, embedder, params, degraded)
-        rows = _candidates(conn, req, where, params, dimension, degraded)
+        pin = req.critical and s.recall_critical_max > 0
+        if pin:
+            params["critical_limit"] = s.recall_critical_max
+        found = _candidates(conn, req, where, params, dimension, degraded, critical=pin)
+        rows = [r for r in found if r["critical_rank"] is None]
+        critical_rows = sorted((r for r in found if r["critical_rank"] is not None), key=lambda r: r["critical_rank"])
         rewrite_rows = [
             # Each rewrite is searched as the question is: its vector only in the question's space.
             _candidates(conn, req, where, {**params, "query": text, "qvec": vector}, dimension if vector else None, [])
             for text, vector in zip(rewrites, rewrite_vectors, strict=True)
         ]
-        owners = {r["memory_id"] or r["chunk_id"] for found in (rows, *rewrite_rows) for r in found}
-        ranked = _rank(rows, req, now, rewrite_rows, feedback.ranking_factors(conn, list(owners)))
+        ranked = _rank(rows, req, now, rewrite_rows)
         if req.rerank:
             ranked = _rerank(req, ranked, degraded)
         if req.diversify and dimension:
@@ -114,7 +118,7 @@ def recall(
         fused = ranked
         if req.min_score is not None:
             ranked = [c for c in ranked if c.score >= req.min_score]
-        pinned, ranked = pin_critical(conn, req, where, params, ranked, now)
+        pinned, ranked = pin_critical(critical_rows, ranked, now)
         hits, used = shape_results(pinned, ranked, req, s.recall_critical_share)
         trace = (
             trace_recall(
@@ -134,17 +138,19 @@ def recall(
             _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now, read_only)
         used = attach_evidence(conn, hits, req.budget_chars, used)
-        recall_id = (
-            feedback.record_recall(
-                conn,
-                tenant_id,
-                [h.namespace for h in hits],
-                [h.memory_id for h in hits if h.memory_id is not None],
-                [h.chunk.id for h in hits],
+        with conn.pipeline():  # the recall event travels with the commit: no round trip of its own
+            recall_id = (
+                feedback.record_recall(
+                    conn,
+                    tenant_id,
+                    [h.namespace for h in hits],
+                    [h.memory_id for h in hits if h.memory_id is not None],
+                    [h.chunk.id for h in hits],
+                )
+                if record and not read_only
+                else None
             )
-            if record and not read_only
-            else None
-        )
+            conn.commit()
     results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [compact(h) for h in hits]
     return RecallResponse(
         results=results,
@@ -228,8 +234,10 @@ def _candidates(
     params: dict[str, Any],
     dimension: int | None,
     degraded: list[str],
+    critical: bool = False,
 ) -> list[DictRow]:
-    """Vector and keyword candidates in one round trip, after the scan settings and the pending count."""
+    """Vector and keyword candidates in one round trip, after the scan settings and the pending count;
+    `critical`: the critical memories follow them (critical_rank set)."""
     use_keyword = req.mode != "vector" or dimension is None
     if req.mode == "vector" and dimension is None:
         degraded.append("keyword_fallback")
@@ -244,6 +252,9 @@ def _candidates(
         keyword_idf=ranking.KEYWORD_IDF,
         count_scope=scope_filter(req),
         neighbour_weight=ranking.NEIGHBOUR_VECTOR_WEIGHT,
+        pending=params["pending_rows"] != 0,
+        feedback=feedback.weighs_ranking(),
+        critical=critical,
     )
     return candidate_rows(conn, query, params)
 
@@ -278,6 +289,8 @@ def scan_strategy(
     params.update(exact_max_rows=max_rows, sparse_rows=sparse_rows, sparse_share=sparse_share)
     scope = scope_filter(req) if max_rows > 0 else None
     counts = scan_settings_and_pending(conn, where, scope, params)
+    # The candidate query reuses the count (NULL: it stopped at its limit, count again).
+    params["pending_rows"] = counts.n if counts and counts.n < PENDING_COUNT_LIMIT else None
     if counts and counts.n:
         degraded.append(f"vectors_pending: {counts.n}{'+' if counts.n >= PENDING_COUNT_LIMIT else ''} chunks")
     if scope is None or counts is None or counts.scope_rows is None or counts.table_rows is None:
@@ -301,15 +314,11 @@ def vector_candidate_ids(
 
 
 def _rank(
-    rows: list[DictRow],
-    req: RecallRequest,
-    now: datetime,
-    rewrite_rows: Sequence[list[DictRow]] = (),
-    factors: dict[UUID, float] | None = None,
+    rows: list[DictRow], req: RecallRequest, now: datetime, rewrite_rows: Sequence[list[DictRow]] = ()
 ) -> list[Candidate]:
     """Fused scores, best first, the best chunk per memory (every conversation window stands alone).
-    rewrite_rows: each query rewrite's candidates, fused in with the question's. factors: feedback's
-    ranking factor of a memory or conversation window (engram.feedback), multiplying its fused score."""
+    rewrite_rows: each query rewrite's candidates, fused in with the question's. A row's stored feedback
+    weight (engram.feedback) multiplies its fused score by its ranking factor."""
     candidates = [
         Candidate(
             row=r,
@@ -333,9 +342,13 @@ def _rank(
                 None if r["rank"] is None else float(r["rank"]),
             )
     fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight, req.query)
-    for c in candidates if factors else ():
-        c.feedback = factors.get(c.row["memory_id"] or c.row["chunk_id"]) if factors else None
-        c.fused *= c.feedback or 1.0
+    weighed_at = datetime.now(UTC)
+    for c in candidates:
+        if c.row["feedback_weight"] is not None:
+            c.feedback = feedback.stored_ranking_factor(
+                c.row["feedback_weight"], c.row["feedback_updated_at"], weighed_at
+            )
+            c.fused *= c.feedback
     best: dict[UUID, Candidate] = {}
     # Reciprocal ranks tie exactly when two candidates trade places in the two lists (1/11 + 1/12 both):
     # the keyword score, then the cosine, settle it, not the order the rows came in (rounded: the sums'

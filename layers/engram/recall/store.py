@@ -187,6 +187,9 @@ def candidate_sql(
     keyword_idf: bool = False,
     count_scope: sql.Composable | None = None,
     neighbour_weight: float = 0.0,
+    pending: bool = True,
+    feedback: bool = False,
+    critical: bool = False,
 ) -> sql.Composed:
     """The candidates of both retrievals in one query. `exact`: vector_sql's. `keyword_scope`
     (scope_filter's condition, when the rows it leaves are few): the keyword side reads those rows
@@ -197,7 +200,14 @@ def candidate_sql(
     reading them is most of the cost (1,143 rows of an 80k-row tenant: 17-26 ms a pass). There a
     conversation turn's vector score is its cosine plus `neighbour_weight` x the higher cosine of the
     turns beside it said the same day (ranking.NEIGHBOUR_VECTOR_WEIGHT): the answer is often the reply
-    to the turn that matches the question."""
+    to the turn that matches the question.
+
+    `pending`: whether the filters leave rows without a vector (the count scan_settings_and_pending made
+    in this transaction: %(pending_rows)s, or NULL past PENDING_COUNT_LIMIT); without any, the scope's
+    pending half is not read. `feedback`: each row's stored feedback weight (feedback_weight,
+    feedback_updated_at; engram.feedback decays it). `critical`: the critical memories the filters leave
+    follow the candidates (critical_rows' query, critical_rank 1, 2, ...; every candidate's is NULL), so
+    recall reads them in the same round trip."""
     shared = use_keyword and keyword_scope is not None
     scoped: sql.Composable = sql.SQL("")
     if shared:
@@ -208,12 +218,20 @@ def candidate_sql(
             if dimension and exact is not None
             else sql.SQL("NULL::float8")
         )
+        pending_rows = (
+            sql.SQL(
+                " UNION ALL SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
+                " (c.occurred_at AT TIME ZONE 'UTC')::date,"
+                " NULL::float8 FROM chunks c WHERE c.embedding IS NULL AND {where}"
+            ).format(where=where)
+            if pending
+            else sql.SQL("")
+        )
         scoped = sql.SQL(
             "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
             " (c.occurred_at AT TIME ZONE 'UTC')::date AS day, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
-            " UNION ALL SELECT c.id, c.tsv, c.conversation_id, c.seq_from, (c.occurred_at AT TIME ZONE 'UTC')::date,"
-            " NULL::float8 FROM chunks c WHERE c.embedding IS NULL AND {where}), "
-        ).format(dist=dist, scope=keyword_scope, where=where)
+            "{pending_rows}), "
+        ).format(dist=dist, scope=keyword_scope, where=where, pending_rows=pending_rows)
     if dimension and shared and exact is not None and neighbour_weight > 0:
         vec: sql.Composable = sql.SQL(
             "vec AS MATERIALIZED (SELECT id, sim FROM (SELECT id, 1 - dist + {w} * GREATEST("
@@ -234,8 +252,15 @@ def candidate_sql(
     else:
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
     kw = _keyword_sql(where, shared, keyword_idf, count_scope) if use_keyword else _NO_KEYWORD
-    return sql.SQL("WITH {scoped}{vec}, {kw}, {rest} {validity}").format(
-        scoped=scoped, vec=vec, kw=kw, rest=_CANDIDATE_ROWS, validity=_VALID_AT
+    weights = _FEEDBACK_WEIGHTS if feedback else _NO_FEEDBACK_WEIGHTS
+    pinned = sql.SQL(" UNION ALL ({critical})").format(critical=_critical_sql(where)) if critical else sql.SQL("")
+    return sql.SQL("WITH {scoped}{vec}, {kw}, {rest} {validity}{pinned}").format(
+        scoped=scoped,
+        vec=vec,
+        kw=kw,
+        rest=_CANDIDATE_ROWS.format(weights=weights[0], weights_join=weights[1]),
+        validity=_VALID_AT,
+        pinned=pinned,
     )
 
 
@@ -287,10 +312,12 @@ def _keyword_sql(
         found = sql.SQL("tenant_chunks c ON c.tsv @@ words.tq AND {where}").format(where=where)
         # Counted in two halves, embedded and pending: only those conditions match the partial indexes
         # (counted whole, a 50-row tenant's count read the entire table).
+        # The pending half is the count this transaction made already (scan_settings_and_pending), unless
+        # that one stopped at its limit.
         total = sql.SQL(
             "(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE {scope} LIMIT %(idf_rows)s) s)"
-            " + (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE c.embedding IS NULL AND {where}"
-            " LIMIT %(idf_rows)s) p)"
+            " + COALESCE(%(pending_rows)s::bigint, (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c"
+            " WHERE c.embedding IS NULL AND {where} LIMIT %(idf_rows)s) p))"
         ).format(scope=count_scope if count_scope is not None else sql.SQL("c.embedding IS NOT NULL"), where=where)
     return sql.SQL(
         "words AS (SELECT DISTINCT w AS q, quote_literal(w)::tsquery AS tq, (quote_literal(w) || ':A')::tsquery AS qa"
@@ -318,9 +345,20 @@ _CANDIDATE_ROWS = sql.SQL(
     " c.char_start, c.occurred_at, ids.sim, ids.rank, c.namespace, c.kind, m.layer,"
     " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
     " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed,"
-    " CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms"
-    " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id"
+    " CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms,"
+    " {weights}, NULL::bigint AS critical_rank"
+    " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id{weights_join}"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
+)
+# Feedback's weight of a result (engram.feedback decays it): its memory's, or a conversation window's own
+# (its chunk id); one per tenant and target (the key; row-level security keeps the tenant's).
+_FEEDBACK_WEIGHTS = (
+    sql.SQL("fw.weight::float8 AS feedback_weight, fw.updated_at AS feedback_updated_at"),
+    sql.SQL(" LEFT JOIN feedback_weights fw ON fw.target_id = COALESCE(c.memory_id, c.id)"),
+)
+_NO_FEEDBACK_WEIGHTS = (
+    sql.SQL("NULL::float8 AS feedback_weight, NULL::timestamptz AS feedback_updated_at"),
+    sql.SQL(""),
 )
 # What is valid at an instant, as_of or else now: valid_from (or, without one, the creation time)
 # <= as_of < valid_to; a conversation turn counts from when it was said. A memory whose validity
@@ -331,18 +369,20 @@ _VALID_AT = sql.SQL(
 )
 
 
-def critical_rows(conn: Conn, where: sql.Composable, params: dict[str, Any], limit: int) -> list[DictRow]:
+def _critical_sql(where: sql.Composable) -> sql.Composed:
     """The critical memories the filters leave, valid now (or at as_of), as candidate rows (each memory's
-    first chunk): most important first, then newest. Found through memories_critical (migration 0030)."""
-    query = sql.SQL(
-        "SELECT * FROM (SELECT DISTINCT ON (m.id) c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from,"
+    first chunk) numbered by critical_rank: most important first, then newest; at most
+    %(critical_limit)s. Found through memories_critical (migration 0030)."""
+    return sql.SQL(
+        "SELECT f.*, row_number() OVER (ORDER BY importance DESC, created_at DESC, memory_id) AS critical_rank"
+        " FROM (SELECT DISTINCT ON (m.id) c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from,"
         " c.seq_to, c.text, c.position, c.char_start, c.occurred_at, NULL::float8 AS sim, NULL::float8 AS rank,"
         " c.namespace, c.kind, m.layer, m.tags, m.importance, c.source, m.created_at, m.last_accessed,"
-        " NULL::jsonb AS terms FROM memories m JOIN chunks c ON c.memory_id = m.id"
+        " NULL::jsonb AS terms, NULL::float8 AS feedback_weight, NULL::timestamptz AS feedback_updated_at"
+        " FROM memories m JOIN chunks c ON c.memory_id = m.id"
         " WHERE m.critical AND m.status = 'active' AND {where} {validity} ORDER BY m.id, c.position) f"
-        " ORDER BY importance DESC, created_at DESC, memory_id LIMIT %(critical_limit)s"
+        " ORDER BY critical_rank LIMIT %(critical_limit)s"
     ).format(where=where, validity=_VALID_AT)
-    return conn.execute(query, {**params, "critical_limit": limit}).fetchall()
 
 
 # What trace reads of each expected chunk: its filter fields, its memory's status and validity, whether a
