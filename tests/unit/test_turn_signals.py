@@ -13,33 +13,46 @@ CONV = uuid.uuid4()
 DAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
-def turn(terms: dict[str, float] | None, day: int = 0, speaker: str | None = None, keyword: float = 0.5) -> Candidate:
-    row = {"importance": 0.5, "conversation_id": CONV, "occurred_at": DAY + timedelta(days=day), "terms": terms}
+def turn(session_total: float | None, day: int = 0, speaker: str | None = None, keyword: float = 0.5) -> Candidate:
+    """A turn whose session's candidate turns hold query words weighing session_total (the store sums them)."""
+    row = {
+        "importance": 0.5,
+        "conversation_id": CONV,
+        "occurred_at": DAY + timedelta(days=day),
+        "session_total": session_total,
+    }
     return Candidate(row=row, keyword=keyword, speaker=speaker)
 
 
 def test_a_session_ranks_by_the_query_words_its_turns_hold_together() -> None:
-    # Day 0: two turns hold "adoption" and "agency" (one each); day 1: one turn holds both, and "adoption" twice
-    # counts once. Day 2's turn holds only a common word.
-    a, b = turn({"adoption": 2.0}), turn({"agency": 1.5})
-    c = turn({"adoption": 2.0, "agency": 1.5}, day=1)
-    d = turn({"went": 0.1}, day=2)
-    e = turn(None, day=3)  # no query word of its own (found by its neighbours or its vector)
+    # Day 0: two turns hold "adoption" (2.0) and "agency" (1.5), one each; day 1: one turn holds both. Day 2's
+    # turn holds only a common word (0.1); day 3's none of its own (found by its neighbours or its vector).
+    a, b = turn(3.5), turn(3.5)
+    c = turn(3.5, day=1)
+    d = turn(0.1, day=2)
+    e = turn(None, day=3)
     rank_sessions([a, b, c, d, e])
     assert (a.session_rank, b.session_rank, c.session_rank) == (1, 1, 1)  # 3.5 each: ties share a rank
     assert d.session_rank == 3  # two sessions hold a higher sum
     assert e.session_rank is None
 
 
+def test_with_rewrites_a_session_takes_its_highest_sum() -> None:
+    question, rewrite = turn(1.0), turn(2.5)  # the same session, found by the question and by a rewrite
+    other = turn(2.0, day=1)
+    rank_sessions([question, rewrite, other])
+    assert (question.session_rank, rewrite.session_rank, other.session_rank) == (1, 1, 2)
+
+
 def test_memories_have_no_session() -> None:
-    memory = Candidate(row={"importance": 0.5, "conversation_id": None, "occurred_at": DAY, "terms": None})
-    rank_sessions([memory, turn({"x": 1.0})])
+    memory = Candidate(row={"importance": 0.5, "conversation_id": None, "occurred_at": DAY, "session_total": None})
+    rank_sessions([memory, turn(1.0)])
     assert memory.session_rank is None
 
 
 def test_the_session_list_reorders_turns_within_their_places() -> None:
     # The two lists disagree (keyword ranks 1 and 2, vector ranks 2 and 1): the session list decides.
-    alone, together = turn({"x": 1.0}, day=0, keyword=0.9), turn({"y": 1.0, "z": 1.0}, day=1, keyword=0.8)
+    alone, together = turn(1.0, day=0, keyword=0.9), turn(2.0, day=1, keyword=0.8)
     alone.vector, together.vector = 0.5, 0.6
     fuse([alone, together], "rrf", keyword_weight=1.0)
     assert together.fused > alone.fused
@@ -49,15 +62,15 @@ def test_the_session_list_reorders_turns_within_their_places() -> None:
 
 
 def test_turn_signals_never_lift_a_turn_over_a_memory_ranked_above_it() -> None:
-    memory = Candidate(row={"importance": 0.5, "conversation_id": None, "occurred_at": DAY, "terms": None}, keyword=0.9)
-    hers = turn({"x": 1.0}, speaker="Caroline", keyword=0.8)
-    his = turn({"x": 1.0}, day=1, speaker="Melanie", keyword=0.85)
+    memory = Candidate(row={"importance": 0.5, "conversation_id": None, "occurred_at": DAY, "session_total": None}, keyword=0.9)
+    hers = turn(1.0, speaker="Caroline", keyword=0.8)
+    his = turn(1.0, day=1, speaker="Melanie", keyword=0.85)
     fuse([memory, hers, his], "rrf", keyword_weight=1.0, query="What did Caroline say?")
     assert memory.fused > hers.fused > his.fused  # the speaker boost swapped the turns, not the memory's place
 
 
 def test_a_named_speaker_is_singled_out_only_when_another_is_not_named() -> None:
-    turns = [turn({"x": 1.0}, speaker="Caroline"), turn({"x": 1.0}, speaker="Melanie"), turn(None, speaker=None)]
+    turns = [turn(1.0, speaker="Caroline"), turn(1.0, speaker="Melanie"), turn(None, speaker=None)]
     assert named_speakers(turns, "What did Caroline research?") == {"Caroline"}
     assert named_speakers(turns, "what did caroline's friend say") == {"Caroline"}
     assert named_speakers(turns, "Did Caroline and Melanie meet?") == set()  # both: neither singled out
@@ -66,7 +79,7 @@ def test_a_named_speaker_is_singled_out_only_when_another_is_not_named() -> None
 
 
 def test_a_named_speakers_turns_lead_the_other_speakers() -> None:
-    hers, his = turn({"x": 1.0}, speaker="Caroline", keyword=0.8), turn({"x": 1.0}, speaker="Melanie", keyword=0.9)
+    hers, his = turn(1.0, speaker="Caroline", keyword=0.8), turn(1.0, speaker="Melanie", keyword=0.9)
     fuse([his, hers], "rrf", keyword_weight=1.0, query="When did anyone paint?")
     assert his.fused > hers.fused
     fuse([his, hers], "rrf", keyword_weight=1.0, query="When did Caroline paint?")

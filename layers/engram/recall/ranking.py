@@ -103,13 +103,15 @@ def session_key(row: dict[str, Any]) -> tuple[UUID, date] | None:
 
 def rank_sessions(candidates: list[Candidate]) -> None:
     """Each conversation candidate's session_rank: 1 + the sessions that hold a higher sum of the query's
-    word weights among their candidate turns' own words (the row's `terms`: word -> weight)."""
-    words: dict[tuple[UUID, date], dict[str, float]] = {}
+    word weights among their candidate turns' own words (the row's `session_total`, summed by the candidate
+    query: engram.recall.store). With query rewrites, a session takes the highest sum any of the queries
+    gave it."""
+    totals: dict[tuple[UUID, date], float] = {}
     keys = [session_key(c.row) for c in candidates]
     for c, key in zip(candidates, keys, strict=True):
-        if key is not None and c.row.get("terms"):
-            words.setdefault(key, {}).update(c.row["terms"])
-    totals = {key: sum(w.values()) for key, w in words.items()}
+        total = c.row.get("session_total")
+        if key is not None and total:
+            totals[key] = max(totals.get(key, 0.0), total)
     ordered = sorted(totals.values())
     for c, key in zip(candidates, keys, strict=True):
         total = totals.get(key) if key is not None else None

@@ -254,12 +254,18 @@ def candidate_sql(
     kw = _keyword_sql(where, shared, keyword_idf, count_scope) if use_keyword else _NO_KEYWORD
     weights = _FEEDBACK_WEIGHTS if feedback else _NO_FEEDBACK_WEIGHTS
     pinned = sql.SQL(" UNION ALL ({critical})").format(critical=_critical_sql(where)) if critical else sql.SQL("")
-    return sql.SQL("WITH {scoped}{vec}, {kw}, {rest} {validity}{pinned}").format(
+    sessions = keyword_idf and use_keyword
+    return sql.SQL("WITH {scoped}{vec}, {kw}, {found} {validity}){sessions} {rows}{pinned}").format(
         scoped=scoped,
         vec=vec,
         kw=kw,
-        rest=_CANDIDATE_ROWS.format(weights=weights[0], weights_join=weights[1]),
+        found=_FOUND.format(weights=weights[0], weights_join=weights[1]),
         validity=_VALID_AT,
+        sessions=_SESSIONS if sessions else sql.SQL(""),
+        rows=_CANDIDATE_ROWS.format(
+            session_total=sql.SQL("s.total" if sessions else "NULL::float8"),
+            sessions_join=_SESSIONS_JOIN if sessions else sql.SQL(""),
+        ),
         pinned=pinned,
     )
 
@@ -268,7 +274,7 @@ def candidate_sql(
 # weight: the turn is found by it but ranks below one that says the word itself (bench/dialogue_recall.py).
 CONTEXT_WORD_WEIGHT = 0.5
 
-_NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float8 AS rank, NULL::jsonb AS terms WHERE false)")
+_NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float8 AS rank, NULL::text[] AS terms WHERE false)")
 
 
 def _keyword_sql(
@@ -278,8 +284,8 @@ def _keyword_sql(
     word among the rows the filters leave (a word most rows share, a speaker's name or "work", weighs
     little beside a rare one); a word a conversation turn holds only in its neighbours (chunks.context,
     weight D) counts CONTEXT_WORD_WEIGHT of it. Turns are short, so term frequency and length are left
-    out. Any query word may match (OR): questions rarely share every word. `terms`: the words a row
-    holds itself with their weights (ranking.rank_sessions adds them up per session).
+    out. Any query word may match (OR): questions rarely share every word. `terms`: the query words a
+    conversation turn holds itself (candidate_sql adds their weights up per session: `_SESSIONS`).
 
     Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
     both the words' document frequencies and each row's rank: no per-row subquery, no second count.
@@ -300,7 +306,7 @@ def _keyword_sql(
         return sql.SQL(
             "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery"
             " AS q),"
-            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank, NULL::jsonb AS terms"
+            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank, NULL::text[] AS terms"
             " FROM {rows}, tq WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q{match} ORDER BY rank DESC LIMIT %(k)s)"
         ).format(rows=rows, match=match)
     found: sql.Composable
@@ -328,27 +334,46 @@ def _keyword_sql(
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
         " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)"
         " + 1e-6 / (1 + min(m.lexemes)) AS rank,"
-        " jsonb_object_agg(m.q, idf.w) FILTER (WHERE m.own AND m.turn) AS terms"
+        " array_agg(m.q) FILTER (WHERE m.own AND m.turn) AS terms"
         " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
     ).format(found=found, total=total, context=sql.Literal(CONTEXT_WORD_WEIGHT))
 
 
-_CANDIDATE_ROWS = sql.SQL(
+_FOUND = sql.SQL(
     # Both lists' rows grouped by id, not joined back to each list: with the keyword list's row estimate
     # (~2), the planner joined it as a nested loop that compared every row with every other (400 x 400).
-    "ids AS (SELECT id, max(sim) AS sim, max(rank) AS rank, (array_agg(terms) FILTER (WHERE terms IS NOT NULL))[1]"
-    " AS terms FROM (SELECT id, sim, NULL::float8 AS rank, NULL::jsonb AS terms FROM vec"
-    " UNION ALL SELECT id, NULL, rank, terms FROM kw) both_lists GROUP BY id)"
+    "ids AS (SELECT id, max(sim) AS sim, max(rank) AS rank, max(terms) AS terms"
+    " FROM (SELECT id, sim, NULL::float8 AS rank, NULL::text[] AS terms FROM vec"
+    " UNION ALL SELECT id, NULL, rank, terms FROM kw) both_lists GROUP BY id),"
     # A chunk belongs to a memory or to a conversation (chunks_one_owner): memory fields get
     # conversation equivalents (neutral importance, no layer, created_at = the window's last turn).
-    " SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text, c.position,"
-    " c.char_start, c.occurred_at, ids.sim, ids.rank, c.namespace, c.kind, m.layer,"
+    " found AS (SELECT c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from, c.seq_to, c.text,"
+    " c.position, c.char_start, c.occurred_at, ids.sim, ids.rank, c.namespace, c.kind, m.layer,"
     " COALESCE(m.tags, c.tags) AS tags, COALESCE(m.importance, 0.5) AS importance, c.source,"
-    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed,"
-    " CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms,"
-    " {weights}, NULL::bigint AS critical_rank"
+    " COALESCE(m.created_at, c.occurred_at) AS created_at, m.last_accessed, {weights},"
+    " CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms"
     " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id{weights_join}"
     " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
+)
+# ranking.rank_sessions' session list: each session's (a conversation's turns of one UTC day) sum of the
+# query words' weights that its candidate turns hold themselves, each word once. Summed here: read back
+# as each row's words, parsing them was a third of the rows' fetch. The weights are numeric, so the sum
+# does not depend on the order: sessions holding the same words tie.
+_SESSIONS = sql.SQL(
+    ", sessions AS (SELECT s.conversation_id, s.day, sum(idf.w)::float8 AS total"
+    " FROM (SELECT DISTINCT f.conversation_id, (f.occurred_at AT TIME ZONE 'UTC')::date AS day, t.q"
+    " FROM found f, unnest(f.terms) AS t(q) WHERE f.terms IS NOT NULL) s"
+    " JOIN idf ON idf.q = s.q GROUP BY s.conversation_id, s.day)"
+)
+_SESSIONS_JOIN = sql.SQL(
+    " LEFT JOIN sessions s ON s.conversation_id = f.conversation_id"
+    " AND s.day = (f.occurred_at AT TIME ZONE 'UTC')::date"
+)
+_CANDIDATE_ROWS = sql.SQL(
+    "SELECT f.chunk_id, f.memory_id, f.conversation_id, f.seq_from, f.seq_to, f.text, f.position, f.char_start,"
+    " f.occurred_at, f.sim, f.rank, f.namespace, f.kind, f.layer, f.tags, f.importance, f.source, f.created_at,"
+    " f.last_accessed, f.feedback_weight, f.feedback_updated_at, {session_total} AS session_total,"
+    " NULL::bigint AS critical_rank FROM found f{sessions_join}"
 )
 # Feedback's weight of a result (engram.feedback decays it): its memory's, or a conversation window's own
 # (its chunk id); one per tenant and target (the key; row-level security keeps the tenant's).
@@ -378,7 +403,7 @@ def _critical_sql(where: sql.Composable) -> sql.Composed:
         " FROM (SELECT DISTINCT ON (m.id) c.id AS chunk_id, c.memory_id, c.conversation_id, c.seq_from,"
         " c.seq_to, c.text, c.position, c.char_start, c.occurred_at, NULL::float8 AS sim, NULL::float8 AS rank,"
         " c.namespace, c.kind, m.layer, m.tags, m.importance, c.source, m.created_at, m.last_accessed,"
-        " NULL::jsonb AS terms, NULL::float8 AS feedback_weight, NULL::timestamptz AS feedback_updated_at"
+        " NULL::float8 AS feedback_weight, NULL::timestamptz AS feedback_updated_at, NULL::float8 AS session_total"
         " FROM memories m JOIN chunks c ON c.memory_id = m.id"
         " WHERE m.critical AND m.status = 'active' AND {where} {validity} ORDER BY m.id, c.position) f"
         " ORDER BY critical_rank LIMIT %(critical_limit)s"
