@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 from uuid import uuid4
 
 import pytest
@@ -10,11 +11,19 @@ from pydantic import ValidationError
 
 from engram.core.errors import InvalidField
 from engram.core.pagination import decode_cursor, encode_cursor
+from engram.core.select_lists import field_names
 from engram.indexing.chunking import SINGLE_CHUNK_BELOW, chunk_text
 from engram.memories.models import MemoryCreate
 from engram.recall.models import RecallRequest
 from engram.recall.ranking import Candidate, fuse
+from engram.recall.rows import CandidateRow
 from engram.tenancy.store import _check_scopes, hash_key
+
+
+def _row(**fields: Any) -> CandidateRow:
+    """A candidate row with the fields a test names (the others None)."""
+    blank: dict[str, Any] = dict.fromkeys(field_names(CandidateRow))
+    return CandidateRow(**(blank | {"importance": 0.5} | fields))
 
 
 def test_short_text_is_one_chunk_and_long_text_is_cut_at_boundaries():
@@ -29,7 +38,7 @@ def test_short_text_is_one_chunk_and_long_text_is_cut_at_boundaries():
 
 
 def _candidate(vector: float | None, keyword: float | None, importance: float = 0.5, recency: float = 1.0) -> Candidate:
-    return Candidate(row={"importance": importance}, vector=vector, keyword=keyword, recency=recency)
+    return Candidate(row=_row(importance=importance), vector=vector, keyword=keyword, recency=recency)
 
 
 @pytest.mark.parametrize("fusion", ["weighted", "rrf"])

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engram.core.config import Settings
+from engram.core.select_lists import field_names
 from engram.recall.ranking import RRF_K, Candidate, fuse
+from engram.recall.rows import CandidateRow
+
+
+def _row(**fields: Any) -> CandidateRow:
+    """A candidate row with the fields a test names (the others None)."""
+    blank: dict[str, Any] = dict.fromkeys(field_names(CandidateRow))
+    return CandidateRow(**(blank | {"importance": 0.5} | fields))
 
 
 def _candidate(vector: float | None, keyword: float | None) -> Candidate:
-    return Candidate(row={"importance": 0.5}, vector=vector, keyword=keyword, recency=0.0)
+    return Candidate(row=_row(), vector=vector, keyword=keyword, recency=0.0)
 
 
 def test_recall_fuses_by_rank_by_default() -> None:

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from engram.core.select_lists import field_names
 from engram.recall.ranking import RRF_K, W_VECTOR, Candidate, fuse
+from engram.recall.rows import CandidateRow
+
+
+def _row(**fields: Any) -> CandidateRow:
+    """A candidate row with the fields a test names (the others None)."""
+    blank: dict[str, Any] = dict.fromkeys(field_names(CandidateRow))
+    return CandidateRow(**(blank | {"importance": 0.5} | fields))
 
 
 def candidate(
     n: int, vector: float | None, keyword: float | None, **rewrites: tuple[float | None, float | None]
 ) -> Candidate:
-    c = Candidate(row={"chunk_id": n, "importance": 0.5}, vector=vector, keyword=keyword)
+    c = Candidate(row=_row(chunk_id=n), vector=vector, keyword=keyword)
     c.rewrites = {int(j[1:]): scores for j, scores in rewrites.items()}
     return c
 

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
+from engram.core.select_lists import field_names
 from engram.recall.ranking import RRF_K, SPEAKER_BOOST, Candidate, fuse, named_speakers, rank_sessions
+from engram.recall.rows import CandidateRow
 
 CONV = uuid.uuid4()
 DAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
+def _row(**fields: Any) -> CandidateRow:
+    """A candidate row with the fields a test names (the others None)."""
+    blank: dict[str, Any] = dict.fromkeys(field_names(CandidateRow))
+    return CandidateRow(**(blank | {"importance": 0.5} | fields))
+
+
 def turn(session_total: float | None, day: int = 0, speaker: str | None = None, keyword: float = 0.5) -> Candidate:
     """A turn whose session's candidate turns hold query words weighing session_total (the store sums them)."""
-    row = {
-        "importance": 0.5,
-        "conversation_id": CONV,
-        "occurred_at": DAY + timedelta(days=day),
-        "session_total": session_total,
-    }
+    row = _row(conversation_id=CONV, occurred_at=DAY + timedelta(days=day), session_total=session_total)
     return Candidate(row=row, keyword=keyword, speaker=speaker)
 
 
@@ -45,7 +49,7 @@ def test_with_rewrites_a_session_takes_its_highest_sum() -> None:
 
 
 def test_memories_have_no_session() -> None:
-    memory = Candidate(row={"importance": 0.5, "conversation_id": None, "occurred_at": DAY, "session_total": None})
+    memory = Candidate(row=_row(occurred_at=DAY))
     rank_sessions([memory, turn(1.0)])
     assert memory.session_rank is None
 
@@ -62,7 +66,7 @@ def test_the_session_list_reorders_turns_within_their_places() -> None:
 
 
 def test_turn_signals_never_lift_a_turn_over_a_memory_ranked_above_it() -> None:
-    memory = Candidate(row={"importance": 0.5, "conversation_id": None, "occurred_at": DAY, "session_total": None}, keyword=0.9)
+    memory = Candidate(row=_row(occurred_at=DAY), keyword=0.9)
     hers = turn(1.0, speaker="Caroline", keyword=0.8)
     his = turn(1.0, day=1, speaker="Melanie", keyword=0.85)
     fuse([memory, hers, his], "rrf", keyword_weight=1.0, query="What did Caroline say?")

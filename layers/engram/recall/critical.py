@@ -5,23 +5,20 @@ time, validity) still apply: a fact filtered out is not one the caller asked abo
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from engram.recall.ranking import Candidate, recency_score
+from engram.recall.rows import CandidateRow
 
 
 def pin_critical(
-    critical_rows: list[Any], ranked: list[Candidate], now: datetime
+    critical_rows: list[CandidateRow], ranked: list[Candidate], now: datetime
 ) -> tuple[list[Candidate], list[Candidate]]:
     """(the critical facts, most important first; the ranked candidates without them). `critical_rows`:
     what the candidate query found (engram.recall.store), in order. A critical fact the search found keeps
     its best chunk and its score; one it did not is its first chunk, scored 0."""
     if not critical_rows:
         return [], ranked
-    found = {c.row["memory_id"]: c for c in ranked if c.row["memory_id"] is not None}
-    pinned = [
-        found.get(r["memory_id"]) or Candidate(row=r, recency=recency_score(r["occurred_at"], now))
-        for r in critical_rows
-    ]
-    ids = {r["memory_id"] for r in critical_rows}
-    return pinned, [c for c in ranked if c.row["memory_id"] not in ids]
+    found = {c.row.memory_id: c for c in ranked if c.row.memory_id is not None}
+    pinned = [found.get(r.owner) or Candidate(row=r, recency=recency_score(r.occurred_at, now)) for r in critical_rows]
+    ids = {r.memory_id for r in critical_rows}
+    return pinned, [c for c in ranked if c.row.memory_id not in ids]

@@ -8,8 +8,9 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
 from uuid import UUID
+
+from engram.recall.rows import CandidateRow
 
 RECENCY_HALF_LIFE_DAYS = 30.0
 # engram-go's composite weights; see docs/performance.md, "Recall quality" for what was measured.
@@ -56,6 +57,9 @@ MMR_FLOOR = 0.9
 # 10,000, 33 ms to 2,000); a word in 2,000 rows of a namespace says little about which row is meant.
 KEYWORD_IDF = True
 KEYWORD_IDF_ROWS = 2_000
+# A query word found only in a turn's neighbours (chunks.context, weight D) counts this share of its
+# weight: the turn is found by it but ranks below one that says the word itself (bench/dialogue_recall.py).
+CONTEXT_WORD_WEIGHT = 0.5
 
 
 def results_expected(limit: int, budget_chars: int | None) -> int:
@@ -67,7 +71,7 @@ def results_expected(limit: int, budget_chars: int | None) -> int:
 
 @dataclass
 class Candidate:
-    row: dict[str, Any]
+    row: CandidateRow
     vector: float | None = None  # cosine similarity
     keyword: float | None = None  # ts_rank_cd normalised to [0, 1)
     vector_rank: int | None = None
@@ -93,12 +97,11 @@ def recency_score(occurred_at: datetime, now: datetime) -> float:
     return math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
 
 
-def session_key(row: dict[str, Any]) -> tuple[UUID, date] | None:
+def session_key(row: CandidateRow) -> tuple[UUID, date] | None:
     """A conversation turn's session: its conversation and the day it was said (UTC)."""
-    if row.get("conversation_id") is None:
+    if row.conversation_id is None:
         return None
-    occurred: datetime = row["occurred_at"]
-    return row["conversation_id"], occurred.astimezone(UTC).date()
+    return row.conversation_id, row.occurred_at.astimezone(UTC).date()
 
 
 def rank_sessions(candidates: list[Candidate]) -> None:
@@ -109,7 +112,7 @@ def rank_sessions(candidates: list[Candidate]) -> None:
     totals: dict[tuple[UUID, date], float] = {}
     keys = [session_key(c.row) for c in candidates]
     for c, key in zip(candidates, keys, strict=True):
-        total = c.row.get("session_total")
+        total = c.row.session_total
         if key is not None and total:
             totals[key] = max(totals.get(key, 0.0), total)
     ordered = sorted(totals.values())
@@ -157,7 +160,7 @@ def fuse(
     named = named_speakers(candidates, query)
     with_turn_signals: dict[int, float] = {}  # id(candidate) -> its score with the session and speaker
     for c in candidates:
-        importance = float(c.row["importance"])
+        importance = float(c.row.importance)
         factor = 1.0 + 0.1 * c.recency + 0.1 * importance
         session = 0.0
         if fusion == "rrf":
@@ -175,7 +178,7 @@ def fuse(
             factor = 0.8 + 0.4 * importance
             c.fused = base * factor
         with_turn_signals[id(c)] = (base + session) * factor * (1.0 + SPEAKER_BOOST if c.speaker in named else 1.0)
-    _order_turns_among_themselves([c for c in candidates if c.row.get("conversation_id")], with_turn_signals)
+    _order_turns_among_themselves([c for c in candidates if c.row.conversation_id], with_turn_signals)
 
 
 def _order_turns_among_themselves(turns: list[Candidate], with_turn_signals: dict[int, float]) -> None:
@@ -228,7 +231,7 @@ def mmr(candidates: list[Candidate], vectors: dict[UUID, list[float]], limit: in
 
     if not candidates or limit <= 0:
         return []
-    ids = [c.row["chunk_id"] for c in candidates]
+    ids = [c.row.chunk_id for c in candidates]
     has_vector = np.array([i in vectors for i in ids])
     dim = len(next(iter(vectors.values()))) if vectors else 0
     matrix = np.zeros((len(candidates), dim))

@@ -9,13 +9,12 @@ keyword + recency still answer and the response says what was missing in `degrad
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from aws_lambda_powertools import Logger
-from psycopg import sql
-from psycopg.rows import DictRow
 
 from engram.adapters import rerank
 from engram.adapters.embeddings.base import Embedder
@@ -28,6 +27,7 @@ from engram.graph import service as graph
 from engram.graph.models import Link, MemorySummary
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall import ranking
+from engram.recall.candidate_store import CandidateQuery, QueryVector, RecallPlan, ScanStrategy, plan_recall
 from engram.recall.critical import pin_critical
 from engram.recall.evidence import attach_evidence
 from engram.recall.models import (
@@ -41,15 +41,14 @@ from engram.recall.models import (
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.rewrite import embed_rewrites, rewrite_query
+from engram.recall.rows import CandidateRow
 from engram.recall.shaping import compact, shape_results
 from engram.recall.store import (
     PENDING_COUNT_LIMIT,
+    ScanSettings,
     candidate_rows,
-    candidate_sql,
     chunk_vectors,
-    recall_filters,
     scan_settings_and_pending,
-    scope_filter,
     touch_memories,
     vector_ids,
 )
@@ -78,43 +77,38 @@ def recall(
     req = within
     s = settings()
     degraded: list[str] = []
-    where, params = recall_filters(req)
-    params.update(
-        query=req.query,
-        k=max(s.recall_candidates, ranking.results_expected(req.limit, req.budget_chars) * 5),
-        include_expired=req.include_expired,
-        as_of=req.as_of,
-    )
-
     qvec = _embed_query(req, embedder, degraded)
     rewrites = rewrite_query(tenant_id, req, degraded) if req.rewrite_query else []
     rewrite_vectors = embed_rewrites(rewrites, qvec, embedder)
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
+        topic_memories = None
         if req.topics:
             # Imported here: the topics package brings numpy, which recalls without a topic filter
             # should not pay for on a cold start (~60 ms).
             from engram.topics import service as topic_service
 
-            params["topic_memories"] = topic_service.memory_ids_in_topics(conn, req.topics)
-        dimension = _vector_space(conn, qvec, embedder, params, degraded)
-        pin = req.critical and s.recall_critical_max > 0
-        if pin:
-            params["critical_limit"] = s.recall_critical_max
-        found = _candidates(conn, req, where, params, dimension, degraded, critical=pin)
-        rows = [r for r in found if r["critical_rank"] is None]
-        critical_rows = sorted((r for r in found if r["critical_rank"] is not None), key=lambda r: r["critical_rank"])
+            topic_memories = topic_service.memory_ids_in_topics(conn, req.topics)
+        plan = plan_recall(req, topic_memories)
+        vector = _vector_space(conn, qvec, embedder, degraded)
+        question = _question(req, vector)
+        if req.mode == "vector" and vector is None:
+            degraded.append("keyword_fallback")
+        strategy = scan_strategy(conn, req, plan, vector is not None, degraded)
+        found = candidate_rows(conn, plan, question, strategy)
+        rows = [r for r in found if r.critical_rank is None]
+        critical_rows = sorted((r for r in found if r.critical_rank is not None), key=lambda r: r.critical_rank or 0)
         rewrite_rows = [
             # Each rewrite is searched as the question is: its vector only in the question's space.
-            _candidates(conn, req, where, {**params, "query": text, "qvec": vector}, dimension if vector else None, [])
-            for text, vector in zip(rewrites, rewrite_vectors, strict=True)
+            candidate_rows(conn, plan, _rewrite(question, text, literal), strategy)
+            for text, literal in zip(rewrites, rewrite_vectors, strict=True)
         ]
         ranked = _rank(rows, req, now, rewrite_rows)
         if req.rerank:
             ranked = _rerank(req, ranked, degraded)
-        if req.diversify and dimension:
+        if req.diversify and vector:
             top = ranked[: req.limit * 4]
-            ranked = mmr(top, chunk_vectors(conn, [c.row["chunk_id"] for c in top]), req.limit)
+            ranked = mmr(top, chunk_vectors(conn, [c.row.chunk_id for c in top]), req.limit)
         fused = ranked
         if req.min_score is not None:
             ranked = [c for c in ranked if c.score >= req.min_score]
@@ -124,12 +118,12 @@ def recall(
             trace_recall(
                 conn,
                 req,
-                lambda depth: _candidates(conn, req, where, {**params, "k": depth}, dimension, []),
-                params["k"],
+                lambda depth: candidate_rows(conn, plan, replace(question, k=depth, critical_limit=0), strategy),
+                question.k,
                 fused,
                 hits,
                 req.as_of or now,
-                params.get("topic_memories"),
+                topic_memories,
             )
             if req.trace
             else None
@@ -199,7 +193,7 @@ def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) ->
     ordered by its relevance; the rest are dropped. Unavailable: the fused order, and why in `degraded`."""
     pool = ranked[: max(settings().rerank_candidates, req.limit)]
     try:
-        scores = rerank.relevance(req.query, [c.row["text"] for c in pool])
+        scores = rerank.relevance(req.query, [c.row.text for c in pool])
     except rerank.RerankUnavailable as exc:
         logger.warning("rerank unavailable; fused order", extra={"error": str(exc)})
         degraded.append(f"rerank_unavailable: {exc}"[:300])
@@ -209,66 +203,48 @@ def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) ->
     return sorted(pool, key=lambda c: -c.score)
 
 
-def _vector_space(
-    conn: Conn,
-    qvec: str | None,
-    embedder: Embedder | None,
-    params: dict[str, Any],
-    degraded: list[str],
-) -> int | None:
-    """The dimension to search when the query vector belongs to the active space, else None."""
+def _vector_space(conn: Conn, qvec: str | None, embedder: Embedder | None, degraded: list[str]) -> QueryVector | None:
+    """The query vector, when it belongs to the active space (else None: keyword search alone)."""
     if qvec is None or embedder is None:
         return None
     space = cached_active_space(conn)
     if space is None or space.model_id != embedder.model_id:
         degraded.append("vector_search_unavailable: embedding space mismatch")
         return None
-    params.update(qvec=qvec, model=space.model_id)
-    return space.dimension
+    return QueryVector(literal=qvec, model_id=space.model_id, dimension=space.dimension)
 
 
-def _candidates(
-    conn: Conn,
-    req: RecallRequest,
-    where: sql.Composable,
-    params: dict[str, Any],
-    dimension: int | None,
-    degraded: list[str],
-    critical: bool = False,
-) -> list[DictRow]:
-    """Vector and keyword candidates in one round trip, after the scan settings and the pending count;
-    `critical`: the critical memories follow them (critical_rank set)."""
-    use_keyword = req.mode != "vector" or dimension is None
-    if req.mode == "vector" and dimension is None:
-        degraded.append("keyword_fallback")
-    exact, keyword_scope = scan_strategy(conn, req, where, params, dimension, degraded)
-    params["idf_rows"] = ranking.KEYWORD_IDF_ROWS
-    query = candidate_sql(
-        where,
-        dimension,
-        use_keyword,
-        exact=exact,
-        keyword_scope=keyword_scope,
+def _question(req: RecallRequest, vector: QueryVector | None) -> CandidateQuery:
+    """The request's candidate query, with the ranking's constants (engram.recall.ranking) and settings."""
+    s = settings()
+    return CandidateQuery(
+        query=req.query,
+        vector=vector,
+        k=max(s.recall_candidates, ranking.results_expected(req.limit, req.budget_chars) * 5),
+        use_keyword=req.mode != "vector" or vector is None,
+        as_of=req.as_of,
+        include_expired=req.include_expired,
         keyword_idf=ranking.KEYWORD_IDF,
-        count_scope=scope_filter(req),
+        idf_rows=ranking.KEYWORD_IDF_ROWS,
+        context_word_weight=ranking.CONTEXT_WORD_WEIGHT,
         neighbour_weight=ranking.NEIGHBOUR_VECTOR_WEIGHT,
-        pending=params["pending_rows"] != 0,
         feedback=feedback.weighs_ranking(),
-        critical=critical,
+        critical_limit=s.recall_critical_max if req.critical else 0,
     )
-    return candidate_rows(conn, query, params)
+
+
+def _rewrite(question: CandidateQuery, text: str, literal: str | None) -> CandidateQuery:
+    """A rewrite searched as the question is: its vector only in the question's space; no critical facts."""
+    vector = replace(question.vector, literal=literal) if question.vector and literal else None
+    return replace(question, query=text, vector=vector, critical_limit=0)
 
 
 def scan_strategy(
-    conn: Conn,
-    req: RecallRequest,
-    where: sql.Composable,
-    params: dict[str, Any],
-    dimension: int | None,
-    degraded: list[str],
-) -> tuple[sql.Composable | None, sql.Composable | None]:
-    """Set the HNSW scan settings, note pending vectors, and choose both strategies: the vector side's
-    exact scope (or None: the HNSW scan) and the keyword side's (or None: the table-wide text index).
+    conn: Conn, req: RecallRequest, plan: RecallPlan, has_vector: bool, degraded: list[str]
+) -> ScanStrategy:
+    """Set the HNSW scan settings, note pending vectors, and choose both strategies: whether the vector
+    side scores the plan's scope exactly (or walks the HNSW graph) and whether the keyword side reads
+    the scope's rows (or the table-wide text index).
 
     The shared HNSW graph serves a query well when the rows it may return are a large part of it;
     for a small tenant or a narrow namespace the iterative scan walks everyone else's rows and still
@@ -282,24 +258,27 @@ def scan_strategy(
     about (rows wanted / share) visits, so the same 6,000 rows that the graph serves well as 8% of a
     table it serves slowly and incompletely as 2% of a bigger one.
     """
-    params["ef_search"] = str(int(settings().hnsw_ef_search))
-    params["max_scan_tuples"] = str(int(settings().hnsw_max_scan_tuples))
-    max_rows = settings().recall_exact_scan_max_rows
-    sparse_rows, sparse_share = settings().recall_exact_scan_sparse_rows, settings().recall_exact_scan_sparse_share
-    params.update(exact_max_rows=max_rows, sparse_rows=sparse_rows, sparse_share=sparse_share)
-    scope = scope_filter(req) if max_rows > 0 else None
-    counts = scan_settings_and_pending(conn, where, scope, params)
-    # The candidate query reuses the count (NULL: it stopped at its limit, count again).
-    params["pending_rows"] = counts.n if counts and counts.n < PENDING_COUNT_LIMIT else None
+    s = settings()
+    scan = ScanSettings(
+        ef_search=s.hnsw_ef_search,
+        max_scan_tuples=s.hnsw_max_scan_tuples,
+        exact_max_rows=s.recall_exact_scan_max_rows,
+        sparse_rows=s.recall_exact_scan_sparse_rows,
+        sparse_share=s.recall_exact_scan_sparse_share,
+        count_scope=s.recall_exact_scan_max_rows > 0,
+    )
+    counts = scan_settings_and_pending(conn, plan, scan)
+    # The candidate statement reuses the count (None: it stopped at its limit, counted again there).
+    pending_rows = counts.n if counts and counts.n < PENDING_COUNT_LIMIT else None
     if counts and counts.n:
         degraded.append(f"vectors_pending: {counts.n}{'+' if counts.n >= PENDING_COUNT_LIMIT else ''} chunks")
-    if scope is None or counts is None or counts.scope_rows is None or counts.table_rows is None:
-        return None, None
+    if not scan.count_scope or counts is None or counts.scope_rows is None or counts.table_rows is None:
+        return ScanStrategy(pending_rows=pending_rows)
     rows, table_rows = counts.scope_rows, counts.table_rows
-    sparse = rows <= sparse_rows and rows <= sparse_share * table_rows
-    if rows > max_rows and not sparse:
-        return None, None
-    return (scope if dimension else None), (scope if counts.n < PENDING_COUNT_LIMIT else None)
+    sparse = rows <= scan.sparse_rows and rows <= scan.sparse_share * table_rows
+    if rows > scan.exact_max_rows and not sparse:
+        return ScanStrategy(pending_rows=pending_rows)
+    return ScanStrategy(exact=has_vector, keyword_scope=counts.n < PENDING_COUNT_LIMIT, pending_rows=pending_rows)
 
 
 def vector_candidate_ids(
@@ -307,14 +286,13 @@ def vector_candidate_ids(
 ) -> list[UUID]:
     """The vector candidates recall would take for this request (its filters and strategy), best first:
     what bench/tenant_scale.py holds against the exact top-k."""
-    where, params = recall_filters(req)
-    params.update(qvec=qvec, model=model_id, k=k)
-    exact, _ = scan_strategy(conn, req, where, params, dimension, [])
-    return vector_ids(conn, where, dimension, exact, params)
+    plan = plan_recall(req)
+    question = CandidateQuery(query=req.query, vector=QueryVector(qvec, model_id, dimension), k=k)
+    return vector_ids(conn, plan, question, scan_strategy(conn, req, plan, True, []).exact)
 
 
 def _rank(
-    rows: list[DictRow], req: RecallRequest, now: datetime, rewrite_rows: Sequence[list[DictRow]] = ()
+    rows: list[CandidateRow], req: RecallRequest, now: datetime, rewrite_rows: Sequence[list[CandidateRow]] = ()
 ) -> list[Candidate]:
     """Fused scores, best first, the best chunk per memory (every conversation window stands alone).
     rewrite_rows: each query rewrite's candidates, fused in with the question's. A row's stored feedback
@@ -322,49 +300,44 @@ def _rank(
     candidates = [
         Candidate(
             row=r,
-            vector=None if r["sim"] is None else float(r["sim"]),
-            keyword=None if r["rank"] is None else float(r["rank"]),
-            recency=recency_score(r["occurred_at"], now),
+            vector=r.sim,
+            keyword=r.rank,
+            recency=recency_score(r.occurred_at, now),
             speaker=_turn_speaker(r),
         )
         for r in rows
     ]
-    by_chunk = {c.row["chunk_id"]: c for c in candidates}
+    by_chunk = {c.row.chunk_id: c for c in candidates}
     for j, found in enumerate(rewrite_rows):
         for r in found:
-            if r["chunk_id"] not in by_chunk:
-                by_chunk[r["chunk_id"]] = Candidate(
-                    row=r, recency=recency_score(r["occurred_at"], now), speaker=_turn_speaker(r)
+            if r.chunk_id not in by_chunk:
+                by_chunk[r.chunk_id] = Candidate(
+                    row=r, recency=recency_score(r.occurred_at, now), speaker=_turn_speaker(r)
                 )
-                candidates.append(by_chunk[r["chunk_id"]])
-            by_chunk[r["chunk_id"]].rewrites[j] = (
-                None if r["sim"] is None else float(r["sim"]),
-                None if r["rank"] is None else float(r["rank"]),
-            )
+                candidates.append(by_chunk[r.chunk_id])
+            by_chunk[r.chunk_id].rewrites[j] = (r.sim, r.rank)
     fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight, req.query)
     weighed_at = datetime.now(UTC)
     for c in candidates:
-        if c.row["feedback_weight"] is not None:
-            c.feedback = feedback.stored_ranking_factor(
-                c.row["feedback_weight"], c.row["feedback_updated_at"], weighed_at
-            )
+        if c.row.feedback_weight is not None and c.row.feedback_updated_at is not None:
+            c.feedback = feedback.stored_ranking_factor(c.row.feedback_weight, c.row.feedback_updated_at, weighed_at)
             c.fused *= c.feedback
     best: dict[UUID, Candidate] = {}
     # Reciprocal ranks tie exactly when two candidates trade places in the two lists (1/11 + 1/12 both):
     # the keyword score, then the cosine, settle it, not the order the rows came in (rounded: the sums'
     # float order differs).
     for c in sorted(candidates, key=lambda c: (-round(c.fused, 12), -(c.keyword or 0.0), -(c.vector or 0.0))):
-        best.setdefault(c.row["memory_id"] or c.row["chunk_id"], c)
+        best.setdefault(c.row.owner, c)
     return list(best.values())
 
 
-def _turn_speaker(row: DictRow) -> str | None:
+def _turn_speaker(row: CandidateRow) -> str | None:
     """A one-message conversation window's speaker, when its text names one."""
-    if row["conversation_id"] is None or row["seq_from"] != row["seq_to"]:
+    if row.conversation_id is None or row.seq_from != row.seq_to:
         return None
     from engram.conversations.service import one_turn_speaker  # as in _attach_messages: conversation results only
 
-    return one_turn_speaker(row["text"])
+    return one_turn_speaker(row.text)
 
 
 def _touch_and_attach_graph(

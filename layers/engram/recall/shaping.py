@@ -3,8 +3,17 @@ limit, critical facts first in their reserved share, in the full or the compact 
 
 from __future__ import annotations
 
+from engram.core.select_lists import field_names
 from engram.recall.models import CompactHit, RecalledChunk, RecallHit, RecallRequest, ScoreParts
 from engram.recall.ranking import Candidate
+from engram.recall.rows import CandidateRow
+
+# What a result and its chunk show of the candidate row: every field they share by name (the chunk's
+# id is the row's chunk_id; its text is the part of it that fits the budget).
+_HIT_FIELDS = tuple(name for name in field_names(CandidateRow) if name in RecallHit.model_fields)
+_CHUNK_FIELDS = tuple(
+    name for name in field_names(CandidateRow) if name in RecalledChunk.model_fields and name != "text"
+)
 
 
 def shape_results(
@@ -27,7 +36,7 @@ def shape_hits(
     hits: list[RecallHit] = []
     used = 0
     for c in ranked:
-        text = c.row["text"]
+        text = c.row.text
         truncated = False
         if budget is not None:
             room = budget - used
@@ -41,24 +50,13 @@ def shape_hits(
         r = c.row
         hits.append(
             RecallHit(
-                type="conversation" if r["conversation_id"] else "memory",
-                memory_id=r["memory_id"],
-                conversation_id=r["conversation_id"],
-                namespace=r["namespace"],
-                kind=r["kind"],
-                layer=r["layer"],
-                tags=r["tags"],
-                importance=r["importance"],
-                source=r["source"],
-                created_at=r["created_at"],
+                type="conversation" if r.conversation_id else "memory",
+                **{name: getattr(r, name) for name in _HIT_FIELDS},
                 chunk=RecalledChunk(
-                    id=r["chunk_id"],
+                    id=r.chunk_id,
                     text=text,
-                    position=r["position"],
-                    char_start=r["char_start"],
                     truncated=truncated,
-                    seq_from=r["seq_from"],
-                    seq_to=r["seq_to"],
+                    **{name: getattr(r, name) for name in _CHUNK_FIELDS},
                 ),
                 score=round(c.score, 6),
                 critical=critical,
@@ -66,7 +64,7 @@ def shape_hits(
                     vector=c.vector,
                     keyword=c.keyword,
                     recency=round(c.recency, 6),
-                    importance=float(r["importance"]),
+                    importance=float(r.importance),
                     fused=c.fused,
                     rewrites=round(c.rewrite_part, 6) if req.rewrite_query else None,
                     rerank=c.rerank,

@@ -16,6 +16,7 @@ from uuid import UUID
 from engram.core.db import Conn
 from engram.recall.models import RecallHit, RecallRequest, RecallTrace, TracedItem
 from engram.recall.ranking import Candidate
+from engram.recall.rows import CandidateRow
 from engram.recall.store import trace_targets
 
 TRACE_DEPTH = 1000  # how far down each list a trace looks (the recall itself takes `candidates_per_list`)
@@ -25,7 +26,7 @@ PHRASE_MATCHES = 3  # chunks traced per phrase, newest first
 def trace_recall(
     conn: Conn,
     req: RecallRequest,
-    deep_rows: Callable[[int], list[Any]],
+    deep_rows: Callable[[int], list[CandidateRow]],
     k: int,
     fused: list[Candidate],
     hits: list[RecallHit],
@@ -38,9 +39,9 @@ def trace_recall(
     ids, phrases = _split(req.trace.expected)
     targets = trace_targets(conn, list(ids.values()), phrases, req.query, PHRASE_MATCHES)
     rows = deep_rows(TRACE_DEPTH)
-    vector_ranks = _ranks(sorted((r for r in rows if r["sim"] is not None), key=lambda r: -r["sim"]))
-    keyword_ranks = _ranks(sorted((r for r in rows if r["rank"] is not None), key=lambda r: -r["rank"]))
-    fused_ranks = {_owner(c.row): (i + 1, c.score) for i, c in enumerate(fused)}
+    vector_ranks = _ranks(sorted((r for r in rows if r.sim is not None), key=lambda r: -(r.sim or 0.0)))
+    keyword_ranks = _ranks(sorted((r for r in rows if r.rank is not None), key=lambda r: -(r.rank or 0.0)))
+    fused_ranks = {c.row.owner: (i + 1, c.score) for i, c in enumerate(fused)}
     returned = {(h.memory_id or h.chunk.id): i + 1 for i, h in enumerate(hits)}
     by_owner: dict[tuple[str, UUID], list[Any]] = {}
     for t in targets:
@@ -84,12 +85,12 @@ def _owner(row: Any) -> UUID:
     return owner
 
 
-def _ranks(ordered: list[Any]) -> dict[UUID, int]:
+def _ranks(ordered: list[CandidateRow]) -> dict[UUID, int]:
     """Each chunk's 1-based place in a list, and each memory's best place among its chunks."""
     ranks: dict[UUID, int] = {}
     for i, r in enumerate(ordered):
-        ranks.setdefault(r["chunk_id"], i + 1)
-        ranks.setdefault(_owner(r), i + 1)
+        ranks.setdefault(r.chunk_id, i + 1)
+        ranks.setdefault(r.owner, i + 1)
     return ranks
 
 

@@ -142,9 +142,9 @@ def test_a_scope_over_the_always_bound_is_scanned_exactly_when_it_is_a_small_sha
     """The small tenant's 40 rows: over an always-exact bound of 10, under the sparse bound of 100;
     exact when 40 rows are at most the sparse share of the table (set to 1.5x or 0.5x their share)."""
     from engram.core.db import owner_connection, tenant_transaction
+    from engram.recall.candidate_store import plan_recall
     from engram.recall.models import RecallRequest
     from engram.recall.service import scan_strategy
-    from engram.recall.store import recall_filters
 
     with owner_connection(stack.dsn) as owner:
         owner.execute("ANALYZE chunks")  # the table's size comes from the planner's statistics
@@ -157,10 +157,9 @@ def test_a_scope_over_the_always_bound_is_scanned_exactly_when_it_is_a_small_sha
         ENGRAM_RECALL_EXACT_SCAN_SPARSE_SHARE=str(margin * SMALL_ROWS / row["reltuples"]),
     )
     req = RecallRequest(query="anything", namespace="kb")
-    where, params = recall_filters(req)
     with tenant_transaction(crowded["tenant"]) as conn:
-        vector_scope, keyword_scope = scan_strategy(conn, req, where, params, DIM, [])
-    assert (vector_scope is not None, keyword_scope is not None) == (exact, exact)
+        strategy = scan_strategy(conn, req, plan_recall(req), True, [])
+    assert (strategy.exact, strategy.keyword_scope) == (exact, exact)
 
 
 def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
@@ -172,9 +171,9 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     counted with the tag, the filter leaves few rows and all of them are scored."""
     from engram.core.db import owner_connection, tenant_transaction
     from engram.indexing.vectors import active_space
+    from engram.recall.candidate_store import plan_recall
     from engram.recall.models import RecallRequest
     from engram.recall.service import recall, scan_strategy
-    from engram.recall.store import recall_filters
 
     with owner_connection(stack.dsn) as owner:
         space = active_space(owner)
@@ -189,10 +188,9 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     # 640 rows in the namespace, 40 with the tag: over an exact scan's 200, under it with the tag.
     settings_env(ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS="200", ENGRAM_HNSW_MAX_SCAN_TUPLES="300")
     req = RecallRequest(query="anything", namespace="kb", tags=["rare"], mode="vector", limit=10, touch=False)
-    where, params = recall_filters(req)
     with tenant_transaction(UUID(tenant.id)) as conn:
-        exact, _ = scan_strategy(conn, req, where, params, DIM, [])
-    assert exact is not None, "40 rows pass the filter: scanned exactly"
+        strategy = scan_strategy(conn, req, plan_recall(req), True, [])
+    assert strategy.exact, "40 rows pass the filter: scanned exactly"
     hits = recall(UUID(tenant.id), req, FixedQuery(space.model_id, query)).results
     assert [h.memory_id for h in hits] == tagged[:10]
 
@@ -218,27 +216,20 @@ def test_small_tenant_hybrid_candidates_read_only_its_rows(crowded: dict[str, An
     from engram.core.db import tenant_transaction
     from engram.indexing.vectors import vector_literal
     from engram.recall import ranking
+    from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement, plan_recall
     from engram.recall.models import RecallRequest
     from engram.recall.service import scan_strategy
-    from engram.recall.store import candidate_sql, recall_filters
 
     embedder = crowded["embedder"]
     req = RecallRequest(query=query, limit=10, touch=False)  # no namespace: the tenant alone
-    where, params = recall_filters(req)
-    params |= {
-        "qvec": vector_literal(embedder.vector),
-        "model": embedder.model_id,
-        "k": SMALL_ROWS,
-        "query": req.query,
-        "as_of": None,
-        "include_expired": False,
-        "idf_rows": ranking.KEYWORD_IDF_ROWS,
-    }
+    vector = QueryVector(vector_literal(embedder.vector), embedder.model_id, DIM)
+    question = CandidateQuery(query=req.query, vector=vector, k=SMALL_ROWS, idf_rows=ranking.KEYWORD_IDF_ROWS)
     with tenant_transaction(crowded["tenant"]) as conn:
         conn.execute("SET LOCAL enable_seqscan = off")
-        exact, keyword_scope = scan_strategy(conn, req, where, params, DIM, [])
-        assert exact is not None and keyword_scope is not None  # 40 rows: both sides scan them exactly
-        query_sql = candidate_sql(where, DIM, True, exact=exact, keyword_scope=keyword_scope, keyword_idf=True)
+        recall_plan = plan_recall(req)
+        strategy = scan_strategy(conn, req, recall_plan, True, [])
+        assert strategy.exact and strategy.keyword_scope  # 40 rows: both sides scan them exactly
+        query_sql, params = candidate_statement(recall_plan, question, strategy)
         rows = conn.execute(query_sql, params).fetchall()
         explained = conn.execute(sql.SQL("EXPLAIN (ANALYZE, FORMAT JSON) {}").format(query_sql), params).fetchone()
     assert explained is not None

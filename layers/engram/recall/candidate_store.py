@@ -1,0 +1,410 @@
+"""Recall's plan: a request's filters turned into SQL once (RecallPlan), and the one-round-trip candidate
+statement (vector + keyword, with the feedback weights, the sessions' sums and the critical memories)
+that a plan, a query (CandidateQuery) and a scan strategy (ScanStrategy) make. The service never sees
+SQL; engram.recall.store runs what this module composes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, LiteralString
+from uuid import UUID
+
+from psycopg import sql
+
+from engram.core.select_lists import select_list
+from engram.recall.models import RecallRequest
+from engram.recall.rows import CandidateRow
+
+
+@dataclass(frozen=True)
+class RecallPlan:
+    """A request's filters on chunks `c` (`where`: constant conditions, their parameters in `params`) and
+    the part of them an index finds rows by (`scope`: the rows an exact scan reads), made once a query."""
+
+    where: sql.Composable
+    scope: sql.Composable
+    params: dict[str, Any]
+
+
+def plan_recall(req: RecallRequest, topic_memories: list[UUID] | None = None) -> RecallPlan:
+    """`topic_memories`: the memories of req.topics (engram.topics looks them up in the recall's transaction)."""
+    clauses: list[LiteralString] = ["c.active"]
+    params: dict[str, Any] = {}
+    namespaces = list(req.namespaces or []) + ([req.namespace] if req.namespace else [])
+    if namespaces:
+        clauses.append("c.namespace = ANY(%(namespaces)s)")
+        params["namespaces"] = namespaces
+    if req.tags:
+        clauses.append("c.tags @> %(tags)s")
+        params["tags"] = req.tags
+    if req.kinds:  # memory kinds and/or 'conversation' (conversation windows)
+        clauses.append("c.kind = ANY(%(kinds)s)")
+        params["kinds"] = list(req.kinds)
+    if req.conversation_id:
+        clauses.append("c.conversation_id = %(conversation_id)s")
+        params["conversation_id"] = req.conversation_id
+    if req.source:
+        clauses.append("c.source = %(source)s")
+        params["source"] = req.source
+    if req.layers:  # in the query, so matches below the first k are found too; windows have no layer
+        clauses.append("EXISTS (SELECT 1 FROM memories m WHERE m.id = c.memory_id AND m.layer = ANY(%(layers)s))")
+        params["layers"] = list(req.layers)
+    if req.topics:
+        clauses.append("c.memory_id = ANY(%(topic_memories)s)")
+        params["topic_memories"] = list(topic_memories or [])
+    if req.since:
+        clauses.append("c.occurred_at >= %(since)s")
+        params["since"] = req.since
+    if req.until:
+        clauses.append("c.occurred_at < %(until)s")
+        params["until"] = req.until
+    return RecallPlan(where=sql.SQL(" AND ").join(map(sql.SQL, clauses)), scope=_scope(req), params=params)
+
+
+def _scope(req: RecallRequest) -> sql.Composable:
+    """The part of the filters an index finds rows by (tenant, namespaces, conversation; tags, which
+    chunks_scope carries since migration 0016), with plan_recall's parameter names. `embedding IS NOT
+    NULL` is chunks_scope's predicate (migration 0009): only this condition lets a query use that index."""
+    clauses: list[LiteralString] = ["c.embedding IS NOT NULL"]
+    if req.namespaces or req.namespace:
+        clauses.append("c.namespace = ANY(%(namespaces)s)")
+    if req.conversation_id:
+        clauses.append("c.conversation_id = %(conversation_id)s")
+    if req.tags:
+        clauses.append("c.tags @> %(tags)s")
+    return sql.SQL(" AND ").join(map(sql.SQL, clauses))
+
+
+@dataclass(frozen=True)
+class QueryVector:
+    """The query's vector (a pgvector literal) in the active embedding space."""
+
+    literal: str
+    model_id: str
+    dimension: int
+
+
+@dataclass(frozen=True)
+class ScanStrategy:
+    """How each side reads (engram.recall.service.scan_strategy): `exact`, the vector side scores the
+    scope's rows exactly (else the HNSW walk); `keyword_scope`, the keyword side matches the scope's rows
+    (else the table-wide text index). `pending_rows`: the filters' rows without a vector, as counted in
+    this transaction (None: past the count's limit)."""
+
+    exact: bool = False
+    keyword_scope: bool = False
+    pending_rows: int | None = None
+
+
+@dataclass(frozen=True)
+class CandidateQuery:
+    """One candidate statement's question: its words, its vector (None: keyword only), the candidates
+    per list (`k`), the instant it reads, and what the ranking needs beside the rows (engram.recall.ranking's
+    constants; feedback's weights; at most `critical_limit` critical memories, 0: none)."""
+
+    query: str
+    vector: QueryVector | None
+    k: int
+    use_keyword: bool = True
+    as_of: datetime | None = None
+    include_expired: bool = False
+    keyword_idf: bool = True
+    idf_rows: int = 2000
+    context_word_weight: float = 0.5
+    neighbour_weight: float = 0.0
+    feedback: bool = False
+    critical_limit: int = 0
+
+
+def candidate_statement(
+    plan: RecallPlan, q: CandidateQuery, strategy: ScanStrategy
+) -> tuple[sql.Composed, dict[str, Any]]:
+    """The candidates of both retrievals in one statement, as CandidateRow. With `strategy.exact`, the
+    vector side scores the scope's rows exactly; with `strategy.keyword_scope` (the rows the scope leaves
+    are few), the keyword side reads those rows by index and matches each, instead of walking the
+    table-wide text index.
+
+    When both sides scan the scope, one pass reads its rows (`scoped`: each row's words and distance)
+    and both rank from it: the rows of a big tenant's narrow filter are scattered over the table, and
+    reading them is most of the cost (1,143 rows of an 80k-row tenant: 17-26 ms a pass). There a
+    conversation turn's vector score is its cosine plus `neighbour_weight` x the higher cosine of the
+    turns beside it said the same day (ranking.NEIGHBOUR_VECTOR_WEIGHT): the answer is often the reply
+    to the turn that matches the question. Without pending rows (strategy.pending_rows 0) the scope's
+    pending half is not read.
+
+    Each row carries its stored feedback weight (q.feedback; engram.feedback decays it) and, for a
+    conversation turn, its session's sum of the query words' weights; the critical memories the filters
+    leave follow the candidates (critical_rank 1, 2, ...; every candidate's is NULL), so recall reads
+    them in the same round trip."""
+    where, dimension = plan.where, q.vector.dimension if q.vector else None
+    exact = plan.scope if strategy.exact and dimension else None
+    shared = q.use_keyword and strategy.keyword_scope
+    scoped: sql.Composable = sql.SQL("")
+    if shared:
+        dist = (
+            sql.SQL("CASE WHEN c.embedding_dim = {d} AND c.model_id = %(model)s THEN {distance} END").format(
+                d=sql.Literal(int(dimension)), distance=_distance(dimension)
+            )
+            if dimension and exact is not None
+            else sql.SQL("NULL::float8")
+        )
+        pending_rows = (
+            sql.SQL(
+                " UNION ALL SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
+                " (c.occurred_at AT TIME ZONE 'UTC')::date, NULL::float8 FROM chunks c"
+                " WHERE c.embedding IS NULL AND {where}"
+            ).format(where=where)
+            if strategy.pending_rows != 0
+            else sql.SQL("")
+        )
+        scoped = sql.SQL(
+            "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
+            " (c.occurred_at AT TIME ZONE 'UTC')::date AS day, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
+            "{pending_rows}), "
+        ).format(dist=dist, scope=plan.scope, where=where, pending_rows=pending_rows)
+    if dimension and shared and exact is not None and q.neighbour_weight > 0:
+        vec: sql.Composable = sql.SQL(
+            "vec AS MATERIALIZED (SELECT id, sim FROM (SELECT id, 1 - dist + {w} * GREATEST("
+            "CASE WHEN lag(day) OVER w = day THEN 1 - lag(dist) OVER w END,"
+            " CASE WHEN lead(day) OVER w = day THEN 1 - lead(dist) OVER w END, 0) AS sim"
+            " FROM scoped WHERE dist IS NOT NULL AND conversation_id IS NOT NULL"
+            " WINDOW w AS (PARTITION BY conversation_id ORDER BY seq_from)"
+            " UNION ALL SELECT id, 1 - dist FROM scoped WHERE dist IS NOT NULL AND conversation_id IS NULL) n"
+            " ORDER BY sim DESC LIMIT %(k)s)"
+        ).format(w=sql.Literal(float(q.neighbour_weight)))
+    elif dimension and shared and exact is not None:
+        vec = sql.SQL(
+            "vec AS MATERIALIZED (SELECT id, 1 - dist AS sim FROM scoped WHERE dist IS NOT NULL"
+            " ORDER BY dist LIMIT %(k)s)"
+        )
+    elif dimension:
+        vec = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(plan, dimension, strategy.exact))
+    else:
+        vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
+    kw = _keyword_sql(plan, shared, q) if q.use_keyword else _NO_KEYWORD
+    sessions = q.keyword_idf and q.use_keyword
+    weights = _FEEDBACK_WEIGHTS if q.feedback else _NO_FEEDBACK_WEIGHTS
+    pinned = (
+        sql.SQL(" UNION ALL ({critical})").format(critical=_critical_sql(where)) if q.critical_limit else sql.SQL("")
+    )
+    statement = sql.SQL(
+        "WITH {scoped}{vec}, {kw}, {found} {validity}){sessions} SELECT {rows} FROM found f{join}{pinned}"
+    ).format(
+        scoped=scoped,
+        vec=vec,
+        kw=kw,
+        found=_FOUND.format(
+            columns=select_list(CandidateRow, expressions=_FOUND_FIELDS | weights[0], leave_out=_LATER),
+            weights_join=weights[1],
+        ),
+        validity=_VALID_AT,
+        sessions=_SESSIONS if sessions else sql.SQL(""),
+        rows=select_list(
+            CandidateRow,
+            "f",
+            expressions={
+                "rank": sql.SQL("f.rank::float8"),
+                "session_total": sql.SQL("s.total" if sessions else "NULL::float8"),
+                "critical_rank": sql.SQL("NULL::bigint"),
+            },
+        ),
+        join=_SESSIONS_JOIN if sessions else sql.SQL(""),
+        pinned=pinned,
+    )
+    params = plan.params | {
+        "query": q.query,
+        "k": q.k,
+        "as_of": q.as_of,
+        "include_expired": q.include_expired,
+        "idf_rows": q.idf_rows,
+        "pending_rows": strategy.pending_rows,
+        "critical_limit": q.critical_limit,
+    }
+    if q.vector is not None:
+        params |= {"qvec": q.vector.literal, "model": q.vector.model_id}
+    return statement, params
+
+
+def _distance(dimension: int) -> sql.Composed:
+    # The dimension is a literal in the query so the planner matches the partial HNSW index of that dimension.
+    d = sql.Literal(int(dimension))
+    return sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
+
+
+def vector_sql(plan: RecallPlan, dimension: int, exact: bool) -> sql.Composed:
+    """The vector top-k (id, sim). Approximate: the shared HNSW graph, walked iteratively until k rows
+    pass the filter. Exact: every row the plan's scope leaves, found through chunks_scope, ordered by its
+    distance; OFFSET 0 keeps the ORDER BY off the HNSW index."""
+    distance = _distance(dimension)
+    rows = sql.SQL("FROM chunks c WHERE c.embedding_dim = {d} AND c.model_id = %(model)s AND {where}").format(
+        d=sql.Literal(int(dimension)), where=plan.where
+    )
+    if exact:
+        return sql.SQL(
+            "SELECT id, 1 - dist AS sim FROM (SELECT c.id, {distance} AS dist {rows} AND {scope}"
+            " OFFSET 0) s ORDER BY dist LIMIT %(k)s"
+        ).format(distance=distance, rows=rows, scope=plan.scope)
+    return sql.SQL("SELECT c.id, 1 - ({distance}) AS sim {rows} ORDER BY {distance} LIMIT %(k)s").format(
+        distance=distance, rows=rows
+    )
+
+
+_NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float8 AS rank, NULL::text[] AS terms WHERE false)")
+
+
+def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.Composed:
+    """The keyword top-k (id, rank, terms), ranked by BM25's inverse document frequency of each query
+    word among the rows the filters leave (a word most rows share, a speaker's name or "work", weighs
+    little beside a rare one); a word a conversation turn holds only in its neighbours (chunks.context,
+    weight D) counts ranking.CONTEXT_WORD_WEIGHT of it. Turns are short, so term frequency and length are left
+    out. Any query word may match (OR): questions rarely share every word. `terms`: the query words a
+    conversation turn holds itself (candidate_statement adds their weights up per session: `_SESSIONS`).
+
+    Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
+    both the words' document frequencies and each row's rank: no per-row subquery, no second count.
+    Matches are grouped and joined by the word's text, not its tsquery (sorting tsqueries is slow).
+    Rows holding the same words tie on their weights; the one with fewer distinct words leads by a
+    millionth, so ties break by content (an id would not survive an export and import).
+    The rows a word may match come from one of two sources. Without a scope: the GIN index on tsv
+    through tenant_chunks (migration 0004). With `scoped_rows` (the scope's rows are few): candidate_statement's
+    `scoped` rows, found by the partial indexes that find a tenant's rows, read once and matched in
+    memory (the shared text index walks every tenant's rows holding a word: a small tenant beside a big
+    one holding common words was 2-3x slower than the big one). The scope's size counts at most
+    %(idf_rows)s rows (index-only, through chunks_scope: the plan's scope), so a word in that many rows or
+    more weighs about nothing and a large namespace costs no more than that.
+    """
+    where = plan.where
+    if not q.keyword_idf:
+        rows = sql.SQL("scoped c" if scoped_rows else "tenant_chunks c")
+        match = sql.SQL("" if scoped_rows else " AND {where}").format(where=where)
+        return sql.SQL(
+            "tq AS (SELECT NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery"
+            " AS q),"
+            " kw AS MATERIALIZED (SELECT c.id, ts_rank_cd(c.tsv, tq.q, 32) AS rank, NULL::text[] AS terms"
+            " FROM {rows}, tq WHERE tq.q IS NOT NULL AND c.tsv @@ tq.q{match} ORDER BY rank DESC LIMIT %(k)s)"
+        ).format(rows=rows, match=match)
+    found: sql.Composable
+    total: sql.Composable
+    if scoped_rows:
+        found = sql.SQL("scoped c ON c.tsv @@ words.tq")
+        total = sql.SQL("LEAST((SELECT count(*) FROM scoped), %(idf_rows)s)")
+    else:
+        found = sql.SQL("tenant_chunks c ON c.tsv @@ words.tq AND {where}").format(where=where)
+        # Counted in two halves, embedded and pending: only those conditions match the partial indexes
+        # (counted whole, a 50-row tenant's count read the entire table). The pending half is the count
+        # this transaction made already, unless that one stopped at its limit.
+        total = sql.SQL(
+            "(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE {scope} LIMIT %(idf_rows)s) s)"
+            " + COALESCE(%(pending_rows)s::bigint, (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c"
+            " WHERE c.embedding IS NULL AND {where} LIMIT %(idf_rows)s) p))"
+        ).format(scope=plan.scope, where=where)
+    return sql.SQL(
+        "words AS (SELECT DISTINCT w AS q, quote_literal(w)::tsquery AS tq, (quote_literal(w) || ':A')::tsquery AS qa"
+        " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
+        " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
+        " c.conversation_id IS NOT NULL AS turn, length(c.tsv) AS lexemes FROM words JOIN {found}),"
+        " idf AS MATERIALIZED (SELECT d.q, ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS w"
+        " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
+        " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)"
+        " + 1e-6 / (1 + min(m.lexemes)) AS rank,"
+        " array_agg(m.q) FILTER (WHERE m.own AND m.turn) AS terms"
+        " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
+    ).format(found=found, total=total, context=sql.Literal(float(q.context_word_weight)))
+
+
+# Where each candidate field comes from: a chunk `c` and its memory `m` (none for a conversation window).
+_ROW_FIELDS: dict[str, sql.Composable] = {
+    "chunk_id": sql.SQL("c.id"),
+    "memory_id": sql.SQL("c.memory_id"),
+    "conversation_id": sql.SQL("c.conversation_id"),
+    "seq_from": sql.SQL("c.seq_from"),
+    "seq_to": sql.SQL("c.seq_to"),
+    "text": sql.SQL("c.text"),
+    "position": sql.SQL("c.position"),
+    "char_start": sql.SQL("c.char_start"),
+    "occurred_at": sql.SQL("c.occurred_at"),
+    "namespace": sql.SQL("c.namespace"),
+    "kind": sql.SQL("c.kind"),
+    "layer": sql.SQL("m.layer"),
+    "tags": sql.SQL("COALESCE(m.tags, c.tags)"),
+    "importance": sql.SQL("COALESCE(m.importance, 0.5)"),
+    "source": sql.SQL("c.source"),
+    "created_at": sql.SQL("COALESCE(m.created_at, c.occurred_at)"),
+    "last_accessed": sql.SQL("m.last_accessed"),
+}
+_FOUND_FIELDS = _ROW_FIELDS | {"sim": sql.SQL("ids.sim"), "rank": sql.SQL("ids.rank")}
+_LATER = ("session_total", "critical_rank")  # the outer SELECT adds them
+_FOUND = sql.SQL(
+    # Both lists' rows grouped by id, not joined back to each list: with the keyword list's row estimate
+    # (~2), the planner joined it as a nested loop that compared every row with every other (400 x 400).
+    "ids AS (SELECT id, max(sim) AS sim, max(rank) AS rank, max(terms) AS terms"
+    " FROM (SELECT id, sim, NULL::float8 AS rank, NULL::text[] AS terms FROM vec"
+    " UNION ALL SELECT id, NULL, rank, terms FROM kw) both_lists GROUP BY id),"
+    " found AS (SELECT {columns}, CASE WHEN c.conversation_id IS NOT NULL THEN ids.terms END AS terms"
+    " FROM ids JOIN chunks c ON c.id = ids.id LEFT JOIN memories m ON m.id = c.memory_id{weights_join}"
+    " WHERE (m.status = 'active' OR c.conversation_id IS NOT NULL)"
+)
+# ranking.rank_sessions' session list: each session's (a conversation's turns of one UTC day) sum of the
+# query words' weights that its candidate turns hold themselves, each word once. Summed here: read back
+# as each row's words, parsing them was a third of the rows' fetch. The weights are numeric, so the sum
+# does not depend on the order: sessions holding the same words tie.
+_SESSIONS = sql.SQL(
+    ", sessions AS (SELECT s.conversation_id, s.day, sum(idf.w)::float8 AS total"
+    " FROM (SELECT DISTINCT f.conversation_id, (f.occurred_at AT TIME ZONE 'UTC')::date AS day, t.q"
+    " FROM found f, unnest(f.terms) AS t(q) WHERE f.terms IS NOT NULL) s"
+    " JOIN idf ON idf.q = s.q GROUP BY s.conversation_id, s.day)"
+)
+_SESSIONS_JOIN = sql.SQL(
+    " LEFT JOIN sessions s ON s.conversation_id = f.conversation_id"
+    " AND s.day = (f.occurred_at AT TIME ZONE 'UTC')::date"
+)
+# Feedback's weight of a result (engram.feedback decays it): its memory's, or a conversation window's own
+# (its chunk id); one per tenant and target (the key; row-level security keeps the tenant's).
+_FEEDBACK_WEIGHTS: tuple[dict[str, sql.Composable], sql.Composable] = (
+    {"feedback_weight": sql.SQL("fw.weight::float8"), "feedback_updated_at": sql.SQL("fw.updated_at")},
+    sql.SQL(" LEFT JOIN feedback_weights fw ON fw.target_id = COALESCE(c.memory_id, c.id)"),
+)
+_NO_FEEDBACK_WEIGHTS: tuple[dict[str, sql.Composable], sql.Composable] = (
+    {"feedback_weight": sql.SQL("NULL::float8"), "feedback_updated_at": sql.SQL("NULL::timestamptz")},
+    sql.SQL(""),
+)
+# What is valid at an instant, as_of or else now: valid_from (or, without one, the creation time)
+# <= as_of < valid_to; a conversation turn counts from when it was said. A memory whose validity
+# ended (superseded, expired) is history, only with include_expired; one not valid yet never is.
+_VALID_AT = sql.SQL(
+    "AND COALESCE(m.valid_from, m.created_at, c.occurred_at) <= COALESCE(%(as_of)s::timestamptz, now())"
+    " AND (%(include_expired)s OR m.valid_to IS NULL OR m.valid_to > COALESCE(%(as_of)s::timestamptz, now()))"
+)
+
+
+def _critical_sql(where: sql.Composable) -> sql.Composed:
+    """The critical memories the filters leave, valid now (or at as_of), as candidate rows (each memory's
+    first chunk) numbered by critical_rank: most important first, then newest; at most
+    %(critical_limit)s. Found through memories_critical (migration 0030)."""
+    first_chunks = select_list(
+        CandidateRow,
+        expressions=_ROW_FIELDS
+        | {name: sql.SQL("NULL::float8") for name in ("sim", "rank", "feedback_weight", "session_total")}
+        | {"feedback_updated_at": sql.SQL("NULL::timestamptz")},
+        leave_out=("critical_rank",),
+    )
+    return sql.SQL(
+        "SELECT {rows} FROM (SELECT DISTINCT ON (m.id) {first_chunks}"
+        " FROM memories m JOIN chunks c ON c.memory_id = m.id WHERE m.critical AND m.status = 'active'"
+        " AND {where} {validity} ORDER BY m.id, c.position) f"
+        " ORDER BY critical_rank LIMIT %(critical_limit)s"
+    ).format(
+        rows=select_list(
+            CandidateRow,
+            "f",
+            expressions={
+                "critical_rank": sql.SQL(
+                    "row_number() OVER (ORDER BY f.importance DESC, f.created_at DESC, f.memory_id)"
+                )
+            },
+        ),
+        first_chunks=first_chunks,
+        where=where,
+        validity=_VALID_AT,
+    )
