@@ -14,8 +14,12 @@ off), the four shapes alternating question by question so a load spike falls on 
 `EXPLAIN (ANALYZE, BUFFERS)`; the median server time of each over the questions. `--profile`: the
 request in process (gateway stand-in, handler, recall) under cProfile, its CPU time by function.
 On a loaded machine wall-clock figures move from run to run; the two breakdowns move less. `--serve`
-keeps the server up afterwards and prints its URL and key: two builds' servers side by side, one
-client asking both in turn, is a before / after in one run.
+keeps the server up afterwards and prints its URL and key; `--compare URL KEY` (another build's server
+kept up that way) then asks both servers every question in every shape in turn, this build's first: a
+before / after in one run, the load falling on both alike.
+
+    .venv/bin/python -m bench.perf.conversation_recall_latency --serve      # in the other build's tree
+    .venv/bin/python -m bench.perf.conversation_recall_latency --compare http://127.0.0.1:PORT KEY
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from bench.harness import call, dev_server, local_stack, p50_p95, wait_for_vectors
+from bench.harness import DevServer, call, dev_server, local_stack, p50_p95, wait_for_vectors
 from bench.quality.dialogue_recall import Dialogue, ingest, load
 
 SHAPES: dict[str, dict[str, Any]] = {
@@ -53,6 +57,18 @@ def questions(dialogues: list[Dialogue], n: int) -> list[tuple[str, str]]:
             if j < len(d.questions) and len(out) < n:
                 out.append((f"d{i}", d.questions[j].text))
     return out
+
+
+def side_by_side(
+    builds: dict[str, tuple[str, dict[str, str]]], asked: list[tuple[str, str]]
+) -> dict[str, dict[str, list[float]]]:
+    """Each question asked of every build (name -> URL and headers) in turn: ms per request, by build and shape."""
+    samples: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name in builds}
+    for one in asked:
+        for name, (url, headers) in builds.items():
+            for shape, ms in http_latency(url, headers, [one]).items():
+                samples[name][shape] += ms
+    return samples
 
 
 def budget_4000(namespace: str, query: str) -> dict[str, Any]:
@@ -163,6 +179,9 @@ def main() -> None:
     parser.add_argument(
         "--serve", action="store_true", help="after the figures, keep the server up (its URL and key printed)"
     )
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("URL", "KEY"), help="ask this server and another build's in turn"
+    )
     args = parser.parse_args()
     dialogues = load()
     asked = questions(dialogues, args.questions)
@@ -179,6 +198,18 @@ def main() -> None:
         for shape, ms in samples.items():
             p50, p95 = p50_p95(ms)
             print(f"  {shape:18s} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms")
+        if args.compare:
+            other = DevServer(*args.compare)
+            http_latency(other.url, other.headers, asked[:10])  # warm the other server alike
+            builds = {"this build": (server.url, server.headers), "other build": (other.url, other.headers)}
+            compared = side_by_side(builds, asked)
+            print(f"Side by side, {len(asked)} questions, every shape, this build then the other, in turn:")
+            for shape in SHAPES:
+                (m50, m95), (o50, o95) = (p50_p95(compared[name][shape]) for name in builds)
+                print(
+                    f"  {shape:18s} this p50 {m50:6.1f} / p95 {m95:6.1f} ms   other p50 {o50:6.1f} / p95 {o95:6.1f} ms"
+                    f"   ratio {m50 / o50:.2f} / {m95 / o95:.2f}"
+                )
         if args.explain:
             explain(dev_tenant(stack.dsn), server.key, asked[:40])
         if args.profile:
