@@ -1,0 +1,65 @@
+"""What one recall sends the database: the feedback weights and the critical facts come with the
+candidates, and the recall event travels with the commit, so a recall over a conversation runs four
+statements in a round trip of their own (the tenant, the scan settings, the candidates, the windows'
+messages) and two pipelines (a memory result's activity note with its graph lookup; the event with the
+commit). The weights, the critical facts and the event were a round trip each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+
+@contextmanager
+def statements_sent() -> Iterator[list[tuple[str, bool]]]:
+    """Every statement the process runs inside the block: (its text, whether it went in a pipeline)."""
+    sent: list[tuple[str, bool]] = []
+    original = psycopg.Cursor.execute
+
+    def recording(cur: psycopg.Cursor[Any], query: Any, params: Any = None, **kw: Any) -> Any:
+        text = query if isinstance(query, str) else query.as_string(cur.connection)
+        sent.append((" ".join(text.split()), cur.connection._pipeline is not None))
+        return original(cur, query, params, **kw)
+
+    setattr(psycopg.Cursor, "execute", recording)  # noqa: B010 (mypy: an overloaded method)
+    try:
+        yield sent
+    finally:
+        setattr(psycopg.Cursor, "execute", original)  # noqa: B010
+
+
+def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_four_statements(
+    api: Any, drain: Any, tenant: Any
+) -> None:
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import recall
+
+    cid = api.post("/v1/conversations", {"namespace": "rt"}).body["id"]
+    turns = [{"role": "user", "content": f"Note {i}: the harbour lantern was moved to pier {i}."} for i in range(6)]
+    assert api.post(f"/v1/conversations/{cid}/messages", {"messages": turns}).status == 201
+    fact = api.post("/v1/memories", {"content": "Never moor at pier 9.", "namespace": "rt", "critical": True})
+    drain()
+    question = {"query": "where is the harbour lantern?", "namespace": "rt", "touch": False}
+    first = api.post("/v1/recall", question).body
+    marked = first["results"][-1]["chunk"]["id"]
+    assert api.post("/v1/feedback", {"recall_id": first["recall_id"], "useful": [marked]}).status == 201
+
+    with statements_sent() as sent:
+        found = recall(UUID(tenant.id), RecallRequest(**question, explain=True), embedder_from_env())
+
+    hits = [h for h in found.results if hasattr(h, "chunk")]
+    assert hits[0].memory_id == UUID(fact.body["memory"]["id"]) and hits[0].critical
+    assert {h.chunk.id: h.explain.feedback for h in hits if h.explain}[UUID(marked)] == 1.25
+    assert found.recall_id is not None
+    on_their_own = [text for text, piped in sent if not piped]
+    assert len(on_their_own) == 4, on_their_own
+    assert "engram.tenant_id" in on_their_own[0] and "hnsw.iterative_scan" in on_their_own[1]
+    assert "feedback_weights" in on_their_own[2] and "critical_rank" in on_their_own[2]
+    piped = [text.split(" (")[0].split(" AS ")[0] for text, piped in sent if piped]
+    assert piped[0] == "INSERT INTO namespace_activity" and piped[1].startswith("SELECT c.subject")  # contradicts
+    assert piped[2:] == ["INSERT INTO recall_events"]
