@@ -43,3 +43,32 @@ class CandidateRow:
     def owner(self) -> UUID:
         """What a result stands for: its memory, or a conversation window's own chunk."""
         return self.memory_id or self.chunk_id
+
+
+@dataclass(slots=True)
+class TraceTarget:
+    """A chunk a trace expected (an expected memory's, or one holding an expected phrase), read whatever
+    recall's filters say: trace names the filter, the state or the list that left it out."""
+
+    expected: str  # the memory id as text, or the phrase
+    chunk_id: UUID
+    memory_id: UUID | None
+    conversation_id: UUID | None
+    namespace: str
+    kind: str
+    tags: list[str]
+    source: str | None
+    occurred_at: datetime
+    active: bool
+    pending: bool  # no vector yet
+    status: str | None  # its memory's (None: a conversation window)
+    layer: str | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    created_at: datetime | None
+    superseded: bool  # a live supersedes link replaced its memory
+    keyword_match: bool  # it holds a query word
+
+    @property
+    def owner(self) -> UUID:
+        return self.memory_id or self.chunk_id

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import DictRow, class_row
+from psycopg.rows import class_row
 
 from engram.core.db import Conn
+from engram.core.select_lists import select_list
 from engram.recall.candidate_store import (
     CandidateQuery,
     RecallPlan,
@@ -18,7 +19,7 @@ from engram.recall.candidate_store import (
     candidate_statement,
     vector_sql,
 )
-from engram.recall.rows import CandidateRow
+from engram.recall.rows import CandidateRow, TraceTarget
 
 
 def chunk_vectors(conn: Conn, chunk_ids: list[UUID]) -> dict[UUID, list[float]]:
@@ -136,19 +137,26 @@ def touch_memories(conn: Conn, memory_ids: Sequence[UUID], boost: float, max_cou
 
 # What trace reads of each expected chunk: its filter fields, its memory's status and validity, whether a
 # live supersedes link replaced it, whether it holds a query word and whether it has a vector.
-_TRACE_COLUMNS = sql.SQL(
-    "c.id AS chunk_id, c.memory_id, c.conversation_id, c.namespace, c.kind, c.tags, c.source, c.occurred_at,"
-    " c.active, c.embedding IS NULL AS pending, m.status, m.layer, m.valid_from, m.valid_to, m.created_at,"
-    " EXISTS (SELECT 1 FROM links l WHERE l.to_id = m.id AND l.relation = 'supersedes' AND l.ended_at IS NULL)"
-    " AS superseded,"
-    " COALESCE(c.tsv @@ NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery,"
-    " false) AS keyword_match"
-)
+_TRACE_FIELDS: dict[str, sql.Composable] = {
+    "chunk_id": sql.SQL("c.id"),
+    "pending": sql.SQL("c.embedding IS NULL"),
+    **{name: sql.SQL(f"m.{name}") for name in ("status", "layer", "valid_from", "valid_to", "created_at")},
+    "superseded": sql.SQL(
+        "EXISTS (SELECT 1 FROM links l WHERE l.to_id = m.id AND l.relation = 'supersedes' AND l.ended_at IS NULL)"
+    ),
+    "keyword_match": sql.SQL(
+        "COALESCE(c.tsv @@ NULLIF(replace(plainto_tsquery('english', %(query)s)::text, ' & ', ' | '), '')::tsquery,"
+        " false)"
+    ),
+}
 
 
-def trace_targets(conn: Conn, memory_ids: list[UUID], phrases: list[str], query: str, per_phrase: int) -> list[DictRow]:
+def trace_targets(
+    conn: Conn, memory_ids: list[UUID], phrases: list[str], query: str, per_phrase: int
+) -> list[TraceTarget]:
     """The chunks of the expected memories (`expected`: the id as text) and, for each phrase, the newest
     chunks holding it (`expected`: the phrase), whatever recall's filters: trace says which one left them out."""
+    columns = select_list(TraceTarget, "c", expressions=_TRACE_FIELDS, leave_out=("expected",))
     query_sql = sql.SQL(
         "SELECT m.id::text AS expected, {columns}"
         " FROM memories m JOIN chunks c ON c.memory_id = m.id WHERE m.id = ANY(%(ids)s)"
@@ -156,6 +164,7 @@ def trace_targets(conn: Conn, memory_ids: list[UUID], phrases: list[str], query:
         " SELECT x.* FROM unnest(%(phrases)s::text[]) p(phrase) CROSS JOIN LATERAL (SELECT p.phrase AS expected,"
         " {columns} FROM chunks c LEFT JOIN memories m ON m.id = c.memory_id"
         " WHERE strpos(lower(c.text), lower(p.phrase)) > 0 ORDER BY c.occurred_at DESC, c.id LIMIT %(per_phrase)s) x"
-    ).format(columns=_TRACE_COLUMNS)
+    ).format(columns=columns)
     params = {"ids": memory_ids, "phrases": phrases, "query": query, "per_phrase": per_phrase}
-    return conn.execute(query_sql, params).fetchall()
+    with conn.cursor(row_factory=class_row(TraceTarget)) as cur:
+        return cur.execute(query_sql, params).fetchall()

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from engram.core.db import Conn
 from engram.recall.models import RecallHit, RecallRequest, RecallTrace, TracedItem
 from engram.recall.ranking import Candidate
-from engram.recall.rows import CandidateRow
+from engram.recall.rows import CandidateRow, TraceTarget
 from engram.recall.store import trace_targets
 
 TRACE_DEPTH = 1000  # how far down each list a trace looks (the recall itself takes `candidates_per_list`)
@@ -43,9 +42,9 @@ def trace_recall(
     keyword_ranks = _ranks(sorted((r for r in rows if r.rank is not None), key=lambda r: -(r.rank or 0.0)))
     fused_ranks = {c.row.owner: (i + 1, c.score) for i, c in enumerate(fused)}
     returned = {(h.memory_id or h.chunk.id): i + 1 for i, h in enumerate(hits)}
-    by_owner: dict[tuple[str, UUID], list[Any]] = {}
+    by_owner: dict[tuple[str, UUID], list[TraceTarget]] = {}
     for t in targets:
-        by_owner.setdefault((t["expected"], t["memory_id"] or t["chunk_id"]), []).append(t)
+        by_owner.setdefault((t.expected, t.owner), []).append(t)
     items: list[TracedItem] = []
     for expected in req.trace.expected:
         key = str(ids[expected]) if expected in ids else expected
@@ -80,11 +79,6 @@ def _split(expected: list[str]) -> tuple[dict[str, UUID], list[str]]:
     return ids, phrases
 
 
-def _owner(row: Any) -> UUID:
-    owner: UUID = row["memory_id"] or row["chunk_id"]
-    return owner
-
-
 def _ranks(ordered: list[CandidateRow]) -> dict[UUID, int]:
     """Each chunk's 1-based place in a list, and each memory's best place among its chunks."""
     ranks: dict[UUID, int] = {}
@@ -95,31 +89,29 @@ def _ranks(ordered: list[CandidateRow]) -> dict[UUID, int]:
 
 
 def _item(
-    expected: str, found: list[Any], vector_ranks: dict[UUID, int], keyword_ranks: dict[UUID, int], k: int
+    expected: str, found: list[TraceTarget], vector_ranks: dict[UUID, int], keyword_ranks: dict[UUID, int], k: int
 ) -> TracedItem:
     """Its ranks in both lists (its best chunk) and, when it was in neither list's candidates, why not."""
     first = found[0]
-    owner = _owner(first)
+    owner = first.owner
     vector, keyword = vector_ranks.get(owner), keyword_ranks.get(owner)
-    best = min(
-        found, key=lambda f: min(vector_ranks.get(f["chunk_id"], 10**9), keyword_ranks.get(f["chunk_id"], 10**9))
-    )
+    best = min(found, key=lambda f: min(vector_ranks.get(f.chunk_id, 10**9), keyword_ranks.get(f.chunk_id, 10**9)))
     item = TracedItem(
         expected=expected,
-        memory_id=first["memory_id"],
-        conversation_id=first["conversation_id"],
-        chunk_id=best["chunk_id"],
+        memory_id=first.memory_id,
+        conversation_id=first.conversation_id,
+        chunk_id=best.chunk_id,
         vector_rank=vector,
         keyword_rank=keyword,
         candidate=(vector is not None and vector <= k) or (keyword is not None and keyword <= k),
     )
     if not item.candidate:
         reasons = []
-        if all(f["pending"] for f in found):
+        if all(f.pending for f in found):
             reasons.append("no_vector_yet")
         elif vector is not None:
             reasons.append("vector_rank_beyond_candidates")
-        if not any(f["keyword_match"] for f in found):
+        if not any(f.keyword_match for f in found):
             reasons.append("no_keyword_match")
         elif keyword is not None:
             reasons.append("keyword_rank_beyond_candidates")
@@ -127,29 +119,29 @@ def _item(
     return item
 
 
-def _filtered(req: RecallRequest, t: Any, at: datetime, topic_memories: list[UUID] | None) -> list[str]:
+def _filtered(req: RecallRequest, t: TraceTarget, at: datetime, topic_memories: list[UUID] | None) -> list[str]:
     """Which of recall's conditions leave this chunk out (none: it was searchable)."""
     reasons: list[str] = []
-    if t["status"] == "deleted" or not t["active"]:
+    if t.status == "deleted" or not t.active:
         reasons.append("in_trash")
-    elif t["memory_id"] is not None:
-        if t["valid_to"] is not None and t["valid_to"] <= at and not req.include_expired:
-            reasons.append("superseded" if t["superseded"] else "expired")
-        if (t["valid_from"] or t["created_at"]) > at:
+    elif t.memory_id is not None:
+        if t.valid_to is not None and t.valid_to <= at and not req.include_expired:
+            reasons.append("superseded" if t.superseded else "expired")
+        if (t.valid_from or t.created_at or t.occurred_at) > at:  # a memory always has created_at
             reasons.append("not_valid_yet")
     namespaces = [*(req.namespaces or []), *([req.namespace] if req.namespace else [])]
     checks = [
-        ("filtered_by_namespace", bool(namespaces) and t["namespace"] not in namespaces),
-        ("filtered_by_tag", bool(req.tags) and not set(req.tags or []) <= set(t["tags"])),
-        ("filtered_by_kind", bool(req.kinds) and t["kind"] not in (req.kinds or [])),
-        ("filtered_by_source", req.source is not None and t["source"] != req.source),
-        ("filtered_by_layer", bool(req.layers) and t["layer"] not in (req.layers or [])),
-        ("filtered_by_conversation", req.conversation_id is not None and t["conversation_id"] != req.conversation_id),
-        ("filtered_by_topic", topic_memories is not None and t["memory_id"] not in topic_memories),
+        ("filtered_by_namespace", bool(namespaces) and t.namespace not in namespaces),
+        ("filtered_by_tag", bool(req.tags) and not set(req.tags or []) <= set(t.tags)),
+        ("filtered_by_kind", bool(req.kinds) and t.kind not in (req.kinds or [])),
+        ("filtered_by_source", req.source is not None and t.source != req.source),
+        ("filtered_by_layer", bool(req.layers) and t.layer not in (req.layers or [])),
+        ("filtered_by_conversation", req.conversation_id is not None and t.conversation_id != req.conversation_id),
+        ("filtered_by_topic", topic_memories is not None and t.memory_id not in topic_memories),
         (
             "filtered_by_time",
-            (req.since is not None and t["occurred_at"] < req.since)
-            or (req.until is not None and t["occurred_at"] >= req.until),
+            (req.since is not None and t.occurred_at < req.since)
+            or (req.until is not None and t.occurred_at >= req.until),
         ),
     ]
     return reasons + [name for name, applies in checks if applies]
