@@ -8,7 +8,7 @@ from datetime import datetime
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row, scalar_row, tuple_row
+from psycopg.rows import class_row, tuple_row
 
 from engram.core.db import Conn
 from engram.core.select_lists import select_list
