@@ -120,9 +120,7 @@ class LocalStack:
     @staticmethod
     def refresh_settings() -> None:
         """Settings are cached per process; re-read them after the environment changed."""
-        config.settings.cache_clear()
-        config.database_dsn.cache_clear()
-        config.secrets_provider.cache_clear()
+        config.reload_settings()
         from engram.adapters import queue as jobs
 
         jobs._sqs.cache_clear()

@@ -1,9 +1,9 @@
-"""Every environment variable the CDK app sets on a function is a field of engram's Settings (so it is
+"""Every environment variable the CDK app sets on a function is a field of engram's settings (so it is
 read, validated and documented in one place), and the ones every function needs are set."""
 
 from __future__ import annotations
 
-from engram.core.config import environment_variables
+from engram.ops.settings_listing import environment_variables
 
 
 def _function_variables(synth) -> dict[str, set[str]]:
@@ -20,7 +20,7 @@ def test_every_variable_set_on_a_function_is_a_setting(dev, future) -> None:
         functions = _function_variables(synth)
         assert functions, "no engram functions found in the template"
         unknown = {f"{fn}: {v}" for fn, names in functions.items() for v in names if v not in known}
-        assert not unknown, f"add these to engram.core.config.Settings (with a description): {sorted(unknown)}"
+        assert not unknown, f"add these to a settings group (with a description): {sorted(unknown)}"
 
 
 def test_every_function_gets_the_database_and_the_queue(dev) -> None:

@@ -28,14 +28,14 @@ def test_thresholds_are_configurable_but_not_the_hard_limit(monkeypatch):
 
     monkeypatch.setenv("ENGRAM_DOCUMENT_TIER0_MAX_BYTES", "2048")
     monkeypatch.setenv("ENGRAM_DOCUMENT_TIER1_MAX_BYTES", str(100 * 1024 * 1024))
-    config.settings.cache_clear()
+    config.reload_settings()
     try:
         assert classify(2049) == 1 and classify(HARD_MAX_BYTES) == 1
         with pytest.raises(TooLarge):
             classify(HARD_MAX_BYTES + 1)
     finally:
         monkeypatch.undo()
-        config.settings.cache_clear()
+        config.reload_settings()
 
 
 def test_utf8_prefix_never_splits_a_character():

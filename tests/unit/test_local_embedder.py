@@ -40,14 +40,14 @@ TEXTS = [
 @pytest.fixture(autouse=True)
 def fresh_settings() -> Iterator[None]:
     """Settings are read once per process: each test sees the environment it sets, and leaves none behind."""
-    config.settings.cache_clear()
+    config.reload_settings()
     yield
-    config.settings.cache_clear()
+    config.reload_settings()
 
 
 def setenv(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv(name, value)
-    config.settings.cache_clear()
+    config.reload_settings()
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +64,7 @@ def embedder(cache_base: Path) -> Iterator[LocalEmbedder]:
         yield LocalEmbedder()
     finally:
         mp.undo()
-        config.settings.cache_clear()
+        config.reload_settings()
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +239,7 @@ def test_factory_defaults_to_local(monkeypatch: pytest.MonkeyPatch) -> None:
     from engram.adapters.embeddings.factory import embedder_from_env
 
     monkeypatch.delenv("ENGRAM_EMBEDDER", raising=False)
-    config.settings.cache_clear()
+    config.reload_settings()
     embedder_from_env.cache_clear()
     try:
         first = embedder_from_env()

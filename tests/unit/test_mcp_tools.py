@@ -263,7 +263,7 @@ def test_engram_mcp_takes_url_and_key_from_flags_or_the_environment(monkeypatch,
     from engram.ops.cli import main
 
     def run(*argv: str) -> int:
-        config.settings.cache_clear()  # the environment changed: read it again
+        config.reload_settings()  # the environment changed: read it again
         return main(["mcp", *argv])
 
     monkeypatch.delenv("ENGRAM_API_URL", raising=False)
@@ -281,4 +281,4 @@ def test_engram_mcp_takes_url_and_key_from_flags_or_the_environment(monkeypatch,
         assert "--url must be an http(s) URL" in capsys.readouterr().err
     finally:
         monkeypatch.undo()
-        config.settings.cache_clear()
+        config.reload_settings()

@@ -1,19 +1,83 @@
-"""One configuration source: `engram.core.config.Settings`. Every field is documented by its
-description, and no other module reads the environment (the local stack may set variables)."""
+"""One configuration source: the settings groups (`engram.core.config.Settings`, shared, and each
+capability's `engram.<cap>.settings`), all listed by `engram settings`. Every field is documented by its
+description, each variable belongs to one group, and no other module reads the environment (the local
+stack may set variables)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import subprocess
+import sys
 from pathlib import Path
 
-from engram.core.config import Settings, environment_variables
+from engram.core.config import SettingsGroup
+from engram.core.config import environment_variables as group_variables
+from engram.ops.settings_listing import GROUPS, environment_variables
 
 ROOT = Path(__file__).resolve().parents[2]
+# `engram settings` in an empty environment, as it printed when every setting was one class: the listing
+# now groups them under headings, and the variables, defaults and descriptions stay these. A new setting
+# adds its two lines here.
+LISTING = Path(__file__).with_name("settings_listing.txt")
 
 
 def test_every_setting_is_documented() -> None:
-    undocumented = [name for name, field in Settings.model_fields.items() if not (field.description or "").strip()]
-    assert not undocumented, f"give these Settings fields a description: {undocumented}"
+    undocumented = [
+        f"{group.__name__}.{name}"
+        for group in GROUPS
+        for name, field in group.model_fields.items()
+        if not (field.description or "").strip()
+    ]
+    assert not undocumented, f"give these settings fields a description: {undocumented}"
+
+
+def test_every_group_is_listed() -> None:
+    """Each capability's settings module declares groups; `engram settings` must list every one."""
+    declared = set()
+    for path in sorted((ROOT / "layers" / "engram").glob("*/settings.py")):
+        module = importlib.import_module(f"engram.{path.parent.name}.settings")
+        declared |= {
+            cls
+            for cls in vars(module).values()
+            if inspect.isclass(cls) and issubclass(cls, SettingsGroup) and cls.__module__ == module.__name__
+        }
+    assert declared, "no capability settings found"
+    assert not declared - set(GROUPS), f"add these to engram.ops.settings_listing.GROUPS: {declared - set(GROUPS)}"
+
+
+def test_each_variable_belongs_to_one_group() -> None:
+    owners: dict[str, list[str]] = {}
+    for group in GROUPS:
+        for variable in group_variables(group):
+            owners.setdefault(variable, []).append(group.__name__)
+    assert not {v: o for v, o in owners.items() if len(o) > 1}
+
+
+def _entries(text: str) -> list[tuple[str, str]]:
+    """A listing's settings: (variables = value, description) pairs; headings left out."""
+    lines = [line for line in text.splitlines() if not line.startswith("# ")]
+    return list(zip(lines[::2], lines[1::2], strict=True))
+
+
+def test_the_listing_keeps_every_variable_default_and_description() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "engram.ops.cli", "settings"],
+        env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    headings = [line for line in out.splitlines() if line.startswith("# ")]
+    assert headings == [f"# {group.__module__}.{group.__qualname__}" for group in GROUPS]
+    now, before = _entries(out), _entries(LISTING.read_text())
+    assert len(now) == len(set(now)), "a setting is listed twice"
+    assert not set(before) - set(now), f"missing or changed: {sorted(set(before) - set(now))}"
+    assert not set(now) - set(before), f"new or changed (a new setting adds its lines to {LISTING.name}): " + str(
+        sorted(set(now) - set(before))
+    )
 
 
 def test_variable_names() -> None:
@@ -80,4 +144,4 @@ def test_every_variable_the_code_sets_for_itself_is_a_setting() -> None:
             written |= _environment_writes(ast.parse(path.read_text(), str(path)))
     ours = {name for name in written if not name.startswith("AWS_")}
     assert "ENGRAM_EMBED_QUEUE_URL" in ours
-    assert not ours - set(known), f"add these to engram.core.config.Settings: {sorted(ours - set(known))}"
+    assert not ours - set(known), f"add these to a settings group: {sorted(ours - set(known))}"

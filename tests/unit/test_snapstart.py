@@ -27,7 +27,7 @@ load_function("mcp")
 import engram.core.db as db, engram.core.config as config
 made_at_import = {
     "connection": getattr(db._local, "conn", None) is not None,
-    "settings": config.settings.cache_info().currsize,
+    "settings": config.groups_read(),
     "dsn": config.database_dsn.cache_info().currsize,
     "boto3_session": getattr(sys.modules.get("boto3"), "DEFAULT_SESSION", None) is not None,
 }

@@ -1,27 +1,69 @@
-"""Settings from the environment (ENGRAM_*), read once per process: the one place the code reads it."""
+"""Settings from the environment (ENGRAM_*), read once per process: the one place the code reads it.
+
+Where a setting lives: a field read by one capability package (layers/engram/<cap>/) is declared in
+that capability's own group, `engram.<cap>.settings` (a `SettingsGroup` read through its cached
+accessor, e.g. `recall_settings()`), and read there. A field read by several packages, or by core,
+adapters, engram_http or engram_local (the database, AWS, queue URLs, the embedder, the LLM...), is
+declared here in `Settings`, the shared group. Every group reads the same variables (`ENGRAM_<FIELD>`
+unless a field names its own); `engram settings` lists all groups (engram.ops.settings_listing), and
+`reload_settings()` reads them all afresh."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from engram.core.agent_work_settings import AgentWorkSettings
 from engram.core.consolidation_settings import ConsolidationSettings
 from engram.core.errors import RESUME_RETRY_AFTER_S, DependencyDown
 from engram.core.extraction_settings import ExtractionSettings
 
+if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper
 
-class Settings(ConsolidationSettings, ExtractionSettings, AgentWorkSettings):
-    """Every setting of the code, from the environment: `ENGRAM_<FIELD>` unless a field names its
-    variable (`validation_alias`). Each field's description is its documentation (`engram settings`
-    prints them all); nothing else in the code reads the environment."""
+
+class SettingsGroup(BaseSettings):
+    """One group of settings (the shared one, or a capability's): fields read from `ENGRAM_<FIELD>`
+    unless a field names its variable (`validation_alias`); each field's description is its
+    documentation (`engram settings` prints them all)."""
 
     model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore")
+
+
+Group = TypeVar("Group", bound=SettingsGroup)
+
+# Every group's cached accessor, so that reload_settings() clears them all.
+_ACCESSORS: list[_lru_cache_wrapper[Any]] = []
+
+
+def settings_accessor(read: Callable[[], Group]) -> _lru_cache_wrapper[Group]:
+    """A group's accessor: reads the environment once per process, and is registered so that
+    reload_settings() reads it afresh."""
+    cached = cache(read)
+    _ACCESSORS.append(cached)
+    return cached
+
+
+def reload_settings() -> None:
+    """Read every group afresh after the environment changed, and the DSN and secret built from them."""
+    for accessor in _ACCESSORS:
+        accessor.cache_clear()
+    database_dsn.cache_clear()
+    secrets_provider.cache_clear()
+
+
+def groups_read() -> int:
+    """Groups this process has read and holds (SnapStart: an import must read none)."""
+    return sum(accessor.cache_info().currsize for accessor in _ACCESSORS)
+
+
+class Settings(ConsolidationSettings, ExtractionSettings, SettingsGroup):
+    """The shared settings: those several packages read, or core, adapters and the entry points."""
 
     env: str = Field(default="local", description="Deployment name (local, dev, staging, prod); set by the CDK app")
 
@@ -162,6 +204,18 @@ class Settings(ConsolidationSettings, ExtractionSettings, AgentWorkSettings):
         ge=1,
         le=30 * 24,
         description="How long an Idempotency-Key replays its first answer; after that the key is free again",
+    )
+
+    # Critical facts: recall, resume, prime and task context reserve room for them.
+    recall_critical_share: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=1.0,
+        description="The share of a recall's budget_chars (and of resume's, prime's and task context's) reserved "
+        "for the namespace's critical facts, which come first",
+    )
+    recall_critical_max: int = Field(
+        default=10, ge=0, le=100, description="Critical facts one recall, briefing or task context returns at most"
     )
 
     # Recall.
@@ -338,11 +392,11 @@ class Settings(ConsolidationSettings, ExtractionSettings, AgentWorkSettings):
     )
 
 
-def environment_variables() -> dict[str, str]:
-    """Each variable Settings reads -> its field: ENGRAM_<FIELD>, or the field's own alias(es)."""
-    prefix = str(Settings.model_config.get("env_prefix", ""))
+def environment_variables(group: type[SettingsGroup]) -> dict[str, str]:
+    """Each variable a group reads -> its field: ENGRAM_<FIELD>, or the field's own alias(es)."""
+    prefix = str(group.model_config.get("env_prefix", ""))
     names: dict[str, str] = {}
-    for name, field in Settings.model_fields.items():
+    for name, field in group.model_fields.items():
         alias = field.validation_alias
         if alias is None:
             names[f"{prefix}{name}".upper()] = name
@@ -352,7 +406,7 @@ def environment_variables() -> dict[str, str]:
     return names
 
 
-@cache
+@settings_accessor
 def settings() -> Settings:
     return Settings()
 

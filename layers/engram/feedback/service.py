@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
-from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.feedback import store
 from engram.feedback.models import Feedback, FeedbackCreate, FeedbackStats, FeedbackWeight
+from engram.feedback.settings import feedback_settings
 from engram.feedback.weights import decayed, moved, ranking_factor
 
 __all__ = [
@@ -44,7 +44,7 @@ __all__ = [
 def record_recall(
     conn: Conn, tenant_id: UUID, namespaces: Sequence[str], memory_ids: Sequence[UUID], chunk_ids: Sequence[UUID]
 ) -> UUID | None:
-    if settings().feedback_retention_days == 0:
+    if feedback_settings().feedback_retention_days == 0:
         return None
     event_id = uuid4()
     store.insert_event(conn, event_id, tenant_id, sorted(set(namespaces)), memory_ids, chunk_ids)
@@ -52,18 +52,18 @@ def record_recall(
 
 
 def _current(conn: Conn, ids: Sequence[UUID], now: datetime) -> dict[UUID, float]:
-    half_life = settings().feedback_half_life_days
+    half_life = feedback_settings().feedback_half_life_days
     return {w.target_id: decayed(w.weight, w.updated_at, now, half_life) for w in store.read_weights(conn, ids)}
 
 
 def weighs_ranking() -> bool:
     """Whether stored weights move recall's ranking (at retention 0 feedback is off)."""
-    return settings().feedback_retention_days != 0
+    return feedback_settings().feedback_retention_days != 0
 
 
 def stored_ranking_factor(weight: float, updated_at: datetime, now: datetime) -> float:
     """What recall multiplies a candidate's fused score by: 1 + its stored weight as decayed to now."""
-    return ranking_factor(decayed(weight, updated_at, now, settings().feedback_half_life_days))
+    return ranking_factor(decayed(weight, updated_at, now, feedback_settings().feedback_half_life_days))
 
 
 def _targets(conn: Conn, recall_id: UUID, field: str, ids: list[UUID]) -> list[UUID]:
@@ -76,7 +76,7 @@ def _targets(conn: Conn, recall_id: UUID, field: str, ids: list[UUID]) -> list[U
 
 
 def give_feedback(tenant_id: UUID, req: FeedbackCreate, idempotency: IdempotencyKey | None = None) -> Feedback:
-    days = settings().feedback_retention_days
+    days = feedback_settings().feedback_retention_days
     if days == 0:
         raise Conflict("feedback is off here (ENGRAM_FEEDBACK_RETENTION_DAYS=0): recalls are not kept")
     with tenant_transaction(tenant_id) as conn:
@@ -109,7 +109,7 @@ def give_feedback(tenant_id: UUID, req: FeedbackCreate, idempotency: Idempotency
 def feedback_stats(conn: Conn) -> FeedbackStats:
     counts = store.feedback_counts(conn)
     return FeedbackStats(
-        retention_days=settings().feedback_retention_days,
+        retention_days=feedback_settings().feedback_retention_days,
         recall_events=counts.recall_events,
         feedback=counts.feedback,
         useful=counts.useful,
@@ -135,5 +135,5 @@ def forget_namespace(conn: Conn, namespace: str) -> None:
 def expire() -> dict[str, int]:
     """The scheduled work: recall events (with their feedback) and weights past feedback_retention_days."""
     with anonymous_transaction() as conn:  # at 0 nothing is recorded, and what an earlier setting kept goes now
-        events, weights = store.expire(conn, settings().feedback_retention_days)
+        events, weights = store.expire(conn, feedback_settings().feedback_retention_days)
     return {"recall_events": events, "weights": weights}

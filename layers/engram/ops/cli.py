@@ -73,7 +73,9 @@ def _run(args: argparse.Namespace) -> int:
     from engram.tenancy.store import issue_key, revoke_key
 
     if args.command == "settings":
-        _print_settings()
+        from engram.ops.settings_listing import listing
+
+        print(listing())
     elif args.command == "migrate":
         applied = operations.migrate_and_register_embedder(activate=args.activate_embedder)
         print(json.dumps({"applied": applied}))
@@ -125,18 +127,6 @@ def _grants(args: argparse.Namespace) -> None:
             raise NotFound(f"no grant {args.grant_id}")
         owner.commit()
     print(json.dumps({"revoked": str(args.grant_id)}))
-
-
-def _print_settings() -> None:
-    """The one list of settings (engram.core.config.Settings), as this process sees them; secrets masked."""
-    from engram.core.config import Settings, environment_variables
-
-    current = Settings()
-    variables: dict[str, list[str]] = {}
-    for variable, field in environment_variables().items():
-        variables.setdefault(field, []).append(variable)
-    for field, info in Settings.model_fields.items():
-        print(f"{' | '.join(variables[field])} = {getattr(current, field)!s}\n    {info.description}")
 
 
 if __name__ == "__main__":

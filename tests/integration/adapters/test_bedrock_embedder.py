@@ -215,7 +215,7 @@ def test_factory_builds_bedrock_from_env(fake_bedrock: FakeBedrock, monkeypatch:
     monkeypatch.setenv("ENGRAM_EMBED_DIM", "512")
     monkeypatch.setenv("ENGRAM_BEDROCK_ENDPOINT_URL", fake_bedrock.url)
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
-    config.settings.cache_clear()
+    config.reload_settings()
     embedder_from_env.cache_clear()
     try:
         embedder = embedder_from_env()
@@ -226,5 +226,5 @@ def test_factory_builds_bedrock_from_env(fake_bedrock: FakeBedrock, monkeypatch:
         assert "/eu-west-1/bedrock/" in fake_bedrock.requests[0]["headers"]["Authorization"]
     finally:
         monkeypatch.undo()
-        config.settings.cache_clear()
+        config.reload_settings()
         embedder_from_env.cache_clear()

@@ -37,11 +37,11 @@ def test_unreachable_queue_reports_every_run_unsent(stack, monkeypatch):
     from engram.core import config
 
     monkeypatch.setenv("ENGRAM_CONSOLIDATE_QUEUE_URL", "http://127.0.0.1:9/nowhere")
-    config.settings.cache_clear()
+    config.reload_settings()
     try:
         runs = [str(uuid.uuid4()) for _ in range(3)]
         assert jobs.enqueue_consolidations([("t", r) for r in runs]) == runs
         assert jobs.enqueue_consolidation("t", runs[0]) is False
     finally:
         monkeypatch.undo()
-        config.settings.cache_clear()
+        config.reload_settings()

@@ -130,8 +130,7 @@ def test_database_down_is_a_503_naming_the_dependency(api, tenant, monkeypatch):
     monkeypatch.setenv("ENGRAM_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none")
     monkeypatch.setenv("ENGRAM_DB_CONNECT_WAIT_S", "0")
     monkeypatch.setenv("ENGRAM_DB_CONNECT_TIMEOUT_S", "1")
-    config.settings.cache_clear()
-    config.database_dsn.cache_clear()
+    config.reload_settings()
     db.reset_connections()
     try:
         # The authorizer cannot check the key: it leaves it to the route, which answers 503, not a 500.
@@ -150,6 +149,5 @@ def test_database_down_is_a_503_naming_the_dependency(api, tenant, monkeypatch):
         assert json.loads(reply["body"])["error"]["details"]["dependency"] == "database"
     finally:
         monkeypatch.undo()
-        config.settings.cache_clear()
-        config.database_dsn.cache_clear()
+        config.reload_settings()
         db.reset_connections()

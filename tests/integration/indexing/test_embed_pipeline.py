@@ -66,11 +66,11 @@ def test_backfill_reenqueues_chunks_left_pending(api, tenant, stack, drain, monk
 
     drain()
     monkeypatch.setenv("ENGRAM_EMBED_QUEUE_URL", "http://127.0.0.1:9/nowhere")  # send fails after commit
-    config.settings.cache_clear()
+    config.reload_settings()
     r = api.post("/v1/memories", {"content": "written while the queue was down", "namespace": "bf"})
     assert r.status == 201
     monkeypatch.setenv("ENGRAM_EMBED_QUEUE_URL", stack.embed_queue_url)
-    config.settings.cache_clear()
+    config.reload_settings()
     assert _pending(stack.dsn, tenant.id) == 1
     from engram.ops.cli import main
 
