@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from engram.core.config import Settings
 from engram.core.select_lists import field_names
 from engram.recall.ranking import RRF_K, Candidate, fuse
 from engram.recall.rows import CandidateRow
+from engram.recall.settings import RecallSettings
 
 
 def _row(**fields: Any) -> CandidateRow:
@@ -23,7 +23,7 @@ def _candidate(vector: float | None, keyword: float | None) -> Candidate:
 
 
 def test_recall_fuses_by_rank_by_default() -> None:
-    assert Settings().recall_fusion == "rrf"
+    assert RecallSettings().recall_fusion == "rrf"
 
 
 def test_each_lists_first_hit_leads_when_both_lists_weigh_alike() -> None:
@@ -39,10 +39,10 @@ def test_each_lists_first_hit_leads_when_both_lists_weigh_alike() -> None:
 def test_by_default_both_lists_weigh_alike() -> None:
     # Chosen on real dialogue (bench/dialogue_recall.py: 1 against 0.15 and 0.5): in chat logs a
     # question's rare word is the best clue there is, and the turn naming it leads.
-    assert Settings().recall_rrf_keyword_weight == 1.0
+    assert RecallSettings().recall_rrf_keyword_weight == 1.0
     near = [_candidate(0.60 - i * 0.01, None) for i in range(10)]
     named = _candidate(0.30, 0.2)
-    fuse([*near, named], "rrf", keyword_weight=Settings().recall_rrf_keyword_weight)
+    fuse([*near, named], "rrf", keyword_weight=RecallSettings().recall_rrf_keyword_weight)
     ranked = sorted([*near, named], key=lambda c: -c.fused)
     assert ranked.index(named) <= 1
 
@@ -56,7 +56,7 @@ def test_a_small_k_separates_the_first_ranks_more_than_the_last() -> None:
 def test_the_keyword_list_counts_by_its_setting_weight() -> None:
     # A turn that only the keyword list ranks first, beside one that only the vector list ranks first.
     by_vector, by_keyword = _candidate(0.6, None), _candidate(None, 0.9)
-    weight = Settings().recall_rrf_keyword_weight
+    weight = RecallSettings().recall_rrf_keyword_weight
     fuse([by_vector, by_keyword], "rrf", keyword_weight=weight)
     assert by_keyword.fused == pytest.approx(weight * by_vector.fused)
     # Found by both lists: the vector rank's share and the keyword rank's share times the weight.

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -36,6 +36,8 @@ class SettingsGroup(BaseSettings):
 
 
 Group = TypeVar("Group", bound=SettingsGroup)
+# A share, a weight or a similarity: 0..1.
+Fraction = Annotated[float, Field(ge=0, le=1)]
 
 # Every group's cached accessor, so that reload_settings() clears them all.
 _ACCESSORS: list[_lru_cache_wrapper[Any]] = []
@@ -218,53 +220,11 @@ class Settings(ConsolidationSettings, ExtractionSettings, SettingsGroup):
         default=10, ge=0, le=100, description="Critical facts one recall, briefing or task context returns at most"
     )
 
-    # Recall.
-    recall_candidates: int = Field(default=40, ge=10, le=1000, description="Candidates per retriever, before fusion")
-    recall_fusion: Literal["weighted", "rrf"] = Field(
-        default="rrf", description="Reciprocal rank fusion `rrf` (k = 10), or `weighted` score fusion"
-    )
-    recall_rrf_keyword_weight: float = Field(
-        default=1.0,
-        ge=0.0,
-        le=4.0,
-        description="rrf: the keyword list's reciprocal ranks count this much, the vector list's 1 (1 chosen on "
-        "real dialogue, bench/dialogue_recall.py, against 0.15 and 0.5); 0: keyword hits only as candidates",
-    )
-    # 200: at 300k chunks the big tenant's candidate recall@40 was 0.981 at 100 and 0.991 at 200, for ~1-3 ms.
-    hnsw_ef_search: int = Field(default=200, ge=10, le=1000, description="HNSW search breadth (hnsw.ef_search)")
-    hnsw_max_scan_tuples: int = Field(
-        default=20_000,
-        ge=1,
-        le=10_000_000,
-        description="Rows an iterative HNSW scan may visit before it stops (hnsw.max_scan_tuples)",
-    )
-    recall_exact_scan_max_rows: int = Field(
-        default=3_000,
-        ge=0,
-        le=1_000_000,
-        description="Recall scans exactly (every row's distance and words) when the tenant/namespace/tag rows a "
-        "recall filter leaves are at most this many, the shared HNSW and text indexes otherwise; 0: always shared",
-    )
-    recall_exact_scan_sparse_rows: int = Field(
-        default=10_000,
-        ge=0,
-        le=1_000_000,
-        description="Also scan exactly up to this many rows when they are at most "
-        "recall_exact_scan_sparse_share of the table (the graph walk grows as the share shrinks)",
-    )
-    recall_exact_scan_sparse_share: float = Field(
-        default=0.03,
-        ge=0.0,
-        le=1.0,
-        description="The share of the table's rows under which recall_exact_scan_sparse_rows applies",
-    )
+    # Recall's reranker (the Bedrock client in adapters).
     rerank_model: str | None = Field(
         default=None,
         description="Bedrock rerank model (an id such as amazon.rerank-v1:0 or cohere.rerank-v3-5:0, or its ARN) "
         "recall's `rerank` re-scores candidates with; unset: `rerank` answers unreranked and says so in `degraded`",
-    )
-    rerank_candidates: int = Field(
-        default=50, ge=1, le=1000, description="Fused recall candidates the reranker re-scores (at least `limit`)"
     )
     bedrock_agent_endpoint_url: str | None = Field(
         default=None,

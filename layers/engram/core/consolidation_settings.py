@@ -71,7 +71,6 @@ class ConsolidationSettings(BaseSettings):
     consolidation_importance_floor: Fraction = Field(
         default=0.01, description="Decay never takes importance below this"
     )
-    recall_touch_boost: Fraction = Field(default=0.03, description="Importance a recalled memory gains")
     consolidation_promote_score: float = Field(
         default=5.0, ge=0, description="Promotion buffer -> working at access + repetition weight x repetition"
     )

@@ -6,12 +6,14 @@ from __future__ import annotations
 from engram.core.config import Settings, SettingsGroup
 from engram.core.config import environment_variables as group_variables
 from engram.feedback.settings import FeedbackSettings
+from engram.recall.settings import RecallSettings
 
 # Every group the code reads, in the order the listing prints them. A capability that declares its own
 # settings (engram/<cap>/settings.py) adds its group here; tests/unit/test_settings.py fails otherwise.
 GROUPS: tuple[type[SettingsGroup], ...] = (
     Settings,
     FeedbackSettings,
+    RecallSettings,
 )
 
 

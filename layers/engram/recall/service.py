@@ -41,6 +41,7 @@ from engram.recall.neighbours import fit_neighbours
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.rewrite import embed_rewrites, rewrite_query
 from engram.recall.rows import CandidateRow
+from engram.recall.settings import recall_settings
 from engram.recall.shaping import compact, shape_results
 from engram.recall.store import (
     PENDING_COUNT_LIMIT,
@@ -190,7 +191,7 @@ def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[s
 def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) -> list[Candidate]:
     """The best fused candidates (rerank_candidates, at least `limit`) re-scored by the reranker and
     ordered by its relevance; the rest are dropped. Unavailable: the fused order, and why in `degraded`."""
-    pool = ranked[: max(settings().rerank_candidates, req.limit)]
+    pool = ranked[: max(recall_settings().rerank_candidates, req.limit)]
     try:
         scores = rerank.relevance(req.query, [c.row.text for c in pool])
     except rerank.RerankUnavailable as exc:
@@ -219,7 +220,7 @@ def _question(req: RecallRequest, vector: QueryVector | None) -> CandidateQuery:
     return CandidateQuery(
         query=req.query,
         vector=vector,
-        k=max(s.recall_candidates, ranking.results_expected(req.limit, req.budget_chars) * 5),
+        k=max(recall_settings().recall_candidates, ranking.results_expected(req.limit, req.budget_chars) * 5),
         use_keyword=req.mode != "vector" or vector is None,
         as_of=req.as_of,
         include_expired=req.include_expired,
@@ -257,7 +258,7 @@ def scan_strategy(
     about (rows wanted / share) visits, so the same 6,000 rows that the graph serves well as 8% of a
     table it serves slowly and incompletely as 2% of a bigger one.
     """
-    s = settings()
+    s = recall_settings()
     scan = ScanSettings(
         ef_search=s.hnsw_ef_search,
         max_scan_tuples=s.hnsw_max_scan_tuples,
@@ -315,7 +316,8 @@ def _rank(
                 )
                 candidates.append(by_chunk[r.chunk_id])
             by_chunk[r.chunk_id].rewrites[j] = (r.sim, r.rank)
-    fuse(candidates, settings().recall_fusion, len(rewrite_rows), settings().recall_rrf_keyword_weight, req.query)
+    s = recall_settings()
+    fuse(candidates, s.recall_fusion, len(rewrite_rows), s.recall_rrf_keyword_weight, req.query)
     weighed_at = datetime.now(UTC)
     for c in candidates:
         if c.row.feedback_weight is not None and c.row.feedback_updated_at is not None:
@@ -349,7 +351,7 @@ def _touch_and_attach_graph(
         if not read_only:
             record_activity(conn, {h.namespace for h in hits})  # recalled from: the next consolidation covers it
         if req.touch and not read_only:
-            touch_memories(conn, memory_ids, settings().recall_touch_boost, PG_INTEGER_MAX)
+            touch_memories(conn, memory_ids, recall_settings().recall_touch_boost, PG_INTEGER_MAX)
         return _attach_graph(conn, tenant_id, hits, memory_ids, req, used, at)
 
 
