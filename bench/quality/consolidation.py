@@ -461,6 +461,7 @@ def _drive_by_batch(dsn: str, tenant_id: str, run_id: UUID, budget_s: float, sam
     import psycopg
 
     from engram.consolidation import service
+    from engram.consolidation.settings import consolidation_settings
     from engram.core.config import settings
 
     seconds: dict[str, float] = defaultdict(float)
@@ -468,8 +469,8 @@ def _drive_by_batch(dsn: str, tenant_id: str, run_id: UUID, budget_s: float, sam
     durations: list[float] = []
     extrapolated: dict[str, int] = {}
     longest = (0.0, "")
-    s = settings()
-    pair_batch = s.consolidation_batch_size if s.llm_level == "off" else min(s.consolidation_batch_size, 50)
+    batch_size = consolidation_settings().consolidation_batch_size
+    pair_batch = batch_size if settings().llm_level == "off" else min(batch_size, 50)
     with psycopg.connect(dsn) as conn:
         while True:
             row = conn.execute("SELECT steps, step_index FROM consolidation_runs WHERE id = %s", (run_id,)).fetchone()

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from bench.quality.consolidation import VECTOR_CACHE, build_corpus
+from engram.consolidation.settings import ConsolidationSettings
 from engram.consolidation.similarity import (
     SimilarityThresholds,
     classify_pair,
@@ -32,7 +33,6 @@ from engram.consolidation.similarity import (
     shared_rare_tokens,
     thresholds_for,
 )
-from engram.core.config import Settings
 
 
 def main() -> None:
@@ -49,7 +49,7 @@ def main() -> None:
     memories = corpus.memories
     vectors = np.load(VECTOR_CACHE / f"consolidation-{args.size}-{args.seed}-{MODEL_ID}.npy")
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    settings = Settings()
+    settings = ConsolidationSettings()
     defaults = SimilarityThresholds(
         **{f: getattr(settings, f"consolidation_{f}") for f in SimilarityThresholds.__dataclass_fields__}
     )

@@ -287,10 +287,10 @@ def overlap_report(labelled: Labelled) -> None:
     """The overlap test on each service as a leaf of its own, at several thresholds, and the pair
     Jaccards it rests on."""
     from engram.consolidation.distilling import leaf_overlap
+    from engram.consolidation.settings import consolidation_settings
     from engram.consolidation.similarity import common_tokens, jaccard, tokens
-    from engram.core.config import settings
 
-    s = settings()  # the step counts the namespace's tokens as reconcile does
+    s = consolidation_settings()  # the step counts the namespace's tokens as reconcile does
     common = common_tokens(labelled.texts, s.consolidation_reconcile_rare_share, s.consolidation_reconcile_rare_min)
     twins: list[float] = []
     different: list[float] = []

@@ -11,9 +11,9 @@ import pytest
 
 from engram.consolidation import lifecycle, merging, similarity
 from engram.consolidation.memory_store import MemoryRow
-from engram.core.config import Settings
+from engram.consolidation.settings import ConsolidationSettings
 
-RULES = lifecycle.LifecycleRules.from_settings(Settings())
+RULES = lifecycle.LifecycleRules.from_settings(ConsolidationSettings())
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 T = similarity.SimilarityThresholds(
     dedupe_cosine=0.85,

@@ -25,8 +25,8 @@ from engram.adapters.queue import enqueue_consolidation, enqueue_consolidations
 from engram.consolidation import service
 from engram.consolidation.dispatch_store import every_open_run, fail_run, open_run, stale_runs
 from engram.consolidation.models import Run, RunProgress
+from engram.consolidation.settings import consolidation_settings
 from engram.core.activity import lock_activity, mark_dispatched, namespaces_to_consolidate
-from engram.core.config import settings
 from engram.core.db import anonymous_transaction, owner_connection, tenant_transaction
 from engram.core.errors import Conflict, NotFound
 
@@ -52,7 +52,7 @@ class DispatchResult:
 
 
 def dispatch(limit: int | None = None) -> DispatchResult:
-    s = settings()
+    s = consolidation_settings()
     result = DispatchResult()
     with anonymous_transaction() as conn:
         stale = stale_runs(
@@ -130,7 +130,7 @@ def _start_scheduled_run(tenant_id: UUID, namespace: str, result: DispatchResult
 
 def time_budget(remaining_s: float | None) -> float:
     """The configured budget, cut so that the invocation ends with SAFETY_MARGIN_S to spare."""
-    budget = settings().consolidation_time_budget_s
+    budget = consolidation_settings().consolidation_time_budget_s
     if remaining_s is not None:
         budget = min(budget, max(remaining_s - SAFETY_MARGIN_S, remaining_s / 2))
     return budget
@@ -150,7 +150,7 @@ def work_on_run(
         logger.warning("consolidation run not found; message dropped", extra=log)
         return RunProgress(status="done", run_id=run_id)
     except Exception as exc:
-        final = receive_count >= settings().consolidation_max_receives
+        final = receive_count >= consolidation_settings().consolidation_max_receives
         if final:
             with tenant_transaction(tenant_id) as conn:
                 fail_run(conn, run_id, f"worker failed {receive_count} times; last: {type(exc).__name__}: {exc}")
@@ -185,7 +185,7 @@ def consolidate_now(
     """Start a run and work it to the end in this process (the CLI), cycle after cycle."""
     with tenant_transaction(tenant_id) as conn:
         run_id = service.start_run(conn, tenant_id, namespace, dry_run=dry_run, steps=steps, trigger="cli")
-    budget = time_budget_s or settings().consolidation_time_budget_s
+    budget = time_budget_s or consolidation_settings().consolidation_time_budget_s
     while service.run_cycle(None, tenant_id, run_id, time_budget_s=budget).status == "continue":
         pass
     return service.get_run(tenant_id, run_id)

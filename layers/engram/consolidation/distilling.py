@@ -22,8 +22,8 @@ import numpy as np
 
 from engram.consolidation.lifecycle import MemoryFields
 from engram.consolidation.merging import UnusableAnswer, json_object
+from engram.consolidation.settings import ConsolidationSettings
 from engram.consolidation.similarity import TOKEN, normalized, specifics, tokens
-from engram.core.config import Settings
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class DistillRules:
     prompt_chars: int  # member text per call
 
     @classmethod
-    def from_settings(cls, s: Settings) -> DistillRules:
+    def from_settings(cls, s: ConsolidationSettings) -> DistillRules:
         return cls(
             min_members=s.consolidation_distill_min_members,
             overlap_jaccard=s.consolidation_distill_overlap_jaccard,

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 from uuid import UUID
 
-from engram.core.config import Settings
+from engram.consolidation.settings import ConsolidationSettings
 
 # Whitelist of what belongs in core (the gate): tags that name a category.
 GATE_CATEGORY_TAGS = frozenset({"lesson", "identity", "constraint", "decision", "preference", "rule"})
@@ -93,7 +93,7 @@ class LifecycleRules:
     drop_below: float
 
     @classmethod
-    def from_settings(cls, s: Settings) -> LifecycleRules:
+    def from_settings(cls, s: ConsolidationSettings) -> LifecycleRules:
         return cls(
             decay={
                 "episodic": s.consolidation_decay_episodic,

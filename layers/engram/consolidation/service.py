@@ -53,11 +53,12 @@ from engram.consolidation.distilling import DistillRules
 from engram.consolidation.lifecycle import LifecycleRules
 from engram.consolidation.models import ConsolidateRequest, Run, RunProgress
 from engram.consolidation.run_views import get_run, get_run_with_actions, list_actions, list_runs, run_model
+from engram.consolidation.settings import ConsolidationSettings, consolidation_settings
 from engram.consolidation.similarity import SimilarityThresholds, thresholds_for
 from engram.consolidation.steps.context import Cursor, LlmBudget, StepContext
 from engram.consolidation.store import RunRow
 from engram.consolidation.undo import undo_run
-from engram.core.config import Settings, settings
+from engram.core.config import settings
 from engram.core.db import Conn, app_connection, set_tenant, tenant_transaction
 from engram.core.errors import Conflict, InvalidField, NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
@@ -152,7 +153,7 @@ def _run_connection(dsn: str | None) -> Iterator[Conn]:
         yield conn
 
 
-def _similarity_defaults(s: Settings) -> SimilarityThresholds:
+def _similarity_defaults(s: ConsolidationSettings) -> SimilarityThresholds:
     return SimilarityThresholds(
         dedupe_cosine=s.consolidation_dedupe_cosine,
         near_exact_jaccard=s.consolidation_near_exact_jaccard,
@@ -166,7 +167,7 @@ def _similarity_defaults(s: Settings) -> SimilarityThresholds:
 
 
 def _context(conn: Conn, tenant_id: UUID, run: RunRow, epoch: int, since: datetime | None) -> StepContext:
-    s = settings()
+    s, shared = consolidation_settings(), settings()
     space = memory_store.space_thresholds(conn)
     day_calls, day_tokens = llm.usage_today(conn)
     budget = LlmBudget(
@@ -177,8 +178,8 @@ def _context(conn: Conn, tenant_id: UUID, run: RunRow, epoch: int, since: dateti
         max_run_tokens=s.consolidation_llm_run_tokens,
         day_calls=day_calls,
         day_tokens=day_tokens,
-        max_day_calls=s.consolidation_llm_daily_calls,
-        max_day_tokens=s.consolidation_llm_daily_tokens,
+        max_day_calls=shared.consolidation_llm_daily_calls,
+        max_day_tokens=shared.consolidation_llm_daily_tokens,
         capped=run.llm_capped,
     )
     return StepContext(
@@ -200,7 +201,7 @@ def _context(conn: Conn, tenant_id: UUID, run: RunRow, epoch: int, since: dateti
         llm=budget,
         batch_size=s.consolidation_batch_size,
         neighbours=s.consolidation_neighbours,
-        max_chars=s.max_memory_chars,
+        max_chars=shared.max_memory_chars,
         distill=DistillRules.from_settings(s),
         llm_calls_per_batch=cycle.LLM_CALLS_PER_BATCH,
     )
@@ -341,7 +342,7 @@ def _claim(conn: Conn, tenant_id: UUID, run_id: UUID) -> RunProgress | None:
         changes: dict[str, Any] = {"worker_started_at": datetime.now(UTC)}
         if run.worker_started_at is not None:
             interruptions = changes["interruptions"] = run.interruptions + 1
-            limit = settings().consolidation_max_interruptions
+            limit = consolidation_settings().consolidation_max_interruptions
             logger.warning(
                 "consolidation run resumed after its worker died",
                 extra={"run_id": str(run_id), "interruptions": interruptions},

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from engram.core.consolidation_settings import ConsolidationSettings
 from engram.core.errors import RESUME_RETRY_AFTER_S, DependencyDown
 from engram.core.extraction_settings import ExtractionSettings
 
@@ -64,7 +63,7 @@ def groups_read() -> int:
     return sum(accessor.cache_info().currsize for accessor in _ACCESSORS)
 
 
-class Settings(ConsolidationSettings, ExtractionSettings, SettingsGroup):
+class Settings(ExtractionSettings, SettingsGroup):
     """The shared settings: those several packages read, or core, adapters and the entry points."""
 
     env: str = Field(default="local", description="Deployment name (local, dev, staging, prod); set by the CDK app")
@@ -303,6 +302,21 @@ class Settings(ConsolidationSettings, ExtractionSettings, SettingsGroup):
     llm_timeout_s: float = Field(default=20.0, gt=0, le=120, description="One LLM call, seconds")
     llm_max_retries: int = Field(default=2, ge=0, le=6, description="Retries of a failed LLM call")
     llm_backoff_s: float = Field(default=0.5, ge=0, le=30, description="First backoff between LLM retries, seconds")
+
+    # Consolidation's queue, the local schedule, and the LLM caps per tenant per UTC day (calls and tokens,
+    # input + output) that the LLM adapter checks too (daily_cap_reached).
+    consolidate_queue_url: str | None = Field(
+        default=None,
+        description="The consolidate-jobs SQS queue: the dispatcher and POST /v1/consolidate send runs, the worker "
+        "consumes them and sends continuations",
+    )
+    consolidation_interval_s: int = Field(
+        default=1800, ge=0, description="Local dispatcher interval under `make dev`, seconds; 0 = off"
+    )
+    consolidation_llm_daily_calls: int = Field(default=2000, ge=0, description="LLM calls per tenant per UTC day")
+    consolidation_llm_daily_tokens: int = Field(
+        default=4_000_000, ge=0, description="LLM tokens per tenant per UTC day"
+    )
 
     # Conversations. Window shape chosen with bench/conversation_recall.py (see
     # bench/RESULTS-conversations.md): single turns beat 5/3 at every context budget, on the

@@ -3,6 +3,7 @@ heading each; a field's variables, its value in this process and its description
 
 from __future__ import annotations
 
+from engram.consolidation.settings import ConsolidationSettings
 from engram.core.config import Settings, SettingsGroup
 from engram.core.config import environment_variables as group_variables
 from engram.feedback.settings import FeedbackSettings
@@ -12,6 +13,7 @@ from engram.recall.settings import RecallSettings
 # settings (engram/<cap>/settings.py) adds its group here; tests/unit/test_settings.py fails otherwise.
 GROUPS: tuple[type[SettingsGroup], ...] = (
     Settings,
+    ConsolidationSettings,
     FeedbackSettings,
     RecallSettings,
 )

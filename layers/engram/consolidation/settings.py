@@ -1,30 +1,15 @@
-"""The consolidation cycle's settings: one group of engram.core.config.Settings, which inherits it
-(config.py would otherwise pass 500 lines)."""
+"""The consolidation cycle's settings: the worker's time budget, the dispatcher, the lifecycle rules,
+the similarity thresholds, topic distillation and the LLM caps per run. Its queue, the local schedule
+and the daily LLM caps (read by adapters and the local stack) are shared: engram.core.config.Settings."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# A share, a weight or a similarity: 0..1.
-Fraction = Annotated[float, Field(ge=0, le=1)]
+from engram.core.config import Fraction, SettingsGroup, settings_accessor
 
 
-class ConsolidationSettings(BaseSettings):
-    """Consolidation's fields of Settings (and the importance a recall's touch adds, which decay offsets)."""
-
-    model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore")
-
-    consolidate_queue_url: str | None = Field(
-        default=None,
-        description="The consolidate-jobs SQS queue: the dispatcher and POST /v1/consolidate send runs, the worker "
-        "consumes them and sends continuations",
-    )
-    consolidation_interval_s: int = Field(
-        default=1800, ge=0, description="Local dispatcher interval under `make dev`, seconds; 0 = off"
-    )
+class ConsolidationSettings(SettingsGroup):
     consolidation_time_budget_s: float = Field(
         default=600.0,
         gt=0,
@@ -148,10 +133,11 @@ class ConsolidationSettings(BaseSettings):
         description="Member text sent in one distillation call, characters: a larger leaf sends its most "
         "overlapping members up to it",
     )
-    # LLM caps: per run, and per tenant per UTC day (calls and tokens, input + output).
+    # LLM caps per run (the daily ones per tenant are shared: the LLM adapter enforces them).
     consolidation_llm_run_calls: int = Field(default=100, ge=0, description="LLM calls per run")
     consolidation_llm_run_tokens: int = Field(default=200_000, ge=0, description="LLM tokens per run")
-    consolidation_llm_daily_calls: int = Field(default=2000, ge=0, description="LLM calls per tenant per UTC day")
-    consolidation_llm_daily_tokens: int = Field(
-        default=4_000_000, ge=0, description="LLM tokens per tenant per UTC day"
-    )
+
+
+@settings_accessor
+def consolidation_settings() -> ConsolidationSettings:
+    return ConsolidationSettings()
