@@ -27,6 +27,7 @@ from engram.conversations.models import (
     MessagePage,
     MessagesAppend,
 )
+from engram.conversations.settings import conversation_settings
 from engram.conversations.store import (
     ConversationRow,
     KeyedAppend,
@@ -117,10 +118,9 @@ def turns_between(conn: Conn, conversation_id: UUID, seq_from: int, seq_to: int)
 def extraction_off() -> str | None:
     """Why nothing is derived from conversations in this deployment (None: extraction is on). A
     namespace may still turn it off (PUT /v1/extraction/settings)."""
-    s = settings()
-    if not s.extraction_enabled:
+    if not conversation_settings().extraction_enabled:
         return "ENGRAM_EXTRACTION_ENABLED=false"
-    if not s.extract_queue_url:
+    if not settings().extract_queue_url:
         return "no extract-jobs queue configured (ENGRAM_EXTRACT_QUEUE_URL)"
     return llm_unavailable()
 
@@ -159,7 +159,7 @@ def window_conversation(conn: Conn, tenant_id: UUID, conversation_id: UUID) -> l
 
 
 def _validate_messages(messages: list[MessageCreate]) -> None:
-    s = settings()
+    s = conversation_settings()
     if len(messages) > s.max_append_messages:
         raise InvalidField(
             "messages",
@@ -168,11 +168,11 @@ def _validate_messages(messages: list[MessageCreate]) -> None:
         )
     for i, m in enumerate(messages):
         size = len(m.content.encode("utf-8"))  # NUL and lone surrogates are refused by the model
-        if size > s.max_message_bytes:
+        if size > settings().max_message_bytes:
             raise TooLarge(
                 f"messages.{i}.content",
                 size,
-                s.max_message_bytes,
+                settings().max_message_bytes,
                 "Split the message, or store long text with POST /v1/documents.",
             )
 
@@ -241,7 +241,10 @@ def append_messages(
 def _extraction_due(extracted_seq: int, queued_seq: int, last_seq: int) -> bool:
     """Enough new turns since the last job to queue the next one now (no model call here: the job
     runs in the background; quiet conversations are queued by the sweep)."""
-    return last_seq - max(extracted_seq, queued_seq) >= settings().extraction_min_turns and extraction_off() is None
+    return (
+        last_seq - max(extracted_seq, queued_seq) >= conversation_settings().extraction_min_turns
+        and extraction_off() is None
+    )
 
 
 def redact(conn: Conn, tenant_id: UUID, conversation_id: UUID, seq: int) -> tuple[Message, list[UUID]]:

@@ -18,8 +18,8 @@ from engram.conversations.models import (
     Message,
     MessageCreate,
 )
+from engram.conversations.settings import conversation_settings
 from engram.conversations.windows import Window, format_window, neighbour_context, windows_to_rebuild
-from engram.core.config import settings
 from engram.core.db import Conn
 from engram.core.errors import NotFound
 from engram.core.pagination import newest_first
@@ -216,7 +216,7 @@ def messages_between(
 
 def extend_windows(conn: Conn, tenant_id: UUID, conv: ConversationRow, count: int) -> list[UUID]:
     """Bring the conversation's windows up to `count` messages: replace the partial tail, add new ones."""
-    s = settings()
+    s = conversation_settings()
     size, stride = s.conversation_window_size, s.conversation_window_stride
     with conn.cursor(row_factory=class_row(Window)) as cur:
         query = sql.SQL("SELECT {} FROM chunks WHERE conversation_id = %s").format(_WINDOW)
@@ -289,7 +289,7 @@ def rewindow(conn: Conn, tenant_id: UUID, conv: ConversationRow, seq_from: int, 
         touched = cur.execute(query, (conv.id, seq_to + 1, seq_from - 1)).fetchall()
     if not touched:
         return []
-    stride = settings().conversation_window_stride
+    stride = conversation_settings().conversation_window_stride
     return insert_chunks(
         conn, tenant_id, _owner(conv), _window_chunks(conn, conv.id, sorted(touched, key=lambda w: w.seq_from), stride)
     )

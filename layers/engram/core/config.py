@@ -20,7 +20,6 @@ from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.core.errors import RESUME_RETRY_AFTER_S, DependencyDown
-from engram.core.extraction_settings import ExtractionSettings
 
 if TYPE_CHECKING:
     from functools import _lru_cache_wrapper
@@ -63,7 +62,7 @@ def groups_read() -> int:
     return sum(accessor.cache_info().currsize for accessor in _ACCESSORS)
 
 
-class Settings(ExtractionSettings, SettingsGroup):
+class Settings(SettingsGroup):
     """The shared settings: those several packages read, or core, adapters and the entry points."""
 
     env: str = Field(default="local", description="Deployment name (local, dev, staging, prod); set by the CDK app")
@@ -318,14 +317,19 @@ class Settings(ExtractionSettings, SettingsGroup):
         default=4_000_000, ge=0, description="LLM tokens per tenant per UTC day"
     )
 
-    # Conversations. Window shape chosen with bench/conversation_recall.py (see
-    # bench/RESULTS-conversations.md): single turns beat 5/3 at every context budget, on the
-    # training and the held-out set. 5/3 stays one setting away.
-    conversation_window_size: int = Field(default=1, ge=1, le=50, description="Messages per conversation chunk")
-    conversation_window_stride: int = Field(
-        default=1, ge=1, le=50, description="Messages between the starts of two conversation chunks"
+    # Conversations and extraction: portability checks a message as an append does, tenancy reports the
+    # extraction budget, and the queue adapter sends extract jobs.
+    extract_queue_url: str | None = Field(
+        default=None,
+        description="The extract-jobs SQS queue: appends and the sweep send conversation windows, the extraction "
+        "worker consumes them",
     )
-    max_append_messages: int = Field(default=200, ge=1, le=1000, description="Messages per append")
+    extraction_daily_tokens: int = Field(
+        default=500_000,
+        ge=0,
+        description="Per tenant per UTC day, LLM tokens background extraction may spend (every purpose counts "
+        "towards it); over it jobs wait for the next day and say so",
+    )
     max_message_bytes: int = Field(default=32 * 1024, ge=100, description="One message's content, UTF-8 bytes")
 
     # Read by Powertools (Logger, Metrics), not by this code: declared so that every variable the

@@ -42,6 +42,7 @@ from engram.extraction.models import (
 from engram.extraction.prompt import SYSTEM, AnswerRejected, Checked, Stored, Turn, check, prompt, tool
 from engram.extraction.runs import get_run, list_runs, undo_run
 from engram.extraction.sessions import distill_sessions
+from engram.extraction.settings import extraction_settings
 from engram.graph import service as graph
 from engram.graph.models import LinkCreate
 from engram.memories import service as memories
@@ -107,7 +108,7 @@ def run_job(tenant_id: UUID, conversation_id: UUID, through_seq: int, embedder: 
     """One extract-jobs message: the next window of unread turns up to `through_seq`. Returns what
     happened (done, nothing, disabled, off, waiting, failed); raises JobBusy / JobRetry to have the
     message delivered again."""
-    s = settings()
+    s = extraction_settings()
     if off := conversations.extraction_off():
         return f"off: {off}"
     with tenant_transaction(tenant_id) as conn:
@@ -130,10 +131,9 @@ def run_job(tenant_id: UUID, conversation_id: UUID, through_seq: int, embedder: 
             conversations.save_extraction(conn, conversation_id, seq_to, None)  # the turns stay, verbatim
             return "failed"
         _, tokens = llm.usage_today(conn)
-        if tokens >= s.extraction_daily_tokens:
-            reason = (
-                f"daily token budget reached: {tokens} of {s.extraction_daily_tokens} (ENGRAM_EXTRACTION_DAILY_TOKENS)"
-            )
+        budget = settings().extraction_daily_tokens
+        if tokens >= budget:
+            reason = f"daily token budget reached: {tokens} of {budget} (ENGRAM_EXTRACTION_DAILY_TOKENS)"
             store.set_status(conn, run.id, "waiting", reason)
             return "waiting"
         store.start_run(conn, run.id, s.extraction_lease_s)
@@ -186,7 +186,7 @@ def _ask(tenant_id: UUID, job: _Job, stored: list[Stored]) -> Checked:
 def _nearest(tenant_id: UUID, job: _Job, embedder: Embedder | None) -> list[Stored]:
     """The namespace's stored memories nearest to the window (what an update or a restatement acts
     on): a recall per group of turns, best first, summaries left out."""
-    limit = settings().extraction_neighbours
+    limit = extraction_settings().extraction_neighbours
     if limit == 0:
         return []
     best: dict[UUID, tuple[float, Stored]] = {}
@@ -398,7 +398,7 @@ def _api_job(conn: Conn, tenant_id: UUID, req: ExtractRequest) -> _Job:
 def sweep(limit: int = 500) -> int:
     """Queue the quiet conversations with unread turns (and what was lost or waits for the budget):
     one message each. Returns how many were sent."""
-    s = settings()
+    s = extraction_settings()
     if conversations.extraction_off():
         return 0
     requeue_s = max(s.extraction_lease_s * 2, 900)

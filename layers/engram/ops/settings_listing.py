@@ -4,8 +4,10 @@ heading each; a field's variables, its value in this process and its description
 from __future__ import annotations
 
 from engram.consolidation.settings import ConsolidationSettings
+from engram.conversations.settings import ConversationSettings
 from engram.core.config import Settings, SettingsGroup
 from engram.core.config import environment_variables as group_variables
+from engram.extraction.settings import ExtractionSettings
 from engram.feedback.settings import FeedbackSettings
 from engram.recall.settings import RecallSettings
 
@@ -14,6 +16,8 @@ from engram.recall.settings import RecallSettings
 GROUPS: tuple[type[SettingsGroup], ...] = (
     Settings,
     ConsolidationSettings,
+    ConversationSettings,
+    ExtractionSettings,
     FeedbackSettings,
     RecallSettings,
 )
