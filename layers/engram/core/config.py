@@ -155,9 +155,6 @@ class Settings(SettingsGroup):
     max_memory_chars: int = Field(
         default=16_000, ge=100, description="A memory's content limit, characters (larger text: documents)"
     )
-    max_active_keys_per_tenant: int = Field(
-        default=100, ge=1, description="Active API keys per tenant: a leak of issued keys stops here"
-    )
     max_batch_items: int = Field(default=100, description="Items per POST /v1/memories/batch")
     # OAuth for the remote MCP endpoint (connectors): the API is its own authorization server.
     oauth_access_token_ttl_s: int = Field(

@@ -10,6 +10,7 @@ from engram.core.config import environment_variables as group_variables
 from engram.extraction.settings import ExtractionSettings
 from engram.feedback.settings import FeedbackSettings
 from engram.recall.settings import RecallSettings
+from engram.tenancy.settings import TenancySettings
 
 # Every group the code reads, in the order the listing prints them. A capability that declares its own
 # settings (engram/<cap>/settings.py) adds its group here; tests/unit/test_settings.py fails otherwise.
@@ -20,6 +21,7 @@ GROUPS: tuple[type[SettingsGroup], ...] = (
     ExtractionSettings,
     FeedbackSettings,
     RecallSettings,
+    TenancySettings,
 )
 
 

@@ -16,11 +16,11 @@ from uuid import UUID
 from psycopg import sql
 from psycopg.rows import class_row, scalar_row, tuple_row
 
-from engram.core.config import settings
 from engram.core.db import Conn
 from engram.core.errors import Conflict, InvalidField, NotFound
 from engram.core.select_lists import select_list
 from engram.tenancy.models import ApiKeyInfo, PurgeResult, UsageLine
+from engram.tenancy.settings import tenancy_settings
 
 SCOPES = ("read", "write", "admin")
 
@@ -75,7 +75,7 @@ def issue_key(conn: Conn, tenant_id: UUID, scopes: Sequence[str], name: str = ""
     """Works on an owner connection or inside the tenant's own transaction (admin scope).
     At most `max_active_keys_per_tenant` active keys: past it, 409 until one is revoked."""
     checked = _check_scopes(scopes)
-    limit = settings().max_active_keys_per_tenant
+    limit = tenancy_settings().max_active_keys_per_tenant
     # Concurrent issues for one tenant take turns, so the count cannot be raced past the limit.
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('engram.api_keys:' || %s::text, 0))", (tenant_id,))
     cur = conn.cursor(row_factory=scalar_row)
