@@ -184,18 +184,6 @@ class Settings(SettingsGroup):
         description="Accept http://127.0.0.1 / localhost Client ID Metadata Document URLs (tests, local runs "
         "only); otherwise a client id URL must be https",
     )
-    trash_retention_days: int = Field(
-        default=30,
-        ge=1,
-        le=3650,
-        description="Days a memory stays in the trash (restorable); after that the scheduled work erases it for good",
-    )
-    erasure_max_memories: int = Field(
-        default=50_000,
-        ge=1,
-        description="Memories one POST /v1/erasures may erase (it runs in the request); a larger subject is "
-        "refused with the count: narrow the selector (a time range) and erase it in parts",
-    )
     idempotency_retention_hours: int = Field(
         default=24,
         ge=1,

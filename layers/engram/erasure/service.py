@@ -34,6 +34,7 @@ from engram.core.errors import InvalidField, NotFound
 from engram.erasure import extraction_store, store
 from engram.erasure.models import Cascade, ErasedIds, Erasure, ErasureCounts, ErasureCreate
 from engram.erasure.rows import NewErasure
+from engram.erasure.settings import erasure_settings
 from engram.feedback import service as feedback
 from engram.topics import service as topics
 
@@ -243,7 +244,7 @@ def create_erasure(tenant_id: UUID, req: ErasureCreate, *, actor: Actor = "api",
     """Everything the selector covers, in one transaction (the request waits for it: up to
     erasure_max_memories memories). A dry run records what it would erase and erases nothing."""
     selector = req.selector.model_dump(mode="json", exclude_none=True)
-    limit = settings().erasure_max_memories
+    limit = erasure_settings().erasure_max_memories
     erasure_id = uuid4()
     with tenant_transaction(tenant_id) as conn:
         memory_ids = store.selected_memories(conn, req.selector)
@@ -289,7 +290,7 @@ def erase_expired_trash(limit: int = 5000) -> dict[str, int]:
     """The scheduled work: memories in the trash for longer than trash_retention_days are erased, one
     audit record per tenant. Derived memories stay (cascade none): expiry is housekeeping of what was
     deleted, not an erasure request; POST /v1/memories/{id}/erase is that."""
-    days = settings().trash_retention_days
+    days = erasure_settings().trash_retention_days
     with anonymous_transaction() as conn:
         rows = store.expired_trash(conn, days, limit)
     by_tenant: dict[UUID, list[UUID]] = defaultdict(list)
