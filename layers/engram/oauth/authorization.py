@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from uuid import UUID
 
-from engram.core.config import settings
 from engram.core.db import anonymous_transaction, tenant_transaction
 from engram.core.errors import Forbidden, InvalidField, NotFound
 from engram.core.text import storable_text
@@ -27,6 +26,7 @@ from engram.oauth.models import (
     PendingAuthorization,
     RedirectTo,
 )
+from engram.oauth.settings import oauth_settings
 
 __all__ = ["DEFAULT_SCOPES", "approve", "authorize", "deny", "pending_authorization"]
 
@@ -105,7 +105,7 @@ def authorize(params: Mapping[str, str], base: str) -> str:
         return _with_params(redirect_uri, {"error": exc.error, "error_description": exc.description, "state": state})
     request_id = secrets.token_urlsafe(32)
     with anonymous_transaction() as conn:
-        if not store.keep_client(conn, client.id, settings().oauth_unused_client_ttl_s):
+        if not store.keep_client(conn, client.id, oauth_settings().oauth_unused_client_ttl_s):
             raise AuthorizePageError("this client is not registered")  # it expired a moment ago
         store.save_request(
             conn, request_id, client.id, redirect_uri, challenge, state, scopes, resource_url(base), REQUEST_TTL_S
@@ -173,9 +173,9 @@ def approve(
             scopes,
             list(dict.fromkeys(approval.namespaces)) if approval.namespaces is not None else None,
             row.resource,
-            settings().oauth_refresh_token_ttl_s,
+            oauth_settings().oauth_refresh_token_ttl_s,
         )
-        store.keep_client_of_grant(conn, grant_id, settings().oauth_refresh_token_ttl_s)
+        store.keep_client_of_grant(conn, grant_id, oauth_settings().oauth_refresh_token_ttl_s)
         store.save_code(conn, tenant_id, code, grant_id, row.redirect_uri, row.code_challenge, CODE_TTL_S)
     return RedirectTo(redirect_to=_with_params(row.redirect_uri, {"code": code, "state": row.state}))
 

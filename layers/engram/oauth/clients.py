@@ -17,7 +17,6 @@ from urllib.parse import SplitResult, urlsplit
 
 from pydantic import ValidationError
 
-from engram.core.config import settings
 from engram.core.db import anonymous_transaction
 from engram.oauth import store
 from engram.oauth.models import (
@@ -28,6 +27,7 @@ from engram.oauth.models import (
     OAuthError,
     RegisteredClient,
 )
+from engram.oauth.settings import oauth_settings
 
 __all__ = ["redirect_host", "register_client", "resolve_client", "split_uri"]
 
@@ -104,7 +104,7 @@ def _kept(meta: ClientRegistration) -> dict[str, Any]:
 
 
 def _unused_ttl_s() -> int:
-    return settings().oauth_unused_client_ttl_s
+    return oauth_settings().oauth_unused_client_ttl_s
 
 
 def register_client(document: Mapping[str, Any]) -> RegisteredClient:
@@ -135,7 +135,7 @@ def _check_metadata_document_url(url: str) -> None:
     parts = split_uri(url)
     if parts is None:
         raise AuthorizePageError("the client id URL is not a URL: its host or port cannot be read")
-    local = settings().oauth_allow_local_metadata_urls and parts.hostname in _LOOPBACK_HOSTS
+    local = oauth_settings().oauth_allow_local_metadata_urls and parts.hostname in _LOOPBACK_HOSTS
     if len(url) > MAX_URI_CHARS or parts.fragment or not parts.hostname or parts.path in ("", "/"):
         raise AuthorizePageError("the client id URL must be an https URL with a path and no fragment")
     if local:
@@ -190,7 +190,7 @@ def resolve_client(client_id: str) -> ClientRow | None:
         found = store.client(conn, client_id)
     if not _is_metadata_document_url(client_id):
         return found
-    if not settings().oauth_client_metadata_documents:
+    if not oauth_settings().oauth_client_metadata_documents:
         if found is not None:  # fetched while the setting allowed it: its stored document still stands
             return found
         raise AuthorizePageError(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.core.config import settings
 from engram.oauth.models import SCOPES
+from engram.oauth.settings import oauth_settings
 
 __all__ = ["authorization_server_metadata", "protected_resource_metadata", "resource_url", "same_resource"]
 
@@ -46,5 +46,5 @@ def authorization_server_metadata(base: str) -> dict[str, Any]:
         "revocation_endpoint_auth_methods_supported": ["none"],
         "scopes_supported": list(SCOPES),
         # Only where the function can fetch them: a client that prefers them would fail at /oauth/authorize.
-        "client_id_metadata_document_supported": settings().oauth_client_metadata_documents,
+        "client_id_metadata_document_supported": oauth_settings().oauth_client_metadata_documents,
     }

@@ -11,12 +11,12 @@ import secrets
 from collections.abc import Mapping, Sequence
 from uuid import UUID
 
-from engram.core.config import settings
 from engram.core.db import Conn, anonymous_transaction, tenant_transaction
 from engram.core.text import storable_text
 from engram.oauth import store
 from engram.oauth.metadata import resource_url, same_resource
 from engram.oauth.models import ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, OAuthError, TokenAnswer, TokenCaller
+from engram.oauth.settings import oauth_settings
 
 __all__ = ["authenticate_access_token", "revoke", "token"]
 
@@ -39,7 +39,7 @@ def _pkce_matches(verifier: str, challenge: str) -> bool:
 
 
 def _issue(conn: Conn, tenant_id: UUID, grant_id: UUID, scopes: Sequence[str]) -> TokenAnswer:
-    s = settings()
+    s = oauth_settings()
     access = ACCESS_TOKEN_PREFIX + secrets.token_urlsafe(32)
     refresh = REFRESH_TOKEN_PREFIX + secrets.token_urlsafe(32)
     store.save_token(conn, tenant_id, grant_id, access, "access", scopes, s.oauth_access_token_ttl_s)

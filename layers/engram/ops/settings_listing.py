@@ -10,6 +10,7 @@ from engram.core.config import environment_variables as group_variables
 from engram.erasure.settings import ErasureSettings
 from engram.extraction.settings import ExtractionSettings
 from engram.feedback.settings import FeedbackSettings
+from engram.oauth.settings import OAuthSettings
 from engram.recall.settings import RecallSettings
 from engram.tenancy.settings import TenancySettings
 
@@ -22,6 +23,7 @@ GROUPS: tuple[type[SettingsGroup], ...] = (
     ErasureSettings,
     ExtractionSettings,
     FeedbackSettings,
+    OAuthSettings,
     RecallSettings,
     TenancySettings,
 )
