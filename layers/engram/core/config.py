@@ -219,15 +219,6 @@ class Settings(SettingsGroup):
     export_queue_url: str | None = Field(
         default=None, description="The export-jobs SQS queue: POST /v1/exports sends jobs, the export worker runs them"
     )
-    export_url_expiry_s: int = Field(
-        default=3600, ge=60, le=7 * 24 * 3600, description="Lifetime of an export's presigned download URL, seconds"
-    )
-    import_max_bytes: int = Field(
-        default=256 * 1024 * 1024,
-        ge=1024,
-        le=5 * 1024 * 1024 * 1024,
-        description="Largest JSONL file POST /v1/imports accepts, bytes (the worker keeps it in its temp space)",
-    )
     query_window_chars: int = Field(
         default=1200, ge=100, le=20_000, description="Query-document: characters per span, by default"
     )

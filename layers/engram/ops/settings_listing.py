@@ -11,6 +11,7 @@ from engram.erasure.settings import ErasureSettings
 from engram.extraction.settings import ExtractionSettings
 from engram.feedback.settings import FeedbackSettings
 from engram.oauth.settings import OAuthSettings
+from engram.portability.settings import PortabilitySettings
 from engram.recall.settings import RecallSettings
 from engram.tenancy.settings import TenancySettings
 
@@ -24,6 +25,7 @@ GROUPS: tuple[type[SettingsGroup], ...] = (
     ExtractionSettings,
     FeedbackSettings,
     OAuthSettings,
+    PortabilitySettings,
     RecallSettings,
     TenancySettings,
 )

@@ -18,7 +18,6 @@ from aws_lambda_powertools import Logger
 
 from engram.adapters import s3
 from engram.adapters.queue import enqueue_export
-from engram.core.config import settings
 from engram.core.db import Conn, reader_snapshot, tenant_transaction
 from engram.core.errors import NotFound
 from engram.core.idempotency import IdempotencyKey, remember, replay
@@ -27,6 +26,7 @@ from engram.portability.bucket import CONTENT_TYPE, files_bucket
 from engram.portability.models import ExportCounts, ExportCreate, ExportJob
 from engram.portability.records import header_line, line
 from engram.portability.rows import ExportRow, MemoryExportRow
+from engram.portability.settings import portability_settings
 
 logger = Logger()
 
@@ -41,7 +41,7 @@ def export_key(tenant_id: UUID, export_id: UUID) -> str:
 def _export_job(row: ExportRow) -> ExportJob:
     url, expires = None, None
     if row.status == "ready":
-        expiry = settings().export_url_expiry_s
+        expiry = portability_settings().export_url_expiry_s
         url = s3.client().generate_presigned_url(
             "get_object", ExpiresIn=expiry, Params={"Bucket": files_bucket(), "Key": row.s3_key}
         )

@@ -44,6 +44,7 @@ from engram.portability.models import ImportCounts, ImportCreate, ImportJob, Imp
 from engram.portability.plan import ImportRejected, Plan, validate_file
 from engram.portability.records import LinkRecord, MemoryRecord, VersionRecord
 from engram.portability.rows import ImportRow
+from engram.portability.settings import portability_settings
 
 logger = Logger()
 
@@ -74,7 +75,7 @@ def _import_job(row: ImportRow) -> ImportJob:
 def create_import(tenant_id: UUID, req: ImportCreate, idempotency: IdempotencyKey | None = None) -> ImportTicket:
     """A pending import and its presigned PUT; a keyed retry gets the first ticket (its URL expires
     at the first `expires_at`)."""
-    limit = settings().import_max_bytes
+    limit = portability_settings().import_max_bytes
     if req.size_bytes > limit:
         raise TooLarge(
             "size_bytes",
