@@ -186,27 +186,7 @@ class Settings(SettingsGroup):
         description="Bedrock agent runtime endpoint override, where rerank calls go (a VPC endpoint, a test stand-in)",
     )
 
-    # Documents: three tiers by UTF-8 bytes of the body. The 50 MiB hard limit is
-    # engram.documents.models.HARD_MAX_BYTES and is not a setting.
-    document_tier0_max_bytes: int = Field(
-        default=500 * 1024, ge=1024, description="Largest Tier 0 body (stored and chunked in full), bytes"
-    )
-    document_tier1_max_bytes: int = Field(
-        default=8 * 1024 * 1024,
-        ge=1024,
-        description="Largest Tier 1 body (memory holds a synopsis, chunks from the body), bytes",
-    )
-    document_inline_max_bytes: int = Field(
-        default=5 * 1024 * 1024,
-        ge=1024,
-        le=5 * 1024 * 1024,
-        description="Largest inline POST /v1/documents body, bytes: a synchronous Lambda carries 6 MB with the "
-        "request JSON; larger ones go through POST /v1/documents/uploads",
-    )
-    document_chunking: Literal["document", "focused"] = Field(
-        default="document",
-        description="`document` (~2,000 characters at boundaries) or `focused` (512-token windows, 50 overlap)",
-    )
+    # Uploads, exports and imports: the bucket and queues adapters, erasure and the entry points reach too.
     uploads_bucket: str | None = Field(default=None, description="S3 bucket of presigned uploads (CDK, local stack)")
     upload_events_queue_url: str | None = Field(
         default=None,
@@ -218,15 +198,6 @@ class Settings(SettingsGroup):
     )
     export_queue_url: str | None = Field(
         default=None, description="The export-jobs SQS queue: POST /v1/exports sends jobs, the export worker runs them"
-    )
-    query_window_chars: int = Field(
-        default=1200, ge=100, le=20_000, description="Query-document: characters per span, by default"
-    )
-    query_token_budget: int = Field(
-        default=2000, ge=16, le=50_000, description="Query-document: tokens of spans returned, by default"
-    )
-    query_regex_timeout_s: float = Field(
-        default=1.0, gt=0, le=10, description="Query-document: time a `filter` regex may run, seconds"
     )
 
     # LLM (Claude).

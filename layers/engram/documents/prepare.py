@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engram.core.config import settings
 from engram.core.errors import EngramError, TooLarge
 from engram.core.text import content_hash, utf8_prefix
 from engram.documents.models import HARD_MAX_BYTES, ChunkingMode, DocumentOptions
+from engram.documents.settings import document_settings
 
 SYNOPSIS_HEAD_BYTES = 8 * 1024
 SYNOPSIS_OUTLINE_BYTES = 2 * 1024
@@ -40,7 +40,7 @@ def normalise_content_type(value: str) -> str:
 
 def classify(size_bytes: int) -> int:
     """The tier for a body of this many UTF-8 bytes; 413 above the hard limit."""
-    s = settings()
+    s = document_settings()
     if size_bytes > HARD_MAX_BYTES:
         raise TooLarge("content", size_bytes, HARD_MAX_BYTES, HARD_LIMIT_ALTERNATIVE)
     if size_bytes <= s.document_tier0_max_bytes:
@@ -99,6 +99,6 @@ def prepare(
         sha256=digest,
         content_type=ctype,
         tier=tier,
-        chunking=options.chunking or settings().document_chunking,
+        chunking=options.chunking or document_settings().document_chunking,
         options=options,
     )

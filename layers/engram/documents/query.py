@@ -22,7 +22,6 @@ from typing import Literal
 from uuid import UUID
 
 from engram.adapters import llm
-from engram.core.config import settings
 from engram.core.db import Conn, tenant_transaction
 from engram.core.errors import NotFound
 from engram.documents import store
@@ -38,6 +37,7 @@ from engram.documents.ranking import (
     stitch,
     term_hits,
 )
+from engram.documents.settings import document_settings
 
 BYTES_PER_TOKEN = 4
 _CITE = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
@@ -144,7 +144,7 @@ def extract_spans(
 ) -> list[tuple[int, str, float]]:
     """Spans from each segment; with `paged`, the segments are runs of one Tier-2 body, ranked
     with the body's idf and on the body's window grid, so they give the spans the whole body gives."""
-    s = settings()
+    s = document_settings()
     compiled = compile_guarded(req.filter) if req.filter and req.filter.regex else None
     deadline = time.monotonic() + s.query_regex_timeout_s
     ranked: list[tuple[int, str, float]] = []
@@ -188,7 +188,7 @@ def build_prompt(question: str, spans: list[Span]) -> str:
 
 
 def query_document(tenant_id: UUID, memory_id: UUID, req: QueryRequest) -> QueryResponse:
-    s = settings()
+    s = document_settings()
     window = req.window_chars or s.query_window_chars
     token_budget = req.token_budget or s.query_token_budget
     budget_bytes = token_budget * BYTES_PER_TOKEN

@@ -16,7 +16,6 @@ from __future__ import annotations
 from uuid import UUID
 
 from engram.adapters.queue import enqueue_embedding
-from engram.core.config import settings
 from engram.core.db import Conn, tenant_transaction
 from engram.core.errors import TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
@@ -24,13 +23,14 @@ from engram.core.models import NewMemory
 from engram.documents import store
 from engram.documents.models import HARD_MAX_BYTES, DocumentCreate, DocumentInfo, DocumentOptions, DocumentWritten
 from engram.documents.prepare import HARD_LIMIT_ALTERNATIVE, UPLOADS_ALTERNATIVE, Prepared, prepare
+from engram.documents.settings import document_settings
 from engram.memories.service import read_memory, write_memory
 
 
 def create_document(tenant_id: UUID, req: DocumentCreate, idempotency: IdempotencyKey | None = None) -> DocumentWritten:
     """Inline ingest (POST /v1/documents): up to document_inline_max_bytes, else 413 -> uploads."""
     size = len(req.content.encode())
-    limit = settings().document_inline_max_bytes
+    limit = document_settings().document_inline_max_bytes
     if size > HARD_MAX_BYTES:
         raise TooLarge("content", size, HARD_MAX_BYTES, HARD_LIMIT_ALTERNATIVE)
     if size > limit:

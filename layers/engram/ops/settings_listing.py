@@ -7,6 +7,7 @@ from engram.consolidation.settings import ConsolidationSettings
 from engram.conversations.settings import ConversationSettings
 from engram.core.config import Settings, SettingsGroup
 from engram.core.config import environment_variables as group_variables
+from engram.documents.settings import DocumentSettings
 from engram.erasure.settings import ErasureSettings
 from engram.extraction.settings import ExtractionSettings
 from engram.feedback.settings import FeedbackSettings
@@ -21,6 +22,7 @@ GROUPS: tuple[type[SettingsGroup], ...] = (
     Settings,
     ConsolidationSettings,
     ConversationSettings,
+    DocumentSettings,
     ErasureSettings,
     ExtractionSettings,
     FeedbackSettings,
