@@ -145,3 +145,28 @@ def test_every_variable_the_code_sets_for_itself_is_a_setting() -> None:
     ours = {name for name in written if not name.startswith("AWS_")}
     assert "ENGRAM_EMBED_QUEUE_URL" in ours
     assert not ours - set(known), f"add these to a settings group: {sorted(ours - set(known))}"
+
+
+def _settings_cache_clears(tree: ast.AST) -> list[int]:
+    """Lines that clear one settings accessor by hand (`settings.cache_clear()`, `recall_settings.cache_clear()`)."""
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "cache_clear"
+        and ast.unparse(node.func.value).endswith("settings")
+    ]
+
+
+def test_settings_are_reloaded_one_way() -> None:
+    """reload_settings() clears every group: clearing one by hand leaves the others stale."""
+    offenders = []
+    for folder in ("layers", "functions", "tests", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.match("layers/engram/core/config.py"):
+                continue
+            lines = _settings_cache_clears(ast.parse(path.read_text(), str(path)))
+            offenders += [f"{path.relative_to(ROOT)}:{line}" for line in lines]
+    assert not offenders, f"call engram.core.config.reload_settings() instead: {offenders}"
+    assert _settings_cache_clears(ast.parse("config.settings.cache_clear()\nrecall_settings.cache_clear()")) == [1, 2]
