@@ -1,12 +1,13 @@
-"""Settings from the environment (ENGRAM_*), read once per process: the one place the code reads it.
+"""Settings from the environment (ENGRAM_*), read once per process: the shared group, and the recipe
+every group follows. Nothing else in the code reads the environment.
 
 Where a setting lives: a field read by one capability package (layers/engram/<cap>/) is declared in
 that capability's own group, `engram.<cap>.settings` (a `SettingsGroup` read through its cached
-accessor, e.g. `recall_settings()`), and read there. A field read by several packages, or by core,
-adapters, engram_http or engram_local (the database, AWS, queue URLs, the embedder, the LLM...), is
-declared here in `Settings`, the shared group. Every group reads the same variables (`ENGRAM_<FIELD>`
-unless a field names its own); `engram settings` lists all groups (engram.ops.settings_listing), and
-`reload_settings()` reads them all afresh."""
+accessor, e.g. `recall_settings()`), and read there only. A field read by several packages, or by
+core, adapters or an entry point (engram_http, engram_local, ops: the database, AWS, queue URLs, the
+embedder, the LLM...), is declared here in `Settings`, the shared group. Every group reads the same
+kind of variable (`ENGRAM_<FIELD>` unless a field names its own); `engram settings` lists all groups
+(engram.ops.settings_listing), and `reload_settings()` reads them all afresh."""
 
 from __future__ import annotations
 
