@@ -103,7 +103,8 @@ def test_the_authorizer_leaves_an_unchecked_key_to_the_route_at_once(api, databa
             "key_check": "route",
         },
     }
-    assert seconds < 3.0, seconds  # API Gateway gives an authorizer 10 s; Aurora takes ~15 s to resume
+    # API Gateway gives an authorizer 10 s; Aurora takes ~15 s to resume: 5 s leaves room for a loaded machine.
+    assert seconds < 5.0, seconds
 
 
 @pytest.mark.parametrize("function, path", [("memories", "/v1/memories"), ("mcp", "/mcp")])

@@ -15,8 +15,9 @@ import pytest
 
 from engram_local.lambda_runtime import invoke
 
-# A database probe is one 2 s attempt; the alternative these tests rule out is the 25 s wait (or
-# libpq's default of none). 5 s tells the two apart with room for a machine running other jobs.
+# A database probe is one 2 s attempt and a secret read one 1 s attempt; the alternatives these tests
+# rule out are the 25 s wait (or libpq's default of none) and botocore's 60 s x 5. 5 s tells them
+# apart with room for a machine running other jobs.
 PROBE_BOUND_S = 5.0
 
 
@@ -77,7 +78,7 @@ def _assert_unavailable(status: int, body: dict[str, Any], headers: dict[str, An
 def test_health_is_200_when_the_database_answers(stack) -> None:
     status, body, _, seconds = _health()
     assert (status, body) == (200, {"status": "ok", "database": "ok"})
-    assert seconds < 2
+    assert seconds < PROBE_BOUND_S
 
 
 def test_liveness_answers_without_the_database(stack, settings_env, silent_port) -> None:
@@ -89,7 +90,7 @@ def test_liveness_answers_without_the_database(stack, settings_env, silent_port)
     started = time.monotonic()
     reply = gateway.handle("GET", "/v1/health/live", {}, b"")
     assert (reply.status, json.loads(reply.body)) == (200, {"status": "ok"})
-    assert time.monotonic() - started < 0.5  # no connection attempt (one would wait the 2 s probe)
+    assert time.monotonic() - started < 1.5  # no connection attempt (one would wait the 2 s probe)
     assert _health()[0] == 503  # while the database check cannot reach it
 
 
@@ -124,21 +125,22 @@ def test_a_secret_that_cannot_be_read_is_a_quick_503_and_never_a_500(stack, secr
     secret_env(missing, ENGRAM_DB_CONNECT_WAIT_S="0")
     status, body, headers, seconds = _health()
     _assert_unavailable(status, body, headers, "database_secret")
-    assert seconds < 2.0
+    assert seconds < PROBE_BOUND_S
     assert _authorizer_context(tenant.key)["key_check"] == "route"
     reply = api_for(tenant.key).get("/v1/stats")
     _assert_unavailable(reply.status, reply.body, reply.headers, "database_secret")
 
 
-def test_an_unreachable_secrets_endpoint_is_a_503_within_two_seconds(stack, secret_env, silent_port, tenant) -> None:
+def test_an_unreachable_secrets_endpoint_is_a_quick_503(stack, secret_env, silent_port, tenant) -> None:
     arn = "arn:aws:secretsmanager:us-east-1:000000000000:secret:engram-db-AbCdEf"
     secret_env(arn, secrets_endpoint=f"http://127.0.0.1:{silent_port}", ENGRAM_DB_CONNECT_WAIT_S="0")
     status, body, headers, seconds = _health()
     _assert_unavailable(status, body, headers, "database_secret")
-    assert seconds < 2.0, seconds  # one attempt of ENGRAM_DB_SECRET_TIMEOUT_S (1 s), not botocore's 60 s x 5
+    # One attempt of ENGRAM_DB_SECRET_TIMEOUT_S (1 s), not botocore's 60 s x 5; room for a loaded machine.
+    assert seconds < PROBE_BOUND_S, seconds
     started = time.monotonic()
     assert _authorizer_context(tenant.key)["key_check"] == "route"
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < PROBE_BOUND_S
 
 
 def test_a_secret_naming_a_host_that_never_answers_is_a_503_naming_the_database(stack, secret_env, silent_port) -> None:
