@@ -194,21 +194,10 @@ def candidate_statement(
         scoped=scoped,
         vec=vec,
         kw=kw,
-        found=_FOUND.format(
-            columns=select_list(CandidateRow, expressions=_FOUND_FIELDS | weights[0], leave_out=_LATER),
-            weights_join=weights[1],
-        ),
+        found=_FOUND.format(columns=_FOUND_COLUMNS[q.feedback], weights_join=weights[1]),
         validity=_VALID_AT,
         sessions=_SESSIONS if sessions else sql.SQL(""),
-        rows=select_list(
-            CandidateRow,
-            "f",
-            expressions={
-                "rank": sql.SQL("f.rank::float8"),
-                "session_total": sql.SQL("s.total" if sessions else "NULL::float8"),
-                "critical_rank": sql.SQL("NULL::bigint"),
-            },
-        ),
+        rows=_OUTER_COLUMNS[sessions],
         join=_SESSIONS_JOIN if sessions else sql.SQL(""),
         pinned=pinned,
     )
@@ -382,29 +371,43 @@ def _critical_sql(where: sql.Composable) -> sql.Composed:
     """The critical memories the filters leave, valid now (or at as_of), as candidate rows (each memory's
     first chunk) numbered by critical_rank: most important first, then newest; at most
     %(critical_limit)s. Found through memories_critical (migration 0030)."""
-    first_chunks = select_list(
-        CandidateRow,
-        expressions=_ROW_FIELDS
-        | {name: sql.SQL("NULL::float8") for name in ("sim", "rank", "feedback_weight", "session_total")}
-        | {"feedback_updated_at": sql.SQL("NULL::timestamptz")},
-        leave_out=("critical_rank",),
-    )
     return sql.SQL(
         "SELECT {rows} FROM (SELECT DISTINCT ON (m.id) {first_chunks}"
         " FROM memories m JOIN chunks c ON c.memory_id = m.id WHERE m.critical AND m.status = 'active'"
         " AND {where} {validity} ORDER BY m.id, c.position) f"
         " ORDER BY critical_rank LIMIT %(critical_limit)s"
-    ).format(
-        rows=select_list(
-            CandidateRow,
-            "f",
-            expressions={
-                "critical_rank": sql.SQL(
-                    "row_number() OVER (ORDER BY f.importance DESC, f.created_at DESC, f.memory_id)"
-                )
-            },
-        ),
-        first_chunks=first_chunks,
-        where=where,
-        validity=_VALID_AT,
+    ).format(rows=_CRITICAL_COLUMNS, first_chunks=_CRITICAL_FIRST_CHUNKS, where=where, validity=_VALID_AT)
+
+
+# The SELECT lists, built once (a recall runs the statement with one of each pair): by feedback weights
+# or none; by the session totals or none.
+_FOUND_COLUMNS = {
+    feedback: select_list(CandidateRow, expressions=_FOUND_FIELDS | weights[0], leave_out=_LATER)
+    for feedback, weights in ((True, _FEEDBACK_WEIGHTS), (False, _NO_FEEDBACK_WEIGHTS))
+}
+_OUTER_COLUMNS = {
+    sessions: select_list(
+        CandidateRow,
+        "f",
+        expressions={
+            "rank": sql.SQL("f.rank::float8"),
+            "session_total": sql.SQL("s.total" if sessions else "NULL::float8"),
+            "critical_rank": sql.SQL("NULL::bigint"),
+        },
     )
+    for sessions in (True, False)
+}
+_CRITICAL_FIRST_CHUNKS = select_list(
+    CandidateRow,
+    expressions=_ROW_FIELDS
+    | {name: sql.SQL("NULL::float8") for name in ("sim", "rank", "feedback_weight", "session_total")}
+    | {"feedback_updated_at": sql.SQL("NULL::timestamptz")},
+    leave_out=("critical_rank",),
+)
+_CRITICAL_COLUMNS = select_list(
+    CandidateRow,
+    "f",
+    expressions={
+        "critical_rank": sql.SQL("row_number() OVER (ORDER BY f.importance DESC, f.created_at DESC, f.memory_id)")
+    },
+)
