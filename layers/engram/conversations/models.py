@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -99,6 +100,23 @@ class AppendResult(BaseModel):
     count: int
     replayed: bool = Field(description="True when this idempotency key was seen before; nothing was written")
     messages: list[Message]
+
+
+@dataclass(frozen=True, slots=True)
+class WindowMessage:
+    """A turn as the readers of a window take it (recall's attached turns, a task's events): a plain
+    row, not a validated model, since a recall reads a hundred of them."""
+
+    id: UUID
+    conversation_id: UUID
+    seq: int
+    role: str
+    content: str
+    tool_call_id: str | None
+    tool_name: str | None
+    metadata: Any
+    created_at: datetime
+    redacted_at: datetime | None
 
 
 class MessagePage(BaseModel):

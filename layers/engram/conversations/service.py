@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 from uuid import UUID
 
 from engram.adapters.llm import llm_unavailable
@@ -26,6 +25,7 @@ from engram.conversations.models import (
     MessageCreate,
     MessagePage,
     MessagesAppend,
+    WindowMessage,
 )
 from engram.conversations.settings import conversation_settings
 from engram.conversations.store import (
@@ -280,7 +280,7 @@ def list_messages(
 # --- in the caller's transaction, for other capabilities ------------------------------------------
 
 
-def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
+def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], WindowMessage]:
     """The original messages of several windows (conversation, first seq, last seq) at once, keyed by
     (conversation_id, seq): recall attaches them to its conversation results."""
     return store.messages_for_windows(conn, spans)

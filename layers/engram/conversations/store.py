@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 from psycopg import sql
@@ -17,6 +16,7 @@ from engram.conversations.models import (
     DeletedConversation,
     Message,
     MessageCreate,
+    WindowMessage,
 )
 from engram.conversations.settings import conversation_settings
 from engram.conversations.windows import Window, format_window, neighbour_context, windows_to_rebuild
@@ -313,13 +313,18 @@ def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int)
         conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk_id))
 
 
-def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], dict[str, Any]]:
+_WINDOW_MESSAGES = sql.SQL(
+    "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
+    " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
+).format(select_list(WindowMessage, "m"))
+
+
+def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], WindowMessage]:
     """The original rows of several windows at once, keyed by (conversation_id, seq)."""
     if not spans:
         return {}
-    query = sql.SQL(
-        "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
-        " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
-    ).format(select_list(Message, "m"))
-    rows = conn.execute(query, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans])).fetchall()
-    return {(r["conversation_id"], r["seq"]): r for r in rows}
+    with conn.cursor(row_factory=class_row(WindowMessage)) as cur:
+        rows = cur.execute(
+            _WINDOW_MESSAGES, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans])
+        ).fetchall()
+    return {(m.conversation_id, m.seq): m for m in rows}

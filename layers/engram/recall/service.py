@@ -442,5 +442,5 @@ def _attach_messages(conn: Conn, hits: list[RecallHit]) -> None:
             if (h.conversation_id, q) in rows
         ]
         if h.chunk.truncated:
-            found = [m for m in found if m["content"][:40] in h.chunk.text]
-        h.messages = [RecalledMessage.model_validate(m) for m in found]
+            found = [m for m in found if m.content[:40] in h.chunk.text]
+        h.messages = [RecalledMessage.model_validate(m, from_attributes=True) for m in found]

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from engram.adapters.embeddings.base import Embedder
 from engram.conversations import service as conversations
+from engram.conversations.models import WindowMessage
 from engram.core.db import tenant_transaction
 from engram.graph import service as graph
 from engram.recall import service as recall
@@ -51,9 +52,9 @@ def _checkpoint_line(c: Checkpoint) -> str:
     return "\n".join(lines)
 
 
-def _event_line(e: dict[str, Any]) -> str:
-    who = e["role"] + (f" {e['tool_name']}" if e.get("tool_name") else "")
-    return f"#{e['seq']} {who}: {e['content']}"
+def _event_line(e: WindowMessage) -> str:
+    who = e.role + (f" {e.tool_name}" if e.tool_name else "")
+    return f"#{e.seq} {who}: {e.content}"
 
 
 def _section(fitted: Fitted, room: int) -> ContextSection:
@@ -132,12 +133,12 @@ def task_context(tenant_id: UUID, task_id: UUID, req: TaskContextRequest, embedd
         checkpoints=cps.items,
         events=[
             ContextEvent(
-                seq=e["seq"],
-                role=e["role"],
+                seq=e.seq,
+                role=e.role,
                 text=line.split(": ", 1)[1] if ": " in line else "",
-                created_at=e["created_at"],
+                created_at=e.created_at,
                 truncated=line != _event_line(e),
-                redacted=e["redacted_at"] is not None,
+                redacted=e.redacted_at is not None,
             )
             for e, line in zip(evs.items, evs.lines, strict=True)
         ],
