@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import class_row
+from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
 from engram.core.select_lists import select_list
@@ -25,12 +25,11 @@ from engram.recall.rows import CandidateRow, TraceTarget
 def chunk_vectors(conn: Conn, chunk_ids: list[UUID]) -> dict[UUID, list[float]]:
     """The stored vectors of these chunks (those that have one). As float4 arrays in binary: psycopg reads
     them in C, six times faster than parsing pgvector's text (400 x 384-d: ~60 ms against ~390)."""
-    with conn.cursor(binary=True) as cur:
-        rows = cur.execute(
-            "SELECT id, embedding::real[] AS embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL",
-            (chunk_ids,),
+    with conn.cursor(binary=True, row_factory=tuple_row) as cur:
+        rows: list[tuple[UUID, list[float]]] = cur.execute(
+            "SELECT id, embedding::real[] FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL", (chunk_ids,)
         ).fetchall()
-    return {r["id"]: r["embedding"] for r in rows}
+    return dict(rows)
 
 
 # The pending-vector count stops here: recall only says "N+" beyond it.
@@ -99,17 +98,20 @@ def scan_settings_and_pending(conn: Conn, plan: RecallPlan, scan: ScanSettings) 
         "sparse_share": scan.sparse_share,
     }
     statement = _scan_settings_and_pending_sql(plan.where, plan.scope if scan.count_scope else None)
-    row = conn.execute(statement, params).fetchone()
+    with conn.cursor(row_factory=tuple_row) as cur:
+        row = cur.execute(statement, params).fetchone()
     if row is None:
         return None
-    return ScanCounts(n=row["n"], scope_rows=row.get("scope_rows"), table_rows=row.get("table_rows"))
+    _, _, _, n, *scope = row  # three set_config results, the pending count, and the scope's two counts
+    return ScanCounts(n=n, scope_rows=scope[0] if scope else None, table_rows=scope[1] if scope else None)
 
 
 def vector_ids(conn: Conn, plan: RecallPlan, q: CandidateQuery, exact: bool) -> list[UUID]:
     """The vector top-k's chunk ids, best first (candidate_store.vector_sql)."""
     assert q.vector is not None
     params = plan.params | {"qvec": q.vector.literal, "model": q.vector.model_id, "k": q.k}
-    return [r["id"] for r in conn.execute(vector_sql(plan, q.vector.dimension, exact), params).fetchall()]
+    with conn.cursor(row_factory=scalar_row) as cur:
+        return list(cur.execute(vector_sql(plan, q.vector.dimension, exact), params).fetchall())
 
 
 def candidate_rows(conn: Conn, plan: RecallPlan, q: CandidateQuery, strategy: ScanStrategy) -> list[CandidateRow]:
