@@ -316,17 +316,18 @@ def reader_snapshot(tenant_id: UUID | str, caught_up: Callable[[Conn], bool] | N
             if reader is None:
                 break
             time.sleep(wait_s)
-            attempt = ExitStack()
-            try:
-                candidate = attempt.enter_context(_transaction(str(tenant_id), snapshot=True, on=reader))
-            except DependencyDown:  # the reader went away while idle: the writer it is
-                reader.close()
-                break
-            if caught_up is None or caught_up(candidate):
-                chosen.push(attempt.pop_all())
-                conn = candidate
-                break
-            attempt.close()  # a new transaction takes a newer snapshot
+            # A snapshot that has not caught up ends here (a new transaction takes a newer one); one
+            # that has is handed to `chosen`, and a failure in `caught_up` rolls it back.
+            with ExitStack() as attempt:
+                try:
+                    candidate = attempt.enter_context(_transaction(str(tenant_id), snapshot=True, on=reader))
+                except DependencyDown:  # the reader went away while idle: the writer it is
+                    reader.close()
+                    break
+                if caught_up is None or caught_up(candidate):
+                    chosen.push(attempt.pop_all())
+                    conn = candidate
+                    break
             behind = True
         if conn is None:
             if behind:  # how often this happens is the replica lag an operator should know of
