@@ -79,6 +79,8 @@ def _statement_text(value: object) -> str | None:
 
 
 def _functions_of(target: object) -> list[FunctionType]:
+    if isinstance(target, tuple | list):  # a module-level table of functions (export's record streams)
+        return [f for item in target for f in _functions_of(item)]
     if isinstance(target, FunctionType):
         return [target] if _own(target) else []
     if isinstance(target, type) and _own(target):

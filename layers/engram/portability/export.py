@@ -9,7 +9,7 @@ file (a big tenant never sits in memory) and uploads it (boto3 switches to a mul
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 from uuid import UUID
@@ -135,6 +135,20 @@ def _plain_line(record_type: str, row: object) -> dict[str, Any]:
     return out
 
 
+# The records after the memories, in the file's order (an import reads them back in it): each with
+# the ExportCounts field that counts it and the query that streams it.
+_PLAIN_RECORDS: tuple[tuple[str, str, Callable[[Conn, str | None], Iterable[object]]], ...] = (
+    ("link", "links", store.stream_links),
+    ("conversation", "conversations", store.stream_conversations),
+    ("message", "messages", store.stream_messages),
+    ("task", "tasks", task_store.stream_tasks),
+    ("checkpoint", "checkpoints", task_store.stream_checkpoints),
+    ("topic", "topics", store.stream_topics),
+    ("extraction_settings", "extraction_settings", derivation_store.stream_extraction_settings),
+    ("extraction_run", "extraction_runs", derivation_store.stream_extraction_runs),
+)
+
+
 def write_export(
     tenant_id: UUID, namespace: str | None, out: IO[bytes], caught_up: Callable[[Conn], bool] | None = None
 ) -> ExportCounts:
@@ -149,30 +163,12 @@ def write_export(
             counts.versions += len(memory.versions)
             counts.evidence += len(memory.evidence)
             counts.documents += memory.document_tier is not None
-        for link in store.stream_links(conn, namespace):
-            out.write(line(_plain_line("link", link)))
-            counts.links += 1
-        for conversation in store.stream_conversations(conn, namespace):
-            out.write(line(_plain_line("conversation", conversation)))
-            counts.conversations += 1
-        for message in store.stream_messages(conn, namespace):
-            out.write(line(_plain_line("message", message)))
-            counts.messages += 1
-        for task in task_store.stream_tasks(conn, namespace):
-            out.write(line(_plain_line("task", task)))
-            counts.tasks += 1
-        for checkpoint in task_store.stream_checkpoints(conn, namespace):
-            out.write(line(_plain_line("checkpoint", checkpoint)))
-            counts.checkpoints += 1
-        for topic in store.stream_topics(conn, namespace):
-            out.write(line(_plain_line("topic", topic)))
-            counts.topics += 1
-        for config in derivation_store.stream_extraction_settings(conn, namespace):
-            out.write(line(_plain_line("extraction_settings", config)))
-            counts.extraction_settings += 1
-        for run in derivation_store.stream_extraction_runs(conn, namespace):
-            out.write(line(_plain_line("extraction_run", run)))
-            counts.extraction_runs += 1
+        for record_type, counted, stream in _PLAIN_RECORDS:
+            n = 0
+            for row in stream(conn, namespace):
+                out.write(line(_plain_line(record_type, row)))
+                n += 1
+            setattr(counts, counted, n)
     return counts
 
 
