@@ -144,6 +144,7 @@ def test_an_update_supersedes_an_invalidation_ends_and_undo_puts_them_back(api, 
             "malformed",
         ),
         ({"summary": "x", "memories": "not a list"}, "malformed"),
+        ("I can't help with that.", "did not call record_memories"),  # a refusal: text, no tool call
     ],
 )
 def test_a_failing_model_writes_nothing_is_retried_then_failed(api, tenant, model, answer, why):
