@@ -10,6 +10,9 @@ then asks their questions over real HTTP (`budget_chars` 2,000 / 4,000 / 8,000 a
 off), the four shapes alternating question by question so a load spike falls on all of them alike.
 `bench/perf/recall_latency.py` is the same figure on bare memories.
 
+`--phases`: the budget-4,000 request in process, the wall time of each step of a recall (the query's
+embedding, the scan strategy, the candidate statement, the ranking, shaping, attaching messages, the
+graph and evidence lookups, the recall event and commit) and of the request around it, median per request.
 `--explain`: every SQL statement one recall runs (budget 4,000), replayed in its transaction with
 `EXPLAIN (ANALYZE, BUFFERS)`; the median server time of each over the questions. `--profile`: the
 request in process (gateway stand-in, handler, recall) under cProfile, its CPU time by function.
@@ -170,11 +173,71 @@ def profile(key: str, asked: list[tuple[str, str]], top: int) -> None:
     stats.sort_stats("cumulative").print_stats(top)
 
 
+# The steps of engram.recall.service.recall that --phases times, by the names the service calls them.
+PHASES = (
+    "_embed_query",
+    "scan_strategy",
+    "candidate_rows",
+    "_rank",
+    "shape_results",
+    "_attach_messages",
+    "_touch_and_attach_graph",
+    "attach_evidence",
+)
+
+
+def phases(key: str, asked: list[tuple[str, str]]) -> None:
+    """The budget-4,000 request in process, each recall step's wall time (the service's functions wrapped
+    with a clock), and what is left: the transaction, the recall event and commit, the response, the
+    gateway stand-in and handler. Median ms per request."""
+    from engram.recall import service
+    from engram_http.routes import recall as route
+
+    spent: dict[str, float] = defaultdict(float)
+    per_request: dict[str, list[float]] = defaultdict(list)
+    originals = {name: getattr(service, name) for name in (*PHASES, "recall")}
+
+    def timed(name: str) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return originals[name](*args, **kwargs)
+            finally:
+                spent[name] += (time.perf_counter() - started) * 1000
+
+        return run
+
+    for name in originals:
+        setattr(service, name, timed(name))
+    setattr(route, "recall", service.recall)  # noqa: B010 (the route imported the function itself)
+    try:
+        for namespace, query in asked:
+            spent.clear()
+            started = time.perf_counter()
+            call(key, "POST", "/v1/recall", budget_4000(namespace, query))
+            total = (time.perf_counter() - started) * 1000
+            for name in PHASES:
+                per_request[name].append(spent[name])
+            per_request["rest of recall (transaction, event, commit, response)"].append(
+                spent["recall"] - sum(spent[name] for name in PHASES)
+            )
+            per_request["around recall (gateway stand-in, authorizer, handler, JSON)"].append(total - spent["recall"])
+            per_request["whole request"].append(total)
+    finally:
+        for name, original in originals.items():
+            setattr(service, name, original)
+        setattr(route, "recall", originals["recall"])  # noqa: B010
+    print(f"\nIn process, budget 4,000, wall ms per request (median of {len(asked)}):")
+    for name, ms in per_request.items():
+        print(f"  {statistics.median(ms):7.2f} ms  {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=int, default=150, help="questions, round robin over the dialogues")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each statement of a recall")
     parser.add_argument("--profile", action="store_true", help="cProfile the request in process")
+    parser.add_argument("--phases", action="store_true", help="each recall step's wall time, in process")
     parser.add_argument("--top", type=int, default=40, help="functions the profile prints")
     parser.add_argument(
         "--serve", action="store_true", help="after the figures, keep the server up (its URL and key printed)"
@@ -212,6 +275,8 @@ def main() -> None:
                 )
         if args.explain:
             explain(dev_tenant(stack.dsn), server.key, asked[:40])
+        if args.phases:
+            phases(server.key, asked)
         if args.profile:
             profile(server.key, asked, args.top)
         if args.serve:  # another client (another build's server beside it) asks the same questions

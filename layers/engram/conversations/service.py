@@ -29,6 +29,7 @@ from engram.conversations.models import (
 )
 from engram.conversations.settings import conversation_settings
 from engram.conversations.store import (
+    AskedWindowMessages,
     ConversationRow,
     KeyedAppend,
     conversation_page,
@@ -51,13 +52,16 @@ from engram.core.errors import Conflict, InvalidField, NotFound, TooLarge
 from engram.core.idempotency import IdempotencyKey, remember, replay
 from engram.core.models import PG_INTEGER_MAX
 
-# messages_for_windows is part of this service: recall attaches the original turns inside its own transaction.
+# messages_for_windows and ask_window_messages are part of this service: recall attaches the original turns
+# inside its own transaction.
 # window_conversation too: an import writes conversations and messages, then builds their windows.
 # one_turn_speaker too: recall raises the turns of a speaker its query names.
 # save_extraction, restore_summary and extraction_off too: extraction reads the turns, keeps the summary
 # and the watermark in the conversation's row, inside its own transaction.
 __all__ = [
+    "AskedWindowMessages",
     "append_messages",
+    "ask_window_messages",
     "conversation_in",
     "create_conversation",
     "create_ledger",
@@ -278,6 +282,11 @@ def list_messages(
 
 
 # --- in the caller's transaction, for other capabilities ------------------------------------------
+
+
+def ask_window_messages(conn: Conn, spans: list[tuple[UUID, int, int]]) -> AskedWindowMessages:
+    """messages_for_windows, sent now and read later (`.read()`): in a pipeline, with other statements."""
+    return store.ask_window_messages(conn, spans)
 
 
 def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], WindowMessage]:

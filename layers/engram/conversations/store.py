@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from psycopg import sql
+from psycopg import Cursor, sql
 from psycopg.rows import class_row, scalar_row, tuple_row
 
 from engram.conversations.models import (
@@ -319,12 +319,30 @@ _WINDOW_MESSAGES = sql.SQL(
 ).format(select_list(WindowMessage, "m"))
 
 
+@dataclass(frozen=True)
+class AskedWindowMessages:
+    """The original rows of several windows, asked for and read later: in a pipeline the rows arrive
+    with its sync (recall sends the query with its recall event and commit, one round trip)."""
+
+    cursor: Cursor[WindowMessage] | None
+
+    def read(self) -> dict[tuple[UUID, int], WindowMessage]:
+        """The rows keyed by (conversation_id, seq)."""
+        if self.cursor is None:
+            return {}
+        with self.cursor as cur:
+            return {(m.conversation_id, m.seq): m for m in cur.fetchall()}
+
+
+def ask_window_messages(conn: Conn, spans: list[tuple[UUID, int, int]]) -> AskedWindowMessages:
+    """Send the query for the original rows of several windows (conversation, first seq, last seq)."""
+    if not spans:
+        return AskedWindowMessages(None)
+    cur = conn.cursor(row_factory=class_row(WindowMessage))
+    cur.execute(_WINDOW_MESSAGES, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]))
+    return AskedWindowMessages(cur)
+
+
 def messages_for_windows(conn: Conn, spans: list[tuple[UUID, int, int]]) -> dict[tuple[UUID, int], WindowMessage]:
     """The original rows of several windows at once, keyed by (conversation_id, seq)."""
-    if not spans:
-        return {}
-    with conn.cursor(row_factory=class_row(WindowMessage)) as cur:
-        rows = cur.execute(
-            _WINDOW_MESSAGES, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans])
-        ).fetchall()
-    return {(m.conversation_id, m.seq): m for m in rows}
+    return ask_window_messages(conn, spans).read()

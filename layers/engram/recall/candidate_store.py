@@ -254,7 +254,9 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.
     both the words' document frequencies and each row's rank: no per-row subquery, no second count.
     Matches are grouped and joined by the word's text, not its tsquery (sorting tsqueries is slow).
     Rows holding the same words tie on their weights; the one with fewer distinct words leads by a
-    millionth, so ties break by content (an id would not survive an export and import).
+    millionth, so ties break by content (an id would not survive an export and import). The arithmetic is
+    float8, each row's sum rounded to 9 places so the order its words were added in cannot split a tie:
+    numeric arithmetic on every match was a sixth of the statement.
     The rows a word may match come from one of two sources. Without a scope: the GIN index on tsv
     through tenant_chunks (migration 0004). With `scoped_rows` (the scope's rows are few): candidate_statement's
     `scoped` rows, found by the partial indexes that find a tenant's rows, read once and matched in
@@ -293,10 +295,12 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.
         " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
         " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
         " c.conversation_id IS NOT NULL AS turn, length(c.tsv) AS lexemes FROM words JOIN {found}),"
-        " idf AS MATERIALIZED (SELECT d.q, ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS w"
+        " idf AS MATERIALIZED (SELECT d.q,"
+        " ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS w"
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
-        " kw AS MATERIALIZED (SELECT m.id, sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)"
-        " + 1e-6 / (1 + min(m.lexemes)) AS rank,"
+        " kw AS MATERIALIZED (SELECT m.id,"
+        " round(sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)::numeric, 9)::float8"
+        " + 1e-6::float8 / (1 + min(m.lexemes)) AS rank,"
         " array_agg(m.q) FILTER (WHERE m.own AND m.turn) AS terms"
         " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
     ).format(found=found, total=total, context=sql.Literal(float(q.context_word_weight)))
@@ -317,7 +321,8 @@ _ROW_FIELDS: dict[str, sql.Composable] = {
     "kind": sql.SQL("c.kind"),
     "layer": sql.SQL("m.layer"),
     "tags": sql.SQL("COALESCE(m.tags, c.tags)"),
-    "importance": sql.SQL("COALESCE(m.importance, 0.5)"),
+    # real, read in binary, is its float4 value (0.699999988 for 0.7): as numeric first, the value stored
+    "importance": sql.SQL("COALESCE(m.importance::numeric, 0.5)::float8"),
     "source": sql.SQL("c.source"),
     "created_at": sql.SQL("COALESCE(m.created_at, c.occurred_at)"),
     "last_accessed": sql.SQL("m.last_accessed"),
@@ -336,10 +341,10 @@ _FOUND = sql.SQL(
 )
 # ranking.rank_sessions' session list: each session's (a conversation's turns of one UTC day) sum of the
 # query words' weights that its candidate turns hold themselves, each word once. Summed here: read back
-# as each row's words, parsing them was a third of the rows' fetch. The weights are numeric, so the sum
-# does not depend on the order: sessions holding the same words tie.
+# as each row's words, parsing them was a third of the rows' fetch. The weights are summed as numeric,
+# so the sum does not depend on the order: sessions holding the same words tie.
 _SESSIONS = sql.SQL(
-    ", sessions AS (SELECT s.conversation_id, s.day, sum(idf.w)::float8 AS total"
+    ", sessions AS (SELECT s.conversation_id, s.day, sum(idf.w::numeric)::float8 AS total"
     " FROM (SELECT DISTINCT f.conversation_id, (f.occurred_at AT TIME ZONE 'UTC')::date AS day, t.q"
     " FROM found f, unnest(f.terms) AS t(q) WHERE f.terms IS NOT NULL) s"
     " JOIN idf ON idf.q = s.q GROUP BY s.conversation_id, s.day)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from aws_lambda_powertools import Logger
@@ -53,6 +54,9 @@ from engram.recall.store import (
     vector_ids,
 )
 from engram.recall.trace import trace_recall
+
+if TYPE_CHECKING:  # imported where used: conversation results only
+    from engram.conversations.service import AskedWindowMessages
 
 __all__ = [
     "recall",
@@ -128,11 +132,11 @@ def recall(
             if req.trace
             else None
         )
-        if req.format == "full":
-            _attach_messages(conn, hits)
         used = _touch_and_attach_graph(conn, tenant_id, hits, req, used, req.as_of or now, read_only)
         used = attach_evidence(conn, hits, req.budget_chars, used)
-        with conn.pipeline():  # the recall event travels with the commit: no round trip of its own
+        # The windows' messages and the recall event travel with the commit: no round trip of their own.
+        with conn.pipeline():
+            messages = _ask_messages(conn, hits) if req.format == "full" else None
             recall_id = (
                 feedback.record_recall(
                     conn,
@@ -145,6 +149,8 @@ def recall(
                 else None
             )
             conn.commit()
+    if messages is not None:
+        _attach_messages(hits, messages)
     results: list[RecallHit | CompactHit] = [*hits] if req.format == "full" else [compact(h) for h in hits]
     return RecallResponse(
         results=results,
@@ -417,22 +423,27 @@ def _neighbour(memory: MemorySummary, link: Link, path: list[UUID], depth: int) 
     )
 
 
-def _attach_messages(conn: Conn, hits: list[RecallHit]) -> None:
-    """Conversation results carry their window's original messages, word for word.
-
-    When budget_chars cut a window's text, only the messages whose line made it into the text
-    are attached, so the budget still bounds what the caller reads.
-    """
-    from engram.conversations.service import messages_for_windows
+def _ask_messages(conn: Conn, hits: list[RecallHit]) -> AskedWindowMessages:
+    """Ask for the conversation results' original messages (read after the recall's pipeline syncs)."""
+    from engram.conversations.service import ask_window_messages  # conversation results only
 
     spans = [
         (h.conversation_id, h.chunk.seq_from, h.chunk.seq_to)
         for h in hits
         if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None
     ]
-    if not spans:
+    return ask_window_messages(conn, spans)
+
+
+def _attach_messages(hits: list[RecallHit], asked: AskedWindowMessages) -> None:
+    """Conversation results carry their window's original messages, word for word.
+
+    When budget_chars cut a window's text, only the messages whose line made it into the text
+    are attached, so the budget still bounds what the caller reads.
+    """
+    rows = asked.read()
+    if not rows:
         return
-    rows = messages_for_windows(conn, spans)
     for h in hits:
         if h.conversation_id is None or h.chunk.seq_from is None or h.chunk.seq_to is None:
             continue
