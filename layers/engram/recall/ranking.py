@@ -110,16 +110,16 @@ def rank_sessions(candidates: list[Candidate]) -> None:
     query: engram.recall.store). With query rewrites, a session takes the highest sum any of the queries
     gave it."""
     totals: dict[tuple[UUID, date], float] = {}
-    keys = [session_key(c.row) for c in candidates]
-    for c, key in zip(candidates, keys, strict=True):
-        total = c.row.session_total
-        if key is not None and total:
-            totals[key] = max(totals.get(key, 0.0), total)
+    # Only a turn with a total is in the list: the others' sessions are not looked up at all.
+    keyed = [(c, key) for c in candidates if c.row.session_total and (key := session_key(c.row)) is not None]
+    for c, key in keyed:
+        totals[key] = max(totals.get(key, 0.0), c.row.session_total or 0.0)
     ordered = sorted(totals.values())
-    for c, key in zip(candidates, keys, strict=True):
-        total = totals.get(key) if key is not None else None
+    for c in candidates:
+        c.session_rank = None
+    for c, key in keyed:
         # the sessions above it: those past the last total equal to its own
-        c.session_rank = None if not total else 1 + len(ordered) - bisect.bisect_right(ordered, total)
+        c.session_rank = 1 + len(ordered) - bisect.bisect_right(ordered, totals[key])
 
 
 def named_speakers(candidates: list[Candidate], query: str) -> set[str]:
