@@ -11,9 +11,8 @@ off), the four shapes alternating question by question so a load spike falls on 
 `bench/perf/recall_latency.py` is the same figure on bare memories.
 
 `--phases`: the budget-4,000 request in process, the wall time of each step of a recall (the query's
-embedding, on its own thread beside the scan strategy; the candidate statement, the ranking, shaping,
-attaching messages, the graph and evidence lookups, the recall event and commit) and of the request
-around it, median per request.
+embedding, the scan strategy, the candidate statement, the ranking, shaping, attaching messages, the
+graph and evidence lookups, the recall event and commit) and of the request around it, median per request.
 `--explain`: every SQL statement one recall runs (budget 4,000), replayed in its transaction with
 `EXPLAIN (ANALYZE, BUFFERS)`; the median server time of each over the questions. `--profile`: the
 request in process (gateway stand-in, handler, recall) under cProfile, its CPU time by function.
@@ -176,7 +175,7 @@ def profile(key: str, asked: list[tuple[str, str]], top: int) -> None:
 
 # The steps of engram.recall.service.recall that --phases times, by the names the service calls them.
 PHASES = (
-    "_embed_query",  # on a worker thread, beside the transaction's start and scan_strategy
+    "_embed_query",
     "scan_strategy",
     "candidate_rows",
     "_rank",
@@ -219,8 +218,8 @@ def phases(key: str, asked: list[tuple[str, str]]) -> None:
             total = (time.perf_counter() - started) * 1000
             for name in PHASES:
                 per_request[name].append(spent[name])
-            per_request["rest of recall (transaction, waiting for the embedding, event, commit, response)"].append(
-                spent["recall"] - sum(spent[name] for name in PHASES if name != "_embed_query")
+            per_request["rest of recall (transaction, event, commit, response)"].append(
+                spent["recall"] - sum(spent[name] for name in PHASES)
             )
             per_request["around recall (gateway stand-in, authorizer, handler, JSON)"].append(total - spent["recall"])
             per_request["whole request"].append(total)

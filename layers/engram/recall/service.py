@@ -9,7 +9,6 @@ keyword + recency still answer and the response says what was missing in `degrad
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -81,24 +80,25 @@ def recall(
         )
     req = within
     s = settings()
-    embedding = _start_embedding(req, embedder)
-    rewrite_notes: list[str] = []
-    rewrites = rewrite_query(tenant_id, req, rewrite_notes) if req.rewrite_query else []
+    degraded: list[str] = []
+    qvec = _embed_query(req, embedder, degraded)
+    rewrites = rewrite_query(tenant_id, req, degraded) if req.rewrite_query else []
+    rewrite_vectors = embed_rewrites(rewrites, qvec, embedder)
     now = datetime.now(UTC)
     with tenant_transaction(tenant_id) as conn:
-        topic_memories = _topic_memories(conn, req)
+        topic_memories = None
+        if req.topics:
+            # Imported here: the topics package brings numpy, which recalls without a topic filter
+            # should not pay for on a cold start (~60 ms).
+            from engram.topics import service as topic_service
+
+            topic_memories = topic_service.memory_ids_in_topics(conn, req.topics)
         plan = plan_recall(req, topic_memories)
-        counted: list[str] = []
-        strategy = scan_strategy(conn, req, plan, True, counted)  # needs no vector: runs while it is made
-        qvec, degraded = embedding.result()
-        degraded += rewrite_notes
-        rewrite_vectors = embed_rewrites(rewrites, qvec, embedder)
         vector = _vector_space(conn, qvec, embedder, degraded)
         question = _question(req, vector)
         if req.mode == "vector" and vector is None:
             degraded.append("keyword_fallback")
-        strategy = strategy if vector else replace(strategy, exact=False)
-        degraded += counted
+        strategy = scan_strategy(conn, req, plan, vector is not None, degraded)
         found = candidate_rows(conn, plan, question, strategy)
         rows = [r for r in found if r.critical_rank is None]
         critical_rows = sorted((r for r in found if r.critical_rank is not None), key=lambda r: r.critical_rank or 0)
@@ -163,17 +163,6 @@ def recall(
     )
 
 
-def _topic_memories(conn: Conn, req: RecallRequest) -> list[UUID] | None:
-    """The memories of req.topics, when it names some."""
-    if not req.topics:
-        return None
-    # Imported here: the topics package brings numpy, which recalls without a topic filter should not
-    # pay for on a cold start (~60 ms).
-    from engram.topics import service as topic_service
-
-    return topic_service.memory_ids_in_topics(conn, req.topics)
-
-
 def _within_grant(req: RecallRequest) -> RecallRequest | None:
     """The request of a caller confined to a grant's namespaces (an OAuth token's) as if it named them:
     no namespace named reads the grant's, named ones are kept to those in the grant; None when it names
@@ -190,33 +179,19 @@ def _within_grant(req: RecallRequest) -> RecallRequest | None:
     return req.model_copy(update={"namespace": None, "namespaces": allowed})
 
 
-# A recall's query is embedded on one of these threads while its transaction opens and the scan settings
-# and counts run: onnxruntime lets go of the GIL while it computes, and the round trips only wait.
-_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall-embedding")
-
-
-def _start_embedding(req: RecallRequest, embedder: Embedder | None) -> Future[tuple[str | None, list[str]]]:
-    """The query's vector and what `degraded` says of it, made on a worker thread (or now, when there
-    is nothing to compute)."""
-    if req.mode == "keyword" or embedder is None:
-        done: Future[tuple[str | None, list[str]]] = Future()
-        done.set_result(_embed_query(req, embedder))
-        return done
-    return _EMBEDDING.submit(_embed_query, req, embedder)
-
-
-def _embed_query(req: RecallRequest, embedder: Embedder | None) -> tuple[str | None, list[str]]:
-    """The query's vector as a pgvector literal, or None (keyword mode, or the embedder failed), and
-    what `degraded` says of it."""
+def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[str]) -> str | None:
+    """The query's vector as a pgvector literal, or None (keyword mode, or the embedder failed)."""
     if req.mode == "keyword":
-        return None, []
+        return None
     if embedder is None:
-        return None, ["vector_search_unavailable: no embedder configured"]
+        degraded.append("vector_search_unavailable: no embedder configured")
+        return None
     try:
-        return vector_literal(embedder.embed([req.query])[0]), []
+        return vector_literal(embedder.embed([req.query])[0])
     except Exception as exc:  # any embedder failure degrades to keyword search
         logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
-        return None, [f"vector_search_unavailable: {type(exc).__name__}"]
+        degraded.append(f"vector_search_unavailable: {type(exc).__name__}")
+        return None
 
 
 def _rerank(req: RecallRequest, ranked: list[Candidate], degraded: list[str]) -> list[Candidate]:
