@@ -64,6 +64,17 @@ CONFIGS: dict[str, RecallConfig] = {
     "kw-2": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "2"}),
     "rrf-20": RecallConfig(ranking={"RRF_K": 20}),
     "rrf-60": RecallConfig(ranking={"RRF_K": 60}),
+    # The third round's levers on the weak types (bench/quality/RESULTS-conversations.md).
+    "self-0.5": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.5}),
+    "self-0.5-all": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.5, "SELF_STATEMENT_CUE": re.compile("")}),
+    "top-session-0.3": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2}),
+    "top-session-1.0": RecallConfig(ranking={"TOP_SESSION_BOOST": 1.0, "TOP_SESSIONS": 1}),
+    "session-2.0": RecallConfig(ranking={"SESSION_WEIGHT": 2.0}),
+    "entity-2": RecallConfig(ranking={"ENTITY_WORD_WEIGHT": 2.0}),
+    "entity-4": RecallConfig(ranking={"ENTITY_WORD_WEIGHT": 4.0}),
+    "kw-feedback-0.5": RecallConfig(ranking={"KEYWORD_FEEDBACK_RESULTS": 3, "KEYWORD_FEEDBACK_WEIGHT": 0.5}),
+    "kw-feedback-0.25": RecallConfig(ranking={"KEYWORD_FEEDBACK_RESULTS": 5, "KEYWORD_FEEDBACK_WEIGHT": 0.25}),
+    "kw-feedback-1.0": RecallConfig(ranking={"KEYWORD_FEEDBACK_RESULTS": 3, "KEYWORD_FEEDBACK_WEIGHT": 1.0}),
     "keyword": RecallConfig(request={"mode": "keyword"}),
     "vector": RecallConfig(request={"mode": "vector"}),
 }
