@@ -69,12 +69,16 @@ CONFIGS: dict[str, RecallConfig] = {
     "self-0.5-all": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.5, "SELF_STATEMENT_CUE": re.compile("")}),
     "top-session-0.3": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2}),
     "top-session-1.0": RecallConfig(ranking={"TOP_SESSION_BOOST": 1.0, "TOP_SESSIONS": 1}),
+    "top-session-0.3-5": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2, "TOP_SESSION_TURNS": 5}),
+    "top-session-0.3-10": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2, "TOP_SESSION_TURNS": 10}),
+    "top-session-0.15": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.15, "TOP_SESSIONS": 2}),
+    "top-session-0.3-top1": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 1}),
+    "self-0.3": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.3}),
+    "self-1.0": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 1.0}),
+    "self-0.5+top-session-0.3-5": RecallConfig(
+        ranking={"SELF_STATEMENT_BOOST": 0.5, "TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2, "TOP_SESSION_TURNS": 5}
+    ),
     "session-2.0": RecallConfig(ranking={"SESSION_WEIGHT": 2.0}),
-    "entity-2": RecallConfig(ranking={"ENTITY_WORD_WEIGHT": 2.0}),
-    "entity-4": RecallConfig(ranking={"ENTITY_WORD_WEIGHT": 4.0}),
-    "kw-feedback-0.5": RecallConfig(ranking={"KEYWORD_FEEDBACK_RESULTS": 3, "KEYWORD_FEEDBACK_WEIGHT": 0.5}),
-    "kw-feedback-0.25": RecallConfig(ranking={"KEYWORD_FEEDBACK_RESULTS": 5, "KEYWORD_FEEDBACK_WEIGHT": 0.25}),
-    "kw-feedback-1.0": RecallConfig(ranking={"KEYWORD_FEEDBACK_RESULTS": 3, "KEYWORD_FEEDBACK_WEIGHT": 1.0}),
     "keyword": RecallConfig(request={"mode": "keyword"}),
     "vector": RecallConfig(request={"mode": "vector"}),
 }

@@ -113,8 +113,6 @@ class CandidateQuery:
     idf_rows: int = 2000
     context_word_weight: float = 0.5
     neighbour_weight: float = 0.0
-    entity_words: str = ""
-    entity_weight: float = 1.0
     feedback: bool = False
     critical_limit: int = 0
 
@@ -211,7 +209,6 @@ def candidate_statement(
         "idf_rows": q.idf_rows,
         "pending_rows": strategy.pending_rows,
         "critical_limit": q.critical_limit,
-        "entities": q.entity_words,
     }
     if q.vector is not None:
         params |= {"qvec": q.vector.literal, "model": q.vector.model_id}
@@ -293,27 +290,20 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.
             " + COALESCE(%(pending_rows)s::bigint, (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c"
             " WHERE c.embedding IS NULL AND {where} LIMIT %(idf_rows)s) p))"
         ).format(scope=plan.scope, where=where)
-    entity: sql.Composable = sql.SQL("")
-    if q.entity_words and q.entity_weight != 1.0:
-        # A rare word (in at most a tenth of the rows) the question writes capitalised.
-        entity = sql.SQL(
-            " * CASE WHEN d.q = ANY(tsvector_to_array(to_tsvector('english', %(entities)s)))"
-            " AND 10 * d.df <= GREATEST(t.n, d.df) THEN {w} ELSE 1 END"
-        ).format(w=sql.Literal(float(q.entity_weight)))
     return sql.SQL(
         "words AS (SELECT DISTINCT w AS q, quote_literal(w)::tsquery AS tq, (quote_literal(w) || ':A')::tsquery AS qa"
         " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"
         " matches AS MATERIALIZED (SELECT words.q, c.id, c.tsv @@ words.qa AS own,"
         " c.conversation_id IS NOT NULL AS turn, length(c.tsv) AS lexemes FROM words JOIN {found}),"
         " idf AS MATERIALIZED (SELECT d.q,"
-        " ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5::float8) / (d.df + 0.5::float8)){entity} AS w"
+        " ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS w"
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, (SELECT {total} AS n) t),"
         " kw AS MATERIALIZED (SELECT m.id,"
         " round(sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END)::numeric, 9)::float8"
         " + 1e-6::float8 / (1 + min(m.lexemes)) AS rank,"
         " array_agg(m.q) FILTER (WHERE m.own AND m.turn) AS terms"
         " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
-    ).format(found=found, total=total, context=sql.Literal(float(q.context_word_weight)), entity=entity)
+    ).format(found=found, total=total, context=sql.Literal(float(q.context_word_weight)))
 
 
 # Where each candidate field comes from: a chunk `c` and its memory `m` (none for a conversation window).

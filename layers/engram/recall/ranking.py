@@ -37,18 +37,11 @@ NEIGHBOUR_VECTOR_WEIGHT = 0.2
 # - SELF_STATEMENT_BOOST: a named speaker's turn that speaks of the speaker (a first-person word) raised
 #   once more, for questions SELF_STATEMENT_CUE matches ("would Caroline likely ...").
 # - TOP_SESSION_BOOST: the turns of the TOP_SESSIONS best sessions of the session list raised.
-# - ENTITY_WORD_WEIGHT: a rare word the question writes capitalised (not its first word) weighs this
-#   many times its weight in the keyword list and the session sums (engram.recall.candidate_store).
-# - KEYWORD_FEEDBACK_RESULTS: the words of the first results searched again, keyword only, that list
-#   counting KEYWORD_FEEDBACK_WEIGHT (engram.recall.expansion).
 SELF_STATEMENT_BOOST = 0.0
 SELF_STATEMENT_CUE = re.compile(r"\b(would|likely|might|could)\b", re.IGNORECASE)
 TOP_SESSION_BOOST = 0.0
 TOP_SESSIONS = 1
-ENTITY_WORD_WEIGHT = 1.0
-KEYWORD_FEEDBACK_RESULTS = 0
-KEYWORD_FEEDBACK_WORDS = 20
-KEYWORD_FEEDBACK_WEIGHT = 0.5
+TOP_SESSION_TURNS = 0
 # Candidates per list are 5 x the results a request can return: its limit, or, when budget_chars decides,
 # what the budget holds at BUDGET_CHARS_PER_RESULT characters a result (0: the limit alone). A budget
 # without a limit asks for up to 100 results, so each list took 500 candidates, a real conversation's
@@ -148,12 +141,7 @@ def named_speakers(candidates: list[Candidate], query: str) -> set[str]:
 
 
 def fuse(
-    candidates: list[Candidate],
-    fusion: str,
-    rewrites: int = 0,
-    keyword_weight: float = 1.0,
-    query: str = "",
-    rewrite_weights: list[float] | None = None,
+    candidates: list[Candidate], fusion: str, rewrites: int = 0, keyword_weight: float = 1.0, query: str = ""
 ) -> None:
     """Each candidate's fused score. rrf: 1/(RRF_K + rank) in the vector list plus keyword_weight x
     1/(RRF_K + rank) in the keyword list (the setting recall_rrf_keyword_weight); weighted: W_*.
@@ -176,7 +164,7 @@ def fuse(
     top_kw = by_kw[0].keyword if by_kw and by_kw[0].keyword else 1.0
     if not by_vec:  # keyword mode, or no vectors to compare: the weight is relative, scores stay as they were
         keyword_weight = 1.0
-    _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight, rewrite_weights)
+    _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     rank_sessions(candidates)
     named = named_speakers(candidates, query)
     self_cue = bool(named) and SELF_STATEMENT_BOOST > 0 and SELF_STATEMENT_CUE.search(query) is not None
@@ -202,19 +190,27 @@ def fuse(
         turn = (base + session) * factor * (1.0 + SPEAKER_BOOST if c.speaker in named else 1.0)
         if self_cue and c.speaker in named and _FIRST_PERSON.search(c.row.text):
             turn *= 1.0 + SELF_STATEMENT_BOOST
-        if TOP_SESSION_BOOST and c.session_rank is not None and c.session_rank <= TOP_SESSIONS:
-            turn *= 1.0 + TOP_SESSION_BOOST
         with_turn_signals[id(c)] = turn
+    if TOP_SESSION_BOOST:
+        _raise_top_sessions(candidates, with_turn_signals)
     _order_turns_among_themselves([c for c in candidates if c.row.conversation_id], with_turn_signals)
 
 
+def _raise_top_sessions(candidates: list[Candidate], with_turn_signals: dict[int, float]) -> None:
+    """The turns of the TOP_SESSIONS best sessions raised by TOP_SESSION_BOOST: each session's best
+    TOP_SESSION_TURNS of them (0: all)."""
+    by_session: dict[tuple[UUID, date], list[Candidate]] = {}
+    for c in candidates:
+        key = session_key(c.row)
+        if key is not None and c.session_rank is not None and c.session_rank <= TOP_SESSIONS:
+            by_session.setdefault(key, []).append(c)
+    for turns in by_session.values():
+        turns.sort(key=lambda c: -with_turn_signals[id(c)])
+        for c in turns[: TOP_SESSION_TURNS or None]:
+            with_turn_signals[id(c)] *= 1.0 + TOP_SESSION_BOOST
+
+
 _FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
-
-
-def entity_words(query: str) -> str:
-    """The words a question writes capitalised, past its first word (names of people, places, things)."""
-    words = re.findall(r"[\w'+-]+", query)
-    return " ".join(w for w in words[1:] if w[:1].isupper() and w != "I")
 
 
 def _order_turns_among_themselves(turns: list[Candidate], with_turn_signals: dict[int, float]) -> None:
@@ -229,12 +225,7 @@ def _order_turns_among_themselves(turns: list[Candidate], with_turn_signals: dic
 
 
 def _rewrite_parts(
-    candidates: list[Candidate],
-    fusion: str,
-    rewrites: int,
-    top_kw: float,
-    keyword_weight: float = 1.0,
-    rewrite_weights: list[float] | None = None,
+    candidates: list[Candidate], fusion: str, rewrites: int, top_kw: float, keyword_weight: float = 1.0
 ) -> None:
     """What the query rewrites' vector and keyword lists add to each candidate's base score. rrf: their
     reciprocal ranks, each rewrite weighing 1/rewrites, so together they count as much as the question
@@ -246,9 +237,8 @@ def _rewrite_parts(
         by_kw = [c for c, _, keyword in sorted(found, key=lambda f: -(f[2] or 0.0)) if keyword is not None]
         if fusion == "rrf":
             for ranked, weight in ((by_vec, 1.0), (by_kw, keyword_weight)):
-                share = rewrite_weights[j] if rewrite_weights else 1.0 / rewrites
                 for i, c in enumerate(ranked):
-                    c.rewrite_part += weight * share / (RRF_K + i + 1)
+                    c.rewrite_part += weight / (RRF_K + i + 1) / rewrites
             continue
         rewrite_top_kw = (by_kw[0].rewrites[j][1] or 1.0) if by_kw else 1.0
         for c in candidates:

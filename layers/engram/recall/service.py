@@ -26,7 +26,7 @@ from engram.feedback import service as feedback
 from engram.graph import service as graph
 from engram.graph.models import Link, MemorySummary
 from engram.indexing.vectors import cached_active_space, vector_literal
-from engram.recall import expansion, ranking
+from engram.recall import ranking
 from engram.recall.candidate_store import CandidateQuery, QueryVector, RecallPlan, ScanStrategy, plan_recall
 from engram.recall.critical import pin_critical
 from engram.recall.evidence import attach_evidence
@@ -108,8 +108,6 @@ def recall(
             for text, literal in zip(rewrites, rewrite_vectors, strict=True)
         ]
         ranked = _rank(rows, req, now, rewrite_rows)
-        if ranking.KEYWORD_FEEDBACK_RESULTS and question.use_keyword:
-            ranked = _with_keyword_feedback(conn, plan, question, strategy, req, now, rows, rewrite_rows, ranked)
         if req.rerank:
             ranked = _rerank(req, ranked, degraded)
         if req.diversify and vector:
@@ -236,8 +234,6 @@ def _question(req: RecallRequest, vector: QueryVector | None) -> CandidateQuery:
         idf_rows=ranking.KEYWORD_IDF_ROWS,
         context_word_weight=ranking.CONTEXT_WORD_WEIGHT,
         neighbour_weight=ranking.NEIGHBOUR_VECTOR_WEIGHT,
-        entity_words=ranking.entity_words(req.query) if ranking.ENTITY_WORD_WEIGHT != 1.0 else "",
-        entity_weight=ranking.ENTITY_WORD_WEIGHT,
         feedback=feedback.weighs_ranking(),
         critical_limit=s.recall_critical_max if req.critical else 0,
     )
@@ -301,33 +297,8 @@ def vector_candidate_ids(
     return vector_ids(conn, plan, question, scan_strategy(conn, req, plan, True, []).exact)
 
 
-def _with_keyword_feedback(
-    conn: Conn,
-    plan: RecallPlan,
-    question: CandidateQuery,
-    strategy: ScanStrategy,
-    req: RecallRequest,
-    now: datetime,
-    rows: list[CandidateRow],
-    rewrite_rows: list[list[CandidateRow]],
-    ranked: list[Candidate],
-) -> list[Candidate]:
-    """The ranking again with the first results' words searched by keyword (engram.recall.expansion),
-    fused in as one more rewrite counting ranking.KEYWORD_FEEDBACK_WEIGHT; `ranked` when they add no word."""
-    words = expansion.feedback_query(ranked, req.query)
-    if not words:
-        return ranked
-    found_again = candidate_rows(conn, plan, _rewrite(question, words, None), strategy)
-    weights = [1.0 / len(rewrite_rows) for _ in rewrite_rows] + [ranking.KEYWORD_FEEDBACK_WEIGHT]
-    return _rank(rows, req, now, [*rewrite_rows, found_again], weights)
-
-
 def _rank(
-    rows: list[CandidateRow],
-    req: RecallRequest,
-    now: datetime,
-    rewrite_rows: Sequence[list[CandidateRow]] = (),
-    rewrite_weights: list[float] | None = None,
+    rows: list[CandidateRow], req: RecallRequest, now: datetime, rewrite_rows: Sequence[list[CandidateRow]] = ()
 ) -> list[Candidate]:
     """Fused scores, best first, the best chunk per memory (every conversation window stands alone).
     rewrite_rows: each query rewrite's candidates, fused in with the question's. A row's stored feedback
@@ -352,7 +323,7 @@ def _rank(
                 candidates.append(by_chunk[r.chunk_id])
             by_chunk[r.chunk_id].rewrites[j] = (r.sim, r.rank)
     s = recall_settings()
-    fuse(candidates, s.recall_fusion, len(rewrite_rows), s.recall_rrf_keyword_weight, req.query, rewrite_weights)
+    fuse(candidates, s.recall_fusion, len(rewrite_rows), s.recall_rrf_keyword_weight, req.query)
     weighed_at = datetime.now(UTC)
     for c in candidates:
         if c.row.feedback_weight is not None and c.row.feedback_updated_at is not None:
