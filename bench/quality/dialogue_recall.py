@@ -64,33 +64,7 @@ CONFIGS: dict[str, RecallConfig] = {
     "kw-2": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "2"}),
     "rrf-20": RecallConfig(ranking={"RRF_K": 20}),
     "rrf-60": RecallConfig(ranking={"RRF_K": 60}),
-    # The third round's levers on the weak types (bench/quality/RESULTS-conversations.md).
-    "self-0.5": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.5}),
-    "self-0.5-likely": RecallConfig(
-        ranking={"SELF_STATEMENT_BOOST": 0.5, "SELF_STATEMENT_CUE": re.compile(r"\blikely\b")}
-    ),
-    "self-0.5-would": RecallConfig(
-        ranking={"SELF_STATEMENT_BOOST": 0.5, "SELF_STATEMENT_CUE": re.compile(r"\b(would|likely)\b", re.I)}
-    ),
-    "self-0.5-all": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.5, "SELF_STATEMENT_CUE": re.compile("")}),
-    "top-session-0.3": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2}),
-    "top-session-1.0": RecallConfig(ranking={"TOP_SESSION_BOOST": 1.0, "TOP_SESSIONS": 1}),
-    "top-session-0.3-5": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2, "TOP_SESSION_TURNS": 5}),
-    "top-session-0.3-10": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2, "TOP_SESSION_TURNS": 10}),
-    "top-session-0.15": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.15, "TOP_SESSIONS": 2}),
-    "top-session-0.3-top1": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 1}),
-    "self-0.3": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.3}),
-    "self-1.0": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 1.0}),
-    "self-0.5+top-session-0.3-5": RecallConfig(
-        ranking={"SELF_STATEMENT_BOOST": 0.5, "TOP_SESSION_BOOST": 0.3, "TOP_SESSIONS": 2, "TOP_SESSION_TURNS": 5}
-    ),
-    "top-session-0.1": RecallConfig(ranking={"TOP_SESSION_BOOST": 0.1, "TOP_SESSIONS": 2}),
-    "self-0.5+top-session-0.15": RecallConfig(
-        ranking={"SELF_STATEMENT_BOOST": 0.5, "TOP_SESSION_BOOST": 0.15, "TOP_SESSIONS": 2}
-    ),
-    "self-0.5+top-session-0.1": RecallConfig(
-        ranking={"SELF_STATEMENT_BOOST": 0.5, "TOP_SESSION_BOOST": 0.1, "TOP_SESSIONS": 2}
-    ),
+    # The third round's levers (bench/quality/RESULTS-conversations.md); the others measured there ran at cd6e55a.
     "session-2.0": RecallConfig(ranking={"SESSION_WEIGHT": 2.0}),
     "keyword": RecallConfig(request={"mode": "keyword"}),
     "vector": RecallConfig(request={"mode": "vector"}),

@@ -33,15 +33,6 @@ SPEAKER_BOOST = 0.5
 #   few enough to be scored exactly, engram.recall.store). 0.2 beat none at 2k, 4k and 8k (+.004 each),
 #   multi-hop and open-domain both up; 0.3 and 0.4 lost open-domain at 8k.
 NEIGHBOUR_VECTOR_WEIGHT = 0.2
-# Levers under measurement (0: off).
-# - SELF_STATEMENT_BOOST: a named speaker's turn that speaks of the speaker (a first-person word) raised
-#   once more, for questions SELF_STATEMENT_CUE matches ("would Caroline likely ...").
-# - TOP_SESSION_BOOST: the turns of the TOP_SESSIONS best sessions of the session list raised.
-SELF_STATEMENT_BOOST = 0.0
-SELF_STATEMENT_CUE = re.compile(r"\b(would|likely|might|could)\b", re.IGNORECASE)
-TOP_SESSION_BOOST = 0.0
-TOP_SESSIONS = 1
-TOP_SESSION_TURNS = 0
 # Candidates per list are 5 x the results a request can return: its limit, or, when budget_chars decides,
 # what the budget holds at BUDGET_CHARS_PER_RESULT characters a result (0: the limit alone). A budget
 # without a limit asks for up to 100 results, so each list took 500 candidates, a real conversation's
@@ -167,7 +158,6 @@ def fuse(
     _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     rank_sessions(candidates)
     named = named_speakers(candidates, query)
-    self_cue = bool(named) and SELF_STATEMENT_BOOST > 0 and SELF_STATEMENT_CUE.search(query) is not None
     with_turn_signals: dict[int, float] = {}  # id(candidate) -> its score with the session and speaker
     for c in candidates:
         importance = float(c.row.importance)
@@ -187,30 +177,8 @@ def fuse(
             base = W_VECTOR * max(c.vector or 0.0, 0.0) + W_KEYWORD * kw_norm + W_RECENCY * c.recency + c.rewrite_part
             factor = 0.8 + 0.4 * importance
             c.fused = base * factor
-        turn = (base + session) * factor * (1.0 + SPEAKER_BOOST if c.speaker in named else 1.0)
-        if self_cue and c.speaker in named and _FIRST_PERSON.search(c.row.text):
-            turn *= 1.0 + SELF_STATEMENT_BOOST
-        with_turn_signals[id(c)] = turn
-    if TOP_SESSION_BOOST:
-        _raise_top_sessions(candidates, with_turn_signals)
+        with_turn_signals[id(c)] = (base + session) * factor * (1.0 + SPEAKER_BOOST if c.speaker in named else 1.0)
     _order_turns_among_themselves([c for c in candidates if c.row.conversation_id], with_turn_signals)
-
-
-def _raise_top_sessions(candidates: list[Candidate], with_turn_signals: dict[int, float]) -> None:
-    """The turns of the TOP_SESSIONS best sessions raised by TOP_SESSION_BOOST: each session's best
-    TOP_SESSION_TURNS of them (0: all)."""
-    by_session: dict[tuple[UUID, date], list[Candidate]] = {}
-    for c in candidates:
-        key = session_key(c.row)
-        if key is not None and c.session_rank is not None and c.session_rank <= TOP_SESSIONS:
-            by_session.setdefault(key, []).append(c)
-    for turns in by_session.values():
-        turns.sort(key=lambda c: -with_turn_signals[id(c)])
-        for c in turns[: TOP_SESSION_TURNS or None]:
-            with_turn_signals[id(c)] *= 1.0 + TOP_SESSION_BOOST
-
-
-_FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
 
 
 def _order_turns_among_themselves(turns: list[Candidate], with_turn_signals: dict[int, float]) -> None:
