@@ -64,7 +64,7 @@ CONFIGS: dict[str, RecallConfig] = {
     "kw-2": RecallConfig(env={"ENGRAM_RECALL_RRF_KEYWORD_WEIGHT": "2"}),
     "rrf-20": RecallConfig(ranking={"RRF_K": 20}),
     "rrf-60": RecallConfig(ranking={"RRF_K": 60}),
-    # The third round's second pass (bench/quality/RESULTS-conversations.md); its other rows are at fffeac8.
+    # The third round's second pass (bench/quality/RESULTS-conversations.md); its other rows are in history.
     "session-2.0": RecallConfig(ranking={"SESSION_WEIGHT": 2.0}),
     "keyword": RecallConfig(request={"mode": "keyword"}),
     "vector": RecallConfig(request={"mode": "vector"}),
