@@ -25,6 +25,17 @@ class RecallPlan:
     where: sql.Composable
     scope: sql.Composable
     params: dict[str, Any]
+    by_tags: bool = False  # the scope filters by tags, which chunks_scope carries beside its key
+
+    @property
+    def scope_rows(self) -> sql.Composable:
+        """The scope's rows as an exact scan reads them. Filtered by tags: the ids the tags keep, found
+        index-only (chunks_scope carries tags and id, migration 0056), then those rows alone; found by
+        the key, every row of the namespace was read to check its tags (7 for each one kept, for a tag
+        that 1 in 7 rows carry). The subquery's `c` is its own chunks row."""
+        if not self.by_tags:
+            return self.scope
+        return sql.SQL("c.id = ANY(ARRAY(SELECT c.id FROM chunks c WHERE {scope}))").format(scope=self.scope)
 
 
 def plan_recall(req: RecallRequest, topic_memories: list[UUID] | None = None) -> RecallPlan:
@@ -59,7 +70,9 @@ def plan_recall(req: RecallRequest, topic_memories: list[UUID] | None = None) ->
     if req.until:
         clauses.append("c.occurred_at < %(until)s")
         params["until"] = req.until
-    return RecallPlan(where=sql.SQL(" AND ").join(map(sql.SQL, clauses)), scope=_scope(req), params=params)
+    return RecallPlan(
+        where=sql.SQL(" AND ").join(map(sql.SQL, clauses)), scope=_scope(req), params=params, by_tags=bool(req.tags)
+    )
 
 
 def _scope(req: RecallRequest) -> sql.Composable:
@@ -90,11 +103,13 @@ class ScanStrategy:
     """How each side reads (engram.recall.service.scan_strategy): `exact`, the vector side scores the
     scope's rows exactly (else the HNSW walk); `keyword_scope`, the keyword side matches the scope's rows
     (else the table-wide text index). `pending_rows`: the filters' rows without a vector, as counted in
-    this transaction (None: past the count's limit)."""
+    this transaction (None: past the count's limit). `scope_rows`: the scope's embedded rows as counted
+    in this transaction, at least up to CandidateQuery.idf_rows (None: not counted)."""
 
     exact: bool = False
     keyword_scope: bool = False
     pending_rows: int | None = None
+    scope_rows: int | None = None
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,7 @@ def candidate_statement(
             "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
             " (c.occurred_at AT TIME ZONE 'UTC')::date AS day, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
             "{pending_rows}), "
-        ).format(dist=dist, scope=plan.scope, where=where, pending_rows=pending_rows)
+        ).format(dist=dist, scope=plan.scope_rows, where=where, pending_rows=pending_rows)
     if dimension and shared and exact is not None and q.neighbour_weight > 0:
         vec: sql.Composable = sql.SQL(
             "vec AS MATERIALIZED (SELECT id, sim FROM (SELECT id, 1 - dist + {w} * GREATEST("
@@ -182,7 +197,7 @@ def candidate_statement(
         vec = sql.SQL("vec AS MATERIALIZED ({q})").format(q=vector_sql(plan, dimension, strategy.exact))
     else:
         vec = sql.SQL("vec AS (SELECT NULL::uuid AS id, NULL::float8 AS sim WHERE false)")
-    kw = _keyword_sql(plan, shared, q) if q.use_keyword else _NO_KEYWORD
+    kw = _keyword_sql(plan, shared, q, strategy.scope_rows) if q.use_keyword else _NO_KEYWORD
     sessions = q.keyword_idf and q.use_keyword
     weights = _FEEDBACK_WEIGHTS if q.feedback else _NO_FEEDBACK_WEIGHTS
     pinned = (
@@ -208,6 +223,7 @@ def candidate_statement(
         "include_expired": q.include_expired,
         "idf_rows": q.idf_rows,
         "pending_rows": strategy.pending_rows,
+        "scope_rows": strategy.scope_rows,
         "critical_limit": q.critical_limit,
     }
     if q.vector is not None:
@@ -218,7 +234,7 @@ def candidate_statement(
 def _distance(dimension: int) -> sql.Composed:
     # The dimension is a literal in the query so the planner matches the partial HNSW index of that dimension.
     d = sql.Literal(int(dimension))
-    return sql.SQL("c.embedding::halfvec({d}) <=> %(qvec)s::vector::halfvec({d})").format(d=d)
+    return sql.SQL("c.embedding::halfvec({d}) <=> (SELECT %(qvec)s::vector::halfvec({d}))").format(d=d)
 
 
 def vector_sql(plan: RecallPlan, dimension: int, exact: bool) -> sql.Composed:
@@ -233,7 +249,7 @@ def vector_sql(plan: RecallPlan, dimension: int, exact: bool) -> sql.Composed:
         return sql.SQL(
             "SELECT id, 1 - dist AS sim FROM (SELECT c.id, {distance} AS dist {rows} AND {scope}"
             " OFFSET 0) s ORDER BY dist LIMIT %(k)s"
-        ).format(distance=distance, rows=rows, scope=plan.scope)
+        ).format(distance=distance, rows=rows, scope=plan.scope_rows)
     return sql.SQL("SELECT c.id, 1 - ({distance}) AS sim {rows} ORDER BY {distance} LIMIT %(k)s").format(
         distance=distance, rows=rows
     )
@@ -242,7 +258,7 @@ def vector_sql(plan: RecallPlan, dimension: int, exact: bool) -> sql.Composed:
 _NO_KEYWORD = sql.SQL("kw AS (SELECT NULL::uuid AS id, NULL::float8 AS rank, NULL::text[] AS terms WHERE false)")
 
 
-def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.Composed:
+def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery, counted: int | None) -> sql.Composed:
     """The keyword top-k (id, rank, terms), ranked by BM25's inverse document frequency of each query
     word among the rows the filters leave (a word most rows share, a speaker's name or "work", weighs
     little beside a rare one); a word a conversation turn holds only in its neighbours (chunks.context,
@@ -263,7 +279,8 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.
     memory (the shared text index walks every tenant's rows holding a word: a small tenant beside a big
     one holding common words was 2-3x slower than the big one). The scope's size counts at most
     %(idf_rows)s rows (index-only, through chunks_scope: the plan's scope), so a word in that many rows or
-    more weighs about nothing and a large namespace costs no more than that.
+    more weighs about nothing and a large namespace costs no more than that. `counted`: that count,
+    made already by the scan settings' statement in this transaction (None: counted here).
     """
     where = plan.where
     if not q.keyword_idf:
@@ -285,11 +302,16 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery) -> sql.
         # Counted in two halves, embedded and pending: only those conditions match the partial indexes
         # (counted whole, a 50-row tenant's count read the entire table). The pending half is the count
         # this transaction made already, unless that one stopped at its limit.
+        embedded = (
+            sql.SQL("LEAST(%(scope_rows)s::bigint, %(idf_rows)s)")
+            if counted is not None
+            else sql.SQL("(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE {scope} LIMIT %(idf_rows)s) s)")
+        ).format(scope=plan.scope)
         total = sql.SQL(
-            "(SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c WHERE {scope} LIMIT %(idf_rows)s) s)"
+            "{embedded}"
             " + COALESCE(%(pending_rows)s::bigint, (SELECT count(*) FROM (SELECT 1 FROM tenant_chunks c"
             " WHERE c.embedding IS NULL AND {where} LIMIT %(idf_rows)s) p))"
-        ).format(scope=plan.scope, where=where)
+        ).format(embedded=embedded, where=where)
     return sql.SQL(
         "words AS (SELECT DISTINCT w AS q, quote_literal(w)::tsquery AS tq, (quote_literal(w) || ':A')::tsquery AS qa"
         " FROM unnest(tsvector_to_array(to_tsvector('english', %(query)s))) AS w),"

@@ -272,6 +272,7 @@ def scan_strategy(
         sparse_rows=s.recall_exact_scan_sparse_rows,
         sparse_share=s.recall_exact_scan_sparse_share,
         count_scope=s.recall_exact_scan_max_rows > 0,
+        idf_rows=ranking.KEYWORD_IDF_ROWS,
     )
     counts = scan_settings_and_pending(conn, plan, scan)
     # The candidate statement reuses the count (None: it stopped at its limit, counted again there).
@@ -283,8 +284,10 @@ def scan_strategy(
     rows, table_rows = counts.scope_rows, counts.table_rows
     sparse = rows <= scan.sparse_rows and rows <= scan.sparse_share * table_rows
     if rows > scan.exact_max_rows and not sparse:
-        return ScanStrategy(pending_rows=pending_rows)
-    return ScanStrategy(exact=has_vector, keyword_scope=counts.n < PENDING_COUNT_LIMIT, pending_rows=pending_rows)
+        return ScanStrategy(pending_rows=pending_rows, scope_rows=rows)
+    return ScanStrategy(
+        exact=has_vector, keyword_scope=counts.n < PENDING_COUNT_LIMIT, pending_rows=pending_rows, scope_rows=rows
+    )
 
 
 def vector_candidate_ids(

@@ -42,11 +42,12 @@ def _scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable 
     the table's rows (table_rows: pg_class, no scan; -1 before the first ANALYZE). The count stops one
     past the most rows an exact scan could take at this table size: %(exact_max_rows)s, or up to
     %(sparse_rows)s when %(sparse_share)s of the table is more (a tag that 1 in 7 rows carry is
-    counted through ~7 index entries per row that passes)."""
+    counted through ~7 index entries per row that passes). It counts at least %(idf_rows)s rows too,
+    so the keyword side's word weights take the scope's size from it instead of counting again."""
     scope_rows = (
         sql.SQL(
-            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT (SELECT"
-            " GREATEST(%(exact_max_rows)s, LEAST(%(sparse_rows)s, %(sparse_share)s * reltuples))::bigint + 1"
+            ", (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE {scope} LIMIT (SELECT GREATEST(%(exact_max_rows)s,"
+            " %(idf_rows)s, LEAST(%(sparse_rows)s, %(sparse_share)s * reltuples))::bigint + 1"
             " FROM pg_class WHERE oid = 'chunks'::regclass)) s) AS scope_rows,"
             " (SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass) AS table_rows"
         ).format(scope=scope)
@@ -85,6 +86,7 @@ class ScanSettings:
     sparse_rows: int
     sparse_share: float
     count_scope: bool = True
+    idf_rows: int = 0  # the count goes at least this far (CandidateQuery.idf_rows): the keyword side reuses it
 
 
 def scan_settings_and_pending(conn: Conn, plan: RecallPlan, scan: ScanSettings) -> ScanCounts | None:
@@ -96,6 +98,7 @@ def scan_settings_and_pending(conn: Conn, plan: RecallPlan, scan: ScanSettings) 
         "exact_max_rows": scan.exact_max_rows,
         "sparse_rows": scan.sparse_rows,
         "sparse_share": scan.sparse_share,
+        "idf_rows": scan.idf_rows,
     }
     statement = _scan_settings_and_pending_sql(plan.where, plan.scope if scan.count_scope else None)
     with conn.cursor(row_factory=tuple_row) as cur:
@@ -114,6 +117,18 @@ def vector_ids(conn: Conn, plan: RecallPlan, q: CandidateQuery, exact: bool) -> 
         return list(cur.execute(vector_sql(plan, q.vector.dimension, exact), params).fetchall())
 
 
+# Planning the candidate statement took 1.2 ms at 10k chunks, more than its vector side ran: through the
+# shared indexes (the HNSW walk, the text index) its plan does not depend on the values, so that
+# statement is prepared and planned once per connection, generic. The setting is the transaction's
+# while the statement runs and is put back after it, in the same round trip: the exact scan's
+# statements keep their plan for each query (a generic one read a namespace by sequential scan).
+_GENERIC_PLAN = (
+    "SELECT set_config('engram.plan_cache_mode', current_setting('plan_cache_mode'), true),"
+    " set_config('plan_cache_mode', 'force_generic_plan', true)"
+)
+_PLAN_AS_BEFORE = "SELECT set_config('plan_cache_mode', current_setting('engram.plan_cache_mode'), true)"
+
+
 def candidate_rows(conn: Conn, plan: RecallPlan, q: CandidateQuery, strategy: ScanStrategy) -> list[CandidateRow]:
     """The candidate statement's rows (candidate_store.candidate_statement), typed. Read in binary and
     built from positional values (the SELECT list is CandidateRow's fields in order, select_list): a recall
@@ -121,7 +136,13 @@ def candidate_rows(conn: Conn, plan: RecallPlan, q: CandidateQuery, strategy: Sc
     keyword arguments was two thirds of the fetch."""
     statement, params = candidate_statement(plan, q, strategy)
     with conn.cursor(row_factory=args_row(CandidateRow), binary=True) as cur:
-        return cur.execute(statement, params).fetchall()
+        if strategy.exact or strategy.keyword_scope:
+            return cur.execute(statement, params, prepare=False).fetchall()
+        with conn.pipeline():
+            conn.execute(_GENERIC_PLAN)
+            cur.execute(statement, params, prepare=True)
+            conn.execute(_PLAN_AS_BEFORE)
+        return cur.fetchall()
 
 
 # Engram-rs's activation boost: what keeps being recalled resists consolidation's decay. Rows are
