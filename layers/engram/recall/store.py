@@ -121,7 +121,7 @@ def vector_ids(conn: Conn, plan: RecallPlan, q: CandidateQuery, exact: bool) -> 
 # shared indexes (the HNSW walk, the text index) its plan does not depend on the values, so that
 # statement is prepared and planned once per connection, generic. The setting is the transaction's
 # while the statement runs and is put back after it, in the same round trip: the exact scan's
-# statements keep their plan for each query (a generic one read a namespace by sequential scan).
+# statements keep the default choice (forced generic, one read a namespace by sequential scan).
 _GENERIC_PLAN = (
     "SELECT set_config('engram.plan_cache_mode', current_setting('plan_cache_mode'), true),"
     " set_config('plan_cache_mode', 'force_generic_plan', true)"
@@ -137,7 +137,7 @@ def candidate_rows(conn: Conn, plan: RecallPlan, q: CandidateQuery, strategy: Sc
     statement, params = candidate_statement(plan, q, strategy)
     with conn.cursor(row_factory=args_row(CandidateRow), binary=True) as cur:
         if strategy.exact or strategy.keyword_scope:
-            return cur.execute(statement, params, prepare=False).fetchall()
+            return cur.execute(statement, params).fetchall()
         with conn.pipeline():
             conn.execute(_GENERIC_PLAN)
             cur.execute(statement, params, prepare=True)
