@@ -235,16 +235,14 @@ def _begin(tenant: str, snapshot: bool = False, probe: bool = False, on: Conn | 
     for attempt in (1, 2):
         conn = on or connection(probe)
         try:
-            # BEGIN and these settings travel in one round trip: none of them is read back.
-            with conn.pipeline():
-                if snapshot:  # must come before any other statement of the transaction
-                    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                set_tenant(conn, tenant)
-                confined = _confined_to.get()
-                if confined is not None and tenant:
-                    # The restrictive namespace policies apply to this role only (migration 0023).
-                    conn.execute("SELECT set_config('engram.namespaces', %s, true)", (_text_array(confined),))
-                    conn.execute("SET LOCAL ROLE engram_confined")
+            if snapshot:  # must come before any other statement of the transaction
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            set_tenant(conn, tenant)
+            confined = _confined_to.get()
+            if confined is not None and tenant:
+                # The restrictive namespace policies apply to this role only (migration 0023).
+                conn.execute("SELECT set_config('engram.namespaces', %s, true)", (_text_array(confined),))
+                conn.execute("SET LOCAL ROLE engram_confined")
             return conn
         except psycopg.OperationalError as exc:
             if not is_connection_lost(exc):

@@ -25,17 +25,6 @@ class RecallPlan:
     where: sql.Composable
     scope: sql.Composable
     params: dict[str, Any]
-    by_tags: bool = False  # the scope filters by tags, which chunks_scope carries beside its key
-
-    @property
-    def scope_rows(self) -> sql.Composable:
-        """The scope's rows as an exact scan reads them. Filtered by tags: the ids the tags keep, found
-        index-only (chunks_scope carries tags and id, migration 0056), then those rows alone; found by
-        the key, every row of the namespace was read to check its tags (7 for each one kept, for a tag
-        that 1 in 7 rows carry). The subquery's `c` is its own chunks row."""
-        if not self.by_tags:
-            return self.scope
-        return sql.SQL("c.id = ANY(ARRAY(SELECT c.id FROM chunks c WHERE {scope}))").format(scope=self.scope)
 
 
 def plan_recall(req: RecallRequest, topic_memories: list[UUID] | None = None) -> RecallPlan:
@@ -70,9 +59,7 @@ def plan_recall(req: RecallRequest, topic_memories: list[UUID] | None = None) ->
     if req.until:
         clauses.append("c.occurred_at < %(until)s")
         params["until"] = req.until
-    return RecallPlan(
-        where=sql.SQL(" AND ").join(map(sql.SQL, clauses)), scope=_scope(req), params=params, by_tags=bool(req.tags)
-    )
+    return RecallPlan(where=sql.SQL(" AND ").join(map(sql.SQL, clauses)), scope=_scope(req), params=params)
 
 
 def _scope(req: RecallRequest) -> sql.Composable:
@@ -177,7 +164,7 @@ def candidate_statement(
             "scoped AS MATERIALIZED (SELECT c.id, c.tsv, c.conversation_id, c.seq_from,"
             " (c.occurred_at AT TIME ZONE 'UTC')::date AS day, {dist} AS dist FROM chunks c WHERE {scope} AND {where}"
             "{pending_rows}), "
-        ).format(dist=dist, scope=plan.scope_rows, where=where, pending_rows=pending_rows)
+        ).format(dist=dist, scope=plan.scope, where=where, pending_rows=pending_rows)
     if dimension and shared and exact is not None and q.neighbour_weight > 0:
         vec: sql.Composable = sql.SQL(
             "vec AS MATERIALIZED (SELECT id, sim FROM (SELECT id, 1 - dist + {w} * GREATEST("
@@ -249,7 +236,7 @@ def vector_sql(plan: RecallPlan, dimension: int, exact: bool) -> sql.Composed:
         return sql.SQL(
             "SELECT id, 1 - dist AS sim FROM (SELECT c.id, {distance} AS dist {rows} AND {scope}"
             " OFFSET 0) s ORDER BY dist LIMIT %(k)s"
-        ).format(distance=distance, rows=rows, scope=plan.scope_rows)
+        ).format(distance=distance, rows=rows, scope=plan.scope)
     return sql.SQL("SELECT c.id, 1 - ({distance}) AS sim {rows} ORDER BY {distance} LIMIT %(k)s").format(
         distance=distance, rows=rows
     )

@@ -1,9 +1,9 @@
 """What one recall sends the database: the feedback weights and the critical facts come with the
-candidates, the windows' messages and the recall event travel with the commit, and the tenant setting
-with BEGIN, so a recall over a conversation runs two statements in a round trip of their own (the scan
-settings, the candidates) and three pipelines (BEGIN with the tenant; a memory result's activity note
-with its graph lookup; the messages and the event with the commit). The weights, the critical facts,
-the messages, the event and BEGIN were a round trip each."""
+candidates, and the windows' messages and the recall event travel with the commit, so a recall over a
+conversation runs three statements in a round trip of their own (the tenant, the scan settings, the
+candidates) and two pipelines (a memory result's activity note with its graph lookup; the messages and
+the event with the commit). The weights, the critical facts, the messages and the event were a round
+trip each."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def statements_sent() -> Iterator[list[tuple[str, bool]]]:
         setattr(psycopg.Cursor, "execute", original)  # noqa: B010
 
 
-def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_two_statements(
+def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_three_statements(
     api: Any, drain: Any, tenant: Any
 ) -> None:
     from engram.adapters.embeddings.factory import embedder_from_env
@@ -58,11 +58,10 @@ def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_two_statem
     assert {h.chunk.id: h.explain.feedback for h in hits if h.explain}[UUID(marked)] == 1.25
     assert found.recall_id is not None
     on_their_own = [text for text, piped in sent if not piped]
-    assert len(on_their_own) == 2, on_their_own
-    assert "hnsw.iterative_scan" in on_their_own[0]
-    assert "feedback_weights" in on_their_own[1] and "critical_rank" in on_their_own[1]
+    assert len(on_their_own) == 3, on_their_own
+    assert "engram.tenant_id" in on_their_own[0] and "hnsw.iterative_scan" in on_their_own[1]
+    assert "feedback_weights" in on_their_own[2] and "critical_rank" in on_their_own[2]
     piped = [text.split(" (")[0].split(" AS ")[0] for text, piped in sent if piped]
-    assert "engram.tenant_id" in piped[0]  # with BEGIN
-    assert piped[1] == "INSERT INTO namespace_activity" and "subject" in piped[2]  # the memory's contradictions
-    assert '"m"."seq"' in piped[3] and piped[4:] == ["INSERT INTO recall_events"]  # the windows' messages
+    assert piped[0] == "INSERT INTO namespace_activity" and "subject" in piped[1]  # the memory's contradictions
+    assert '"m"."seq"' in piped[2] and piped[3:] == ["INSERT INTO recall_events"]  # the windows' messages
     assert all(h.messages for h in hits if h.conversation_id is not None)  # read after the pipeline's sync
