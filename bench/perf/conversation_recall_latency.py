@@ -19,10 +19,13 @@ request in process (gateway stand-in, handler, recall) under cProfile, its CPU t
 On a loaded machine wall-clock figures move from run to run; the two breakdowns move less. `--serve`
 keeps the server up afterwards and prints its URL and key; `--compare URL KEY` (another build's server
 kept up that way) then asks both servers every question in every shape in turn, this build's first: a
-before / after in one run, the load falling on both alike.
+before / after in one run, the load falling on both alike. `--servers URL KEY URL KEY` asks two kept-up
+servers (each build's `--serve`) and serves nothing itself: the client then shares neither server's
+process, as an agent's does not.
 
     .venv/bin/python -m bench.perf.conversation_recall_latency --serve      # in the other build's tree
     .venv/bin/python -m bench.perf.conversation_recall_latency --compare http://127.0.0.1:PORT KEY
+    .venv/bin/python -m bench.perf.conversation_recall_latency --servers URL1 KEY1 URL2 KEY2  # both kept up
 """
 
 from __future__ import annotations
@@ -232,6 +235,28 @@ def phases(key: str, asked: list[tuple[str, str]]) -> None:
         print(f"  {statistics.median(ms):7.2f} ms  {name}")
 
 
+def _kept_up(url: str, key: str) -> tuple[str, dict[str, str]]:
+    """A kept-up server's URL and request headers."""
+    other = DevServer(url, key)
+    return other.url, other.headers
+
+
+def compare(builds: dict[str, tuple[str, dict[str, str]]], asked: list[tuple[str, str]]) -> None:
+    """Two servers asked every question in every shape in turn, each warmed alike first: p50 / p95 and
+    the first's over the second's."""
+    for url, headers in builds.values():
+        http_latency(url, headers, asked[:10])  # warm: the embedder, the plans, the caches
+    compared = side_by_side(builds, asked)
+    (a, b) = builds
+    print(f"Side by side, {len(asked)} questions, every shape, {a} then {b}, in turn:")
+    for shape in SHAPES:
+        (m50, m95), (o50, o95) = (p50_p95(compared[name][shape]) for name in builds)
+        print(
+            f"  {shape:18s} {a} p50 {m50:6.1f} / p95 {m95:6.1f} ms   {b} p50 {o50:6.1f} / p95 {o95:6.1f} ms"
+            f"   ratio {m50 / o50:.2f} / {m95 / o95:.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=int, default=150, help="questions, round robin over the dialogues")
@@ -245,9 +270,16 @@ def main() -> None:
     parser.add_argument(
         "--compare", nargs=2, metavar=("URL", "KEY"), help="ask this server and another build's in turn"
     )
+    parser.add_argument(
+        "--servers", nargs=4, metavar=("URL1", "KEY1", "URL2", "KEY2"), help="ask two kept-up servers in turn"
+    )
     args = parser.parse_args()
     dialogues = load()
     asked = questions(dialogues, args.questions)
+    if args.servers:
+        first, second = _kept_up(*args.servers[:2]), _kept_up(*args.servers[2:])
+        compare({"first": first, "second": second}, asked)
+        return
     with local_stack(durable=False, prefix="engram-convlat-") as stack, dev_server(stack) as server:
         started = time.perf_counter()
         for i, dialogue in enumerate(dialogues):
@@ -262,17 +294,7 @@ def main() -> None:
             p50, p95 = p50_p95(ms)
             print(f"  {shape:18s} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms")
         if args.compare:
-            other = DevServer(*args.compare)
-            http_latency(other.url, other.headers, asked[:10])  # warm the other server alike
-            builds = {"this build": (server.url, server.headers), "other build": (other.url, other.headers)}
-            compared = side_by_side(builds, asked)
-            print(f"Side by side, {len(asked)} questions, every shape, this build then the other, in turn:")
-            for shape in SHAPES:
-                (m50, m95), (o50, o95) = (p50_p95(compared[name][shape]) for name in builds)
-                print(
-                    f"  {shape:18s} this p50 {m50:6.1f} / p95 {m95:6.1f} ms   other p50 {o50:6.1f} / p95 {o95:6.1f} ms"
-                    f"   ratio {m50 / o50:.2f} / {m95 / o95:.2f}"
-                )
+            compare({"this build": (server.url, server.headers), "other build": _kept_up(*args.compare)}, asked)
         if args.explain:
             explain(dev_tenant(stack.dsn), server.key, asked[:40])
         if args.phases:
