@@ -170,13 +170,14 @@ def _validate_messages(messages: list[MessageCreate]) -> None:
             f"at most {s.max_append_messages} messages per append, got {len(messages)}",
             limit=s.max_append_messages,
         )
+    max_bytes = settings().max_message_bytes
     for i, m in enumerate(messages):
         size = len(m.content.encode("utf-8"))  # NUL and lone surrogates are refused by the model
-        if size > settings().max_message_bytes:
+        if size > max_bytes:
             raise TooLarge(
                 f"messages.{i}.content",
                 size,
-                settings().max_message_bytes,
+                max_bytes,
                 "Split the message, or store long text with POST /v1/documents.",
             )
 

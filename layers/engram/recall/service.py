@@ -426,15 +426,18 @@ def _neighbour(memory: MemorySummary, link: Link, path: list[UUID], depth: int) 
     )
 
 
-def _ask_messages(conn: Conn, hits: list[RecallHit]) -> AskedWindowMessages:
-    """Ask for the conversation results' original messages (read after the recall's pipeline syncs)."""
-    from engram.conversations.service import ask_window_messages  # conversation results only
-
+def _ask_messages(conn: Conn, hits: list[RecallHit]) -> AskedWindowMessages | None:
+    """Ask for the conversation results' original messages (read after the recall's pipeline syncs);
+    None without conversation results."""
     spans = [
         (h.conversation_id, h.chunk.seq_from, h.chunk.seq_to)
         for h in hits
         if h.conversation_id is not None and h.chunk.seq_from is not None and h.chunk.seq_to is not None
     ]
+    if not spans:
+        return None
+    from engram.conversations.service import ask_window_messages  # conversation results only: no import else
+
     return ask_window_messages(conn, spans)
 
 
@@ -445,8 +448,6 @@ def _attach_messages(hits: list[RecallHit], asked: AskedWindowMessages) -> None:
     are attached, so the budget still bounds what the caller reads.
     """
     rows = asked.read()
-    if not rows:
-        return
     for h in hits:
         if h.conversation_id is None or h.chunk.seq_from is None or h.chunk.seq_to is None:
             continue

@@ -61,7 +61,28 @@ def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_three_stat
     assert len(on_their_own) == 3, on_their_own
     assert "engram.tenant_id" in on_their_own[0] and "hnsw.iterative_scan" in on_their_own[1]
     assert "feedback_weights" in on_their_own[2] and "critical_rank" in on_their_own[2]
-    piped = [text.split(" (")[0].split(" AS ")[0] for text, piped in sent if piped]
+    in_pipelines = [text for text, piped in sent if piped]
+    piped = [text.split(" (")[0].split(" AS ")[0] for text in in_pipelines]
     assert piped[0] == "INSERT INTO namespace_activity" and "subject" in piped[1]  # the memory's contradictions
-    assert '"m"."seq"' in piped[2] and piped[3:] == ["INSERT INTO recall_events"]  # the windows' messages
+    assert "JOIN messages m" in in_pipelines[2] and piped[3:] == ["INSERT INTO recall_events"]  # the messages
     assert all(h.messages for h in hits if h.conversation_id is not None)  # read after the pipeline's sync
+
+
+def test_the_shared_index_statement_puts_the_plan_setting_back(api: Any, drain: Any, tenant: Any) -> None:
+    """Through the shared indexes the candidate statement runs with a generic plan; the transaction's
+    plan_cache_mode is what it was before it, for the statements that follow."""
+    from engram.core.db import tenant_transaction
+    from engram.recall.candidate_store import CandidateQuery, ScanStrategy, plan_recall
+    from engram.recall.models import RecallRequest
+    from engram.recall.store import candidate_rows
+
+    note = {"content": "The harbour lantern hangs at pier 4.", "namespace": "rt"}
+    assert api.post("/v1/memories", note).status == 201
+    drain()
+    req = RecallRequest(query="harbour lantern", namespace="rt")
+    with tenant_transaction(UUID(tenant.id)) as conn:
+        question = CandidateQuery(query=req.query, vector=None, k=10)
+        rows = candidate_rows(conn, plan_recall(req), question, ScanStrategy())  # no scope: the shared indexes
+        setting = conn.execute("SELECT current_setting('plan_cache_mode') AS mode").fetchone()
+    assert [r.text for r in rows] == ["The harbour lantern hangs at pier 4."]
+    assert setting is not None and setting["mode"] == "auto"
