@@ -87,12 +87,14 @@ class DevServer:
 
 @contextmanager
 def dev_server(stack: LocalStack) -> Iterator[DevServer]:
-    """`make dev`'s HTTP server on a free loopback port, in a thread, with the dev tenant's key."""
+    """`make dev`'s HTTP server on a free loopback port, in a thread, with the dev tenant's key (and, as
+    make dev, the gateway's cache of authorizer verdicts: dev_authorizer_cache_s)."""
+    from engram.core.config import settings
     from engram_local.postgres import free_port
     from engram_local.serve import dev_key, make_server
 
     port = free_port()
-    server = make_server("127.0.0.1", port)
+    server = make_server("127.0.0.1", port, settings().dev_authorizer_cache_s)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield DevServer(f"http://127.0.0.1:{port}", dev_key(stack.dsn))

@@ -7,9 +7,10 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -94,7 +95,49 @@ def build_event(
     }
 
 
-def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> HttpResponse:
+@dataclass
+class AuthorizerCache:
+    """API Gateway's cache of the authorizer's verdicts (`authorizer_cache_seconds` in cdk.json): one per
+    Authorization header, kept `seconds`, so a warm key's request skips the authorizer. As deployed, a
+    revoked key keeps working until its entry expires; the routes of the uncached challenge authorizer
+    (no identity source) never use it. At most `entries` headers are kept: past that, the oldest go."""
+
+    seconds: float
+    entries: int = 10_000
+    _verdicts: dict[str, tuple[float, dict[str, Any]]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, authorization: str) -> dict[str, Any] | None:
+        with self._lock:
+            kept = self._verdicts.get(authorization)
+            if kept is None or kept[0] <= time.monotonic():
+                return None
+            return kept[1]
+
+    def put(self, authorization: str, verdict: dict[str, Any]) -> None:
+        with self._lock:
+            self._verdicts.pop(authorization, None)
+            self._verdicts[authorization] = (time.monotonic() + self.seconds, verdict)
+            while len(self._verdicts) > self.entries:  # dicts keep insertion order: the first is the oldest
+                del self._verdicts[next(iter(self._verdicts))]
+
+
+def _authorize(event: dict[str, Any], cached: AuthorizerCache | None) -> dict[str, Any]:
+    """The authorizer's verdict on the request, from `cached` while a verdict for its header is kept."""
+    authorization = event["headers"].get("authorization")
+    verdict: dict[str, Any] | None = cached.get(authorization) if cached is not None and authorization else None
+    if verdict is None:
+        verdict = invoke("authorizer", event)
+        if cached is not None and authorization:
+            cached.put(authorization, verdict)
+    return verdict
+
+
+def handle(
+    method: str, raw_path: str, headers: dict[str, str], body: bytes, verdicts: AuthorizerCache | None = None
+) -> HttpResponse:
+    """One request through the stand-in. `verdicts`: the authorizer's cache (`make dev` keeps one, as
+    API Gateway does); None asks the authorizer on every request."""
     path = urlsplit(raw_path).path
     found = match(method, path)
     if found is None:
@@ -111,7 +154,7 @@ def handle(method: str, raw_path: str, headers: dict[str, str], body: bytes) -> 
         if not event["headers"].get("authorization") and not route.challenge:
             return _json(401, '{"message":"Unauthorized"}')  # identity source missing: API Gateway answers
         try:
-            verdict = invoke("authorizer", event)
+            verdict = _authorize(event, None if route.challenge else verdicts)
         except Exception:  # an authorizer that crashes or times out gets API Gateway's uncached 500
             return _json(500, '{"message":"Internal Server Error"}')
         if not verdict.get("isAuthorized"):

@@ -10,6 +10,7 @@ in the API's error envelope, not as text/plain.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable, Iterable
@@ -52,15 +53,18 @@ def _reason(status: int) -> str:
         return "Unknown"
 
 
-def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-    """WSGI: the raw request (path and query as the client sent them) through the gateway."""
+def application(
+    environ: dict[str, Any], start_response: StartResponse, verdicts: gateway.AuthorizerCache | None = None
+) -> Iterable[bytes]:
+    """WSGI: the raw request (path and query as the client sent them) through the gateway, with its
+    cache of the authorizer's verdicts (None: none)."""
     length = int(environ.get("CONTENT_LENGTH") or 0)  # waitress has validated it (chunked: the decoded size)
     if length > gateway.API_GATEWAY_MAX_BODY:
         resp = gateway.too_large(length)
     else:
         body = environ["wsgi.input"].read(length) if length else b""
         raw_path = environ.get("REQUEST_URI") or environ.get("PATH_INFO") or "/"
-        resp = gateway.handle(environ["REQUEST_METHOD"], raw_path, _request_headers(environ), body)
+        resp = gateway.handle(environ["REQUEST_METHOD"], raw_path, _request_headers(environ), body, verdicts)
     headers = [(k, v) for k, v in resp.headers.items() if k != "content-length"]
     headers.append(("content-length", str(len(resp.body))))
     start_response(f"{resp.status} {_reason(resp.status)}", headers)
@@ -103,12 +107,15 @@ class EnvelopeChannel(HTTPChannel):
 
 
 class DevServer:
-    """waitress bound at construction (a busy port fails before anything else starts)."""
+    """waitress bound at construction (a busy port fails before anything else starts).
+    `authorizer_cache_s`: how long the gateway keeps an authorizer verdict per Authorization header,
+    as API Gateway does (0: it asks the authorizer on every request)."""
 
-    def __init__(self, host: str, port: int, threads: int = REQUEST_THREADS) -> None:
+    def __init__(self, host: str, port: int, threads: int = REQUEST_THREADS, authorizer_cache_s: float = 0) -> None:
         self.socket_map: dict[int, Any] = {}  # the event loop's sockets (waitress's map)
+        verdicts = gateway.AuthorizerCache(authorizer_cache_s) if authorizer_cache_s > 0 else None
         server = create_server(
-            application,
+            functools.partial(application, verdicts=verdicts),
             map=self.socket_map,
             host=host,
             port=port,

@@ -74,8 +74,10 @@ def dev_key(dsn: str, key_file: Path | None = None, tenant: str = "dev") -> str:
     return key.api_key
 
 
-def make_server(host: str, port: int) -> DevServer:
-    return DevServer(host, port)
+def make_server(host: str, port: int, authorizer_cache_s: float = 0) -> DevServer:
+    """`authorizer_cache_s`: how long the gateway keeps an authorizer verdict per key (make dev: the
+    setting dev_authorizer_cache_s, API Gateway's 300 s; tests: none, a revoked key stops at once)."""
+    return DevServer(host, port, authorizer_cache_s=authorizer_cache_s)
 
 
 def _stop_on_signals(server: DevServer) -> None:
@@ -98,7 +100,7 @@ def main() -> int:
     s = settings()
     port, host = s.dev_port, s.dev_host
     try:
-        server = make_server(host, port)  # first: a busy port fails before anything starts
+        server = make_server(host, port, s.dev_authorizer_cache_s)  # first: a busy port fails before anything starts
     except OSError as exc:
         print(f"cannot listen on {host}:{port} ({exc.strerror}); try PORT=9000 make dev", file=sys.stderr)
         return 1

@@ -278,6 +278,12 @@ class Settings(SettingsGroup):
     dev_host: str = Field(default="127.0.0.1", validation_alias="HOST", description="make dev: the API's address")
     dev_port: int = Field(default=8080, validation_alias="PORT", description="make dev: the API's port")
     dev_pg_port: int = Field(default=54329, description="make dev: the embedded PostgreSQL's port")
+    dev_authorizer_cache_s: int = Field(
+        default=300,
+        ge=0,
+        description="make dev: how long the gateway stand-in keeps an authorizer verdict per Authorization header, "
+        "as API Gateway does (cdk.json authorizer_cache_seconds): a revoked key keeps working that long; 0: never",
+    )
     dev_data_dir: Path | None = Field(
         default=None,
         description="make dev: the folder for its database (pgdata/), uploaded objects (s3/) and dev key; default "

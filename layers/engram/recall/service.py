@@ -250,7 +250,9 @@ def scan_strategy(
 ) -> ScanStrategy:
     """Set the HNSW scan settings, note pending vectors, and choose both strategies: whether the vector
     side scores the plan's scope exactly (or walks the HNSW graph) and whether the keyword side reads
-    the scope's rows (or the table-wide text index).
+    the scope's rows (or the table-wide text index). With req.critical, the same round trip asks
+    whether any critical memory is in the namespaces read: without one, the candidate statement does
+    not read them.
 
     The shared HNSW graph serves a query well when the rows it may return are a large part of it;
     for a small tenant or a narrow namespace the iterative scan walks everyone else's rows and still
@@ -273,20 +275,26 @@ def scan_strategy(
         sparse_share=s.recall_exact_scan_sparse_share,
         count_scope=s.recall_exact_scan_max_rows > 0,
         idf_rows=ranking.KEYWORD_IDF_ROWS,
+        critical=req.critical,
     )
     counts = scan_settings_and_pending(conn, plan, scan)
+    critical = counts is None or counts.critical is not False
     # The candidate statement reuses the count (None: it stopped at its limit, counted again there).
     pending_rows = counts.n if counts and counts.n < PENDING_COUNT_LIMIT else None
     if counts and counts.n:
         degraded.append(f"vectors_pending: {counts.n}{'+' if counts.n >= PENDING_COUNT_LIMIT else ''} chunks")
     if not scan.count_scope or counts is None or counts.scope_rows is None or counts.table_rows is None:
-        return ScanStrategy(pending_rows=pending_rows)
+        return ScanStrategy(pending_rows=pending_rows, critical=critical)
     rows, table_rows = counts.scope_rows, counts.table_rows
     sparse = rows <= scan.sparse_rows and rows <= scan.sparse_share * table_rows
     if rows > scan.exact_max_rows and not sparse:
-        return ScanStrategy(pending_rows=pending_rows, scope_rows=rows)
+        return ScanStrategy(pending_rows=pending_rows, scope_rows=rows, critical=critical)
     return ScanStrategy(
-        exact=has_vector, keyword_scope=counts.n < PENDING_COUNT_LIMIT, pending_rows=pending_rows, scope_rows=rows
+        exact=has_vector,
+        keyword_scope=counts.n < PENDING_COUNT_LIMIT,
+        pending_rows=pending_rows,
+        scope_rows=rows,
+        critical=critical,
     )
 
 

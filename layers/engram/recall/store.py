@@ -36,8 +36,11 @@ def chunk_vectors(conn: Conn, chunk_ids: list[UUID]) -> dict[UUID, list[float]]:
 PENDING_COUNT_LIMIT = 1000
 
 
-def _scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable | None = None) -> sql.Composed:
-    """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n) and,
+def _scan_settings_and_pending_sql(
+    where: sql.Composable, scope: sql.Composable | None = None, critical: sql.Composable | None = None
+) -> sql.Composed:
+    """One round trip: the HNSW scan settings for this transaction, the pending-vector count (n), with
+    `critical` whether any critical memory is in the namespaces read (memories_critical), and,
     with a scope, its rows (scope_rows; index-only on chunks_scope) beside the planner's estimate of
     the table's rows (table_rows: pg_class, no scan; -1 before the first ANALYZE). The count stops one
     past the most rows an exact scan could take at this table size: %(exact_max_rows)s, or up to
@@ -54,22 +57,36 @@ def _scan_settings_and_pending_sql(where: sql.Composable, scope: sql.Composable 
         if scope is not None
         else sql.SQL("")
     )
+    critical_found = (
+        sql.SQL(", EXISTS (SELECT 1 FROM memories m WHERE m.critical AND m.status = 'active' AND {critical})").format(
+            critical=critical
+        )
+        if critical is not None
+        else sql.SQL(", NULL::boolean")
+    )
     return sql.SQL(
         "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.ef_search', %(ef_search)s, true),"
         " set_config('hnsw.max_scan_tuples', %(max_scan_tuples)s, true),"
         " (SELECT count(*) FROM (SELECT 1 FROM chunks c WHERE c.embedding IS NULL AND {where}"
         " LIMIT {pending_limit}) p)"
-        " AS n{scope_rows}"
-    ).format(where=where, scope_rows=scope_rows, pending_limit=sql.Literal(PENDING_COUNT_LIMIT))
+        " AS n{critical_found}{scope_rows}"
+    ).format(
+        where=where,
+        critical_found=critical_found,
+        scope_rows=scope_rows,
+        pending_limit=sql.Literal(PENDING_COUNT_LIMIT),
+    )
 
 
 @dataclass(frozen=True)
 class ScanCounts:
-    """What scan_settings_and_pending counted: pending vectors (n, at most PENDING_COUNT_LIMIT) and,
-    with the scope, the rows it leaves (bounded) and the planner's estimate of the table's rows."""
+    """What scan_settings_and_pending counted: pending vectors (n, at most PENDING_COUNT_LIMIT), whether
+    a critical memory is in the namespaces read (None: not asked) and, with the scope, the rows it
+    leaves (bounded) and the planner's estimate of the table's rows."""
 
     n: int
+    critical: bool | None
     scope_rows: int | None
     table_rows: float | None
 
@@ -87,11 +104,13 @@ class ScanSettings:
     sparse_share: float
     count_scope: bool = True
     idf_rows: int = 0  # the count goes at least this far (CandidateQuery.idf_rows): the keyword side reuses it
+    critical: bool = False  # ask whether a critical memory is in the namespaces read
 
 
 def scan_settings_and_pending(conn: Conn, plan: RecallPlan, scan: ScanSettings) -> ScanCounts | None:
-    """One round trip: the HNSW scan settings for this transaction, the pending-vector count and, with
-    scan.count_scope, the plan's scope's rows beside the planner's estimate of the table's rows."""
+    """One round trip: the HNSW scan settings for this transaction, the pending-vector count, with
+    scan.critical whether a critical memory is in the plan's namespaces, and, with scan.count_scope, the
+    plan's scope's rows beside the planner's estimate of the table's rows."""
     params = plan.params | {
         "ef_search": str(int(scan.ef_search)),
         "max_scan_tuples": str(int(scan.max_scan_tuples)),
@@ -100,13 +119,21 @@ def scan_settings_and_pending(conn: Conn, plan: RecallPlan, scan: ScanSettings) 
         "sparse_share": scan.sparse_share,
         "idf_rows": scan.idf_rows,
     }
-    statement = _scan_settings_and_pending_sql(plan.where, plan.scope if scan.count_scope else None)
+    critical = (
+        sql.SQL("m.namespace = ANY(%(namespaces)s)" if "namespaces" in plan.params else "true")
+        if scan.critical
+        else None
+    )
+    statement = _scan_settings_and_pending_sql(plan.where, plan.scope if scan.count_scope else None, critical)
     with conn.cursor(row_factory=tuple_row) as cur:
         row = cur.execute(statement, params).fetchone()
     if row is None:
         return None
-    _, _, _, n, *scope = row  # three set_config results, the pending count, and the scope's two counts
-    return ScanCounts(n=n, scope_rows=scope[0] if scope else None, table_rows=scope[1] if scope else None)
+    # three set_config results, the pending count, the critical memories' presence, the scope's two counts
+    _, _, _, n, critical_found, *scope = row
+    return ScanCounts(
+        n=n, critical=critical_found, scope_rows=scope[0] if scope else None, table_rows=scope[1] if scope else None
+    )
 
 
 def vector_ids(conn: Conn, plan: RecallPlan, q: CandidateQuery, exact: bool) -> list[UUID]:

@@ -86,3 +86,40 @@ def test_the_shared_index_statement_puts_the_plan_setting_back(api: Any, drain: 
         setting = conn.execute("SELECT current_setting('plan_cache_mode') AS mode").fetchone()
     assert [r.text for r in rows] == ["The harbour lantern hangs at pier 4."]
     assert setting is not None and setting["mode"] == "auto"
+
+
+def test_the_candidates_read_critical_facts_only_where_the_namespaces_read_hold_one(
+    api: Any, drain: Any, tenant: Any
+) -> None:
+    """The scan settings' round trip asks whether a critical memory is in the namespaces read; without
+    one, the candidate statement leaves out the part that reads them, and a critical fact written next
+    comes first in the next recall."""
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import recall
+
+    elsewhere = {"content": "Never moor at pier 9.", "namespace": "other", "critical": True}
+    assert api.post("/v1/memories", elsewhere).status == 201
+    lantern = {"content": "The harbour lantern hangs at pier 4.", "namespace": "rt"}
+    assert api.post("/v1/memories", lantern).status == 201
+    drain()
+    question = RecallRequest(query="where is the harbour lantern?", namespace="rt", touch=False)
+
+    def candidate_statement(sent: list[tuple[str, bool]]) -> str:
+        return next(text for text, _ in sent if "feedback_weights" in text or "kw AS" in text)
+
+    with statements_sent() as sent:
+        found = recall(UUID(tenant.id), question, embedder_from_env())
+    assert "WHERE m.critical" not in candidate_statement(sent)
+    assert [h.critical for h in found.results if hasattr(h, "critical")] == [False]
+
+    fact = api.post("/v1/memories", {"content": "The lantern is lit at dusk.", "namespace": "rt", "critical": True})
+    drain()
+    with statements_sent() as sent:
+        found = recall(UUID(tenant.id), question, embedder_from_env())
+    assert "WHERE m.critical" in candidate_statement(sent)
+    hits = [h for h in found.results if hasattr(h, "critical")]
+    assert hits[0].critical and hits[0].memory_id == UUID(fact.body["memory"]["id"])
+    # Every namespace read (no namespace named) holds the one in "other".
+    everywhere = recall(UUID(tenant.id), RecallRequest(query="pier", touch=False), embedder_from_env())
+    assert sum(h.critical for h in everywhere.results if hasattr(h, "critical")) == 2
