@@ -97,11 +97,12 @@ def recency_score(occurred_at: datetime, now: datetime) -> float:
     return math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
 
 
-def session_key(row: CandidateRow) -> tuple[UUID, date] | None:
-    """A conversation turn's session: its conversation and the day it was said (UTC)."""
+def session_key(row: CandidateRow) -> tuple[int, date] | None:
+    """A conversation turn's session: its conversation (the id as an integer: a UUID hashes in Python,
+    an int in C, and a recall keys a few hundred turns) and the day it was said (UTC)."""
     if row.conversation_id is None:
         return None
-    return row.conversation_id, row.occurred_at.astimezone(UTC).date()
+    return row.conversation_id.int, row.occurred_at.astimezone(UTC).date()
 
 
 def rank_sessions(candidates: list[Candidate]) -> None:
@@ -109,7 +110,7 @@ def rank_sessions(candidates: list[Candidate]) -> None:
     word weights among their candidate turns' own words (the row's `session_total`, summed by the candidate
     query: engram.recall.store). With query rewrites, a session takes the highest sum any of the queries
     gave it."""
-    totals: dict[tuple[UUID, date], float] = {}
+    totals: dict[tuple[int, date], float] = {}
     # Only a turn with a total is in the list: the others' sessions are not looked up at all.
     keyed = [(c, key) for c in candidates if c.row.session_total and (key := session_key(c.row)) is not None]
     for c, key in keyed:

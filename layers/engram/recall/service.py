@@ -8,7 +8,7 @@ keyword + recency still answer and the response says what was missing in `degrad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -314,25 +314,21 @@ def _rank(
     """Fused scores, best first, the best chunk per memory (every conversation window stands alone).
     rewrite_rows: each query rewrite's candidates, fused in with the question's. A row's stored feedback
     weight (engram.feedback) multiplies its fused score by its ranking factor."""
+    speaker = _turn_speakers(rows, rewrite_rows)
     candidates = [
-        Candidate(
-            row=r,
-            vector=r.sim,
-            keyword=r.rank,
-            recency=recency_score(r.occurred_at, now),
-            speaker=_turn_speaker(r),
-        )
+        Candidate(row=r, vector=r.sim, keyword=r.rank, recency=recency_score(r.occurred_at, now), speaker=speaker(r))
         for r in rows
     ]
-    by_chunk = {c.row.chunk_id: c for c in candidates}
-    for j, found in enumerate(rewrite_rows):
-        for r in found:
-            if r.chunk_id not in by_chunk:
-                by_chunk[r.chunk_id] = Candidate(
-                    row=r, recency=recency_score(r.occurred_at, now), speaker=_turn_speaker(r)
-                )
-                candidates.append(by_chunk[r.chunk_id])
-            by_chunk[r.chunk_id].rewrites[j] = (r.sim, r.rank)
+    if rewrite_rows:
+        by_chunk = {c.row.chunk_id: c for c in candidates}
+        for j, found in enumerate(rewrite_rows):
+            for r in found:
+                if r.chunk_id not in by_chunk:
+                    by_chunk[r.chunk_id] = Candidate(
+                        row=r, recency=recency_score(r.occurred_at, now), speaker=speaker(r)
+                    )
+                    candidates.append(by_chunk[r.chunk_id])
+                by_chunk[r.chunk_id].rewrites[j] = (r.sim, r.rank)
     s = recall_settings()
     fuse(candidates, s.recall_fusion, len(rewrite_rows), s.recall_rrf_keyword_weight, req.query)
     weighed_at = datetime.now(UTC)
@@ -340,22 +336,34 @@ def _rank(
         if c.row.feedback_weight is not None and c.row.feedback_updated_at is not None:
             c.feedback = feedback.stored_ranking_factor(c.row.feedback_weight, c.row.feedback_updated_at, weighed_at)
             c.fused *= c.feedback
-    best: dict[UUID, Candidate] = {}
+    best: dict[int, Candidate] = {}  # by the owner's id as an integer: a UUID hashes in Python, an int in C
     # Reciprocal ranks tie exactly when two candidates trade places in the two lists (1/11 + 1/12 both):
     # the keyword score, then the cosine, settle it, not the order the rows came in (rounded: the sums'
     # float order differs).
     for c in sorted(candidates, key=lambda c: (-round(c.fused, 12), -(c.keyword or 0.0), -(c.vector or 0.0))):
-        best.setdefault(c.row.owner, c)
+        best.setdefault((c.row.memory_id or c.row.chunk_id).int, c)
     return list(best.values())
 
 
-def _turn_speaker(row: CandidateRow) -> str | None:
-    """A one-message conversation window's speaker, when its text names one."""
-    if row.conversation_id is None or row.seq_from != row.seq_to:
-        return None
+def _no_speaker(row: CandidateRow) -> None:
+    return None
+
+
+def _turn_speakers(
+    rows: list[CandidateRow], rewrite_rows: Sequence[list[CandidateRow]]
+) -> Callable[[CandidateRow], str | None]:
+    """A candidate's speaker: a one-message conversation window's, when its text names one. Without
+    conversation rows, nothing is imported."""
+    if not any(r.conversation_id is not None for found in (rows, *rewrite_rows) for r in found):
+        return _no_speaker
     from engram.conversations.service import one_turn_speaker  # as in _attach_messages: conversation results only
 
-    return one_turn_speaker(row.text)
+    def speaker(row: CandidateRow) -> str | None:
+        if row.conversation_id is None or row.seq_from != row.seq_to:
+            return None
+        return one_turn_speaker(row.text)
+
+    return speaker
 
 
 def _touch_and_attach_graph(
