@@ -159,7 +159,8 @@ def handle(
             return _json(500, '{"message":"Internal Server Error"}')
         if not verdict.get("isAuthorized"):
             return _json(403, '{"message":"Forbidden"}')
-        event["requestContext"]["authorizer"] = {"lambda": verdict.get("context", {})}
+        # A copy, as each deployed event carries its own: a verdict kept for many requests stays as it was.
+        event["requestContext"]["authorizer"] = {"lambda": dict(verdict.get("context", {}))}
     try:
         result = invoke(route.function, event)
     except Exception:  # a crashed Lambda: API Gateway answers 500 and the log has the traceback

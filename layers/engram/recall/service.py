@@ -341,7 +341,7 @@ def _rank(
     # the keyword score, then the cosine, settle it, not the order the rows came in (rounded: the sums'
     # float order differs).
     for c in sorted(candidates, key=lambda c: (-round(c.fused, 12), -(c.keyword or 0.0), -(c.vector or 0.0))):
-        best.setdefault((c.row.memory_id or c.row.chunk_id).int, c)
+        best.setdefault(c.row.owner.int, c)
     return list(best.values())
 
 
