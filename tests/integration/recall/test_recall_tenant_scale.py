@@ -76,6 +76,18 @@ def _around(rng: np.random.Generator, query: np.ndarray, cosines: np.ndarray) ->
     return cosines[:, None] * query + np.sqrt(1 - cosines[:, None] ** 2) * noise
 
 
+def _space_and_query(stack: Any, seed: int) -> tuple[Any, np.ndarray]:
+    """The active embedding space and a random unit query vector."""
+    from engram.core.db import owner_connection
+    from engram.indexing.vectors import active_space
+
+    with owner_connection(stack.dsn) as owner:
+        space = active_space(owner)
+    assert space is not None
+    query = np.random.default_rng(seed).normal(size=DIM)
+    return space, query / np.linalg.norm(query)
+
+
 @pytest.fixture
 def crowded(stack: Any, make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     """A big tenant's rows all near the query, a small tenant's rows farther away at known distances."""
@@ -169,18 +181,13 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     The namespace alone holds more rows than an exact scan takes, so counting only tenant and
     namespace chose the shared graph, which walks ~16 rows for each row that passes such a filter;
     counted with the tag, the filter leaves few rows and all of them are scored."""
-    from engram.core.db import owner_connection, tenant_transaction
-    from engram.indexing.vectors import active_space
+    from engram.core.db import tenant_transaction
     from engram.recall.candidate_store import plan_recall
     from engram.recall.models import RecallRequest
     from engram.recall.service import recall, scan_strategy
 
-    with owner_connection(stack.dsn) as owner:
-        space = active_space(owner)
-    assert space is not None
-    rng = np.random.default_rng(11)
-    query = rng.normal(size=DIM)
-    query /= np.linalg.norm(query)
+    space, query = _space_and_query(stack, 11)
+    rng = np.random.default_rng(12)
     tenant = make_tenant("one namespace")
     _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.85, 0.95, 600)), space.model_id, tags=["common"])
     nearest_tagged = _around(rng, query, 0.6 - 0.01 * np.arange(SMALL_ROWS))
@@ -249,18 +256,14 @@ def test_a_namespace_and_tag_filter_reads_only_the_tagged_rows(stack: Any, make_
     from psycopg import sql
 
     from engram.core.db import owner_connection, tenant_transaction
-    from engram.indexing.vectors import active_space, vector_literal
+    from engram.indexing.vectors import vector_literal
     from engram.recall import ranking
     from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement, plan_recall
     from engram.recall.models import RecallRequest
     from engram.recall.service import scan_strategy
 
-    with owner_connection(stack.dsn) as owner:
-        space = active_space(owner)
-    assert space is not None
-    rng = np.random.default_rng(13)
-    query = rng.normal(size=DIM)
-    query /= np.linalg.norm(query)
+    space, query = _space_and_query(stack, 13)
+    rng = np.random.default_rng(14)
     tenant, other = make_tenant("tagged"), make_tenant("same tags")
     _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.85, 0.95, 600)), space.model_id, tags=["common"])
     tagged = _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.3, 0.6, 40)), space.model_id, tags=["rare"])
