@@ -1,6 +1,7 @@
 """Recall latency at 10k and 100k memories (384-d), beside the bare pgvector top-k on the same data.
 
     .venv/bin/python -m bench.perf.recall_latency [--sizes 10000 100000] [--queries 200]
+    .venv/bin/python -m bench.perf.recall_latency --sizes 1000000 --queries 100 --index-after-load
 
 Data is synthetic (clustered unit vectors, text from a made-up vocabulary) loaded with COPY so
 100k rows take seconds, not the hours real embedding would. Query vectors are precomputed, so
@@ -24,16 +25,21 @@ import os
 import random
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
 import numpy as np
 
 from bench.harness import local_stack, new_tenant, p50_p95
-from engram.indexing.vectors import vector_literal
+from engram.indexing.vectors import hnsw_index_name, vector_literal
 from engram.recall.models import RecallRequest
 from engram.recall.service import recall
 
+if TYPE_CHECKING:
+    import psycopg
+
 DIM = 384
+LOAD_BATCH = 20_000
 SYLLABLES = ["ka", "lo", "mi", "ran", "tes", "vo", "qui", "del", "ar", "zen", "po", "lu", "shi", "ber", "nax"]
 
 
@@ -54,65 +60,84 @@ def vocabulary(rng: random.Random, n: int = 5000) -> list[str]:
     return list({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(n * 2)})[:n]
 
 
-def load(dsn: str, tenant_id: UUID, n: int, rng: random.Random, centers: np.ndarray, words: list[str]) -> None:
+def load(
+    dsn: str,
+    tenant_id: UUID,
+    n: int,
+    rng: random.Random,
+    centers: np.ndarray,
+    words: list[str],
+    index_after: bool = False,
+) -> None:
+    """n memories of one chunk each, COPYed in batches (1M rows' values are gigabytes as Python objects).
+    `index_after`: the HNSW and text indexes are dropped first and built once the rows are in, as a bulk
+    import would: built row by row, 1M rows take over an hour here."""
     import psycopg
 
     nrng = np.random.default_rng(rng.randint(0, 2**31))
-    mem_rows, chunk_rows = [], []
-    for i in range(n):
-        mid = uuid4()
-        text = " ".join(rng.choice(words) for _ in range(rng.randint(12, 40)))
-        ns, tags = f"ns{i % 10}", [f"tag{i % 7}"]
-        created = f"2026-{(i % 11) + 1:02d}-{(i % 27) + 1:02d}T12:00:00Z"
-        vec = centers[i % len(centers)] + nrng.normal(0, 0.35, DIM)
-        vec /= np.linalg.norm(vec)
-        mem_rows.append((mid, tenant_id, ns, "semantic", text, uuid4().bytes, 0.5, tags, created))
-        chunk_rows.append(
-            (
-                tenant_id,
-                mid,
-                ns,
-                "semantic",
-                tags,
-                created,
-                0,
-                text,
-                vector_literal(vec),
-                DIM,
-                PrecomputedQueries.model_id,
-                created,
-            )
-        )
     with psycopg.connect(dsn) as conn:
-        with conn.cursor().copy(
-            "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
-            " FROM STDIN"
-        ) as copy:
-            for row in mem_rows:
-                copy.write_row(row)
-        with conn.cursor().copy(
-            "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
-            " embedding_dim, model_id, embedded_at) FROM STDIN"
-        ) as copy:
-            for chunk in chunk_rows:
-                copy.write_row(chunk)
+        rebuild = _drop_search_indexes(conn) if index_after else []
+        for first in range(0, n, LOAD_BATCH):
+            mem_rows, chunk_rows = [], []
+            for i in range(first, min(first + LOAD_BATCH, n)):
+                mid = uuid4()
+                text = " ".join(rng.choice(words) for _ in range(rng.randint(12, 40)))
+                ns, tags = f"ns{i % 10}", [f"tag{i % 7}"]
+                created = f"2026-{(i % 11) + 1:02d}-{(i % 27) + 1:02d}T12:00:00Z"
+                vec = centers[i % len(centers)] + nrng.normal(0, 0.35, DIM)
+                vec /= np.linalg.norm(vec)
+                mem_rows.append((mid, tenant_id, ns, "semantic", text, uuid4().bytes, 0.5, tags, created))
+                literal, model = vector_literal(vec), PrecomputedQueries.model_id
+                chunk = (tenant_id, mid, ns, "semantic", tags, created, 0, text, literal, DIM, model, created)
+                chunk_rows.append(chunk)
+            with conn.cursor().copy(
+                "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
+                " FROM STDIN"
+            ) as copy:
+                for memory in mem_rows:
+                    copy.write_row(memory)
+            with conn.cursor().copy(
+                "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
+                " embedding_dim, model_id, embedded_at) FROM STDIN"
+            ) as copy:
+                for chunk_row in chunk_rows:
+                    copy.write_row(chunk_row)
         conn.commit()
-    # The steady state autovacuum reaches: statistics fresh, GIN pending list merged.
     with psycopg.connect(dsn, autocommit=True) as conn:
+        if rebuild:  # the graph of 1M 384-d rows is ~1.5 GB: built in memory, on both cores
+            conn.execute("SET maintenance_work_mem = '4GB'")
+            conn.execute("SET max_parallel_maintenance_workers = 2")
+            for definition in rebuild:
+                conn.execute(definition)
+        # The steady state autovacuum reaches: statistics fresh, GIN pending list merged.
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE chunks")
 
 
-def run(size: int, queries: int, seed: int) -> None:
+def _drop_search_indexes(conn: psycopg.Connection[Any]) -> list[str]:
+    """Drop chunks' HNSW and text indexes; their definitions, to build them again."""
+    from psycopg import sql
+
+    names = [hnsw_index_name(DIM), "chunks_tsv"]
+    found = conn.execute(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexname = ANY(%s)", (names,)
+    ).fetchall()
+    for name, _ in found:
+        conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
+    conn.commit()
+    return [definition for _, definition in found]
+
+
+def run(size: int, queries: int, seed: int, index_after: bool = False) -> None:
     import psycopg
 
     rng = random.Random(seed)
-    with local_stack() as stack:
+    with local_stack(durable=False) as stack:  # it times reads: no fsync while loading
         tenant = new_tenant(stack).tenant_id
         centers = np.random.default_rng(seed).normal(size=(200, DIM))
         words = vocabulary(rng)
         t0 = time.perf_counter()
-        load(stack.dsn, tenant, size, rng, centers, words)
+        load(stack.dsn, tenant, size, rng, centers, words, index_after)
         loaded = time.perf_counter() - t0
         with psycopg.connect(stack.dsn) as conn:  # the HNSW index is built as the rows arrive
             conn.execute("SET hnsw.ef_search = 100")
@@ -209,9 +234,14 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--index-after-load",
+        action="store_true",
+        help="drop the HNSW and text indexes, COPY, then build them (a bulk import; 1M rows in minutes, not hours)",
+    )
     args = parser.parse_args()
     for size in args.sizes:
-        run(size, args.queries, args.seed)
+        run(size, args.queries, args.seed, args.index_after_load)
 
 
 if __name__ == "__main__":
