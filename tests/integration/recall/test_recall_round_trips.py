@@ -146,3 +146,37 @@ def test_the_exact_scans_statement_is_never_prepared(api: Any, drain: Any, tenan
             "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE '%%scoped AS MATERIALIZED%%'"
         ).fetchone()
     assert prepared is not None and prepared["n"] == 0
+
+
+def _chunk_rows_read(plan: dict[str, Any]) -> int:
+    """Rows of chunks an EXPLAIN ANALYZE (FORMAT JSON) plan's scans of the table returned."""
+    own = int(plan.get("Actual Rows", 0)) * int(plan.get("Actual Loops", 1)) if plan.get("Relation Name") else 0
+    return (own if plan.get("Relation Name") == "chunks" else 0) + sum(
+        _chunk_rows_read(p) for p in plan.get("Plans", [])
+    )
+
+
+def test_a_word_in_more_rows_than_the_weights_count_is_left_out_unread(api: Any, drain: Any, tenant: Any) -> None:
+    """Through the text index, a word in more rows than the weights count (idf_rows: its weight would be
+    ~0) is read only one row past that count and leaves the keyword list; the rare word's rows rank."""
+    from psycopg import sql
+
+    from engram.core.db import tenant_transaction
+    from engram.recall.candidate_store import CandidateQuery, ScanStrategy, candidate_statement, plan_recall
+    from engram.recall.models import RecallRequest
+
+    notes = [{"content": f"Harbour log {i}: calm water.", "namespace": "rt"} for i in range(40)]
+    notes += [{"content": f"Harbour log {i}: the lantern was lit.", "namespace": "rt"} for i in range(40, 43)]
+    assert api.post("/v1/memories/batch", {"items": notes}).status in (200, 201, 207)
+    drain()
+    req = RecallRequest(query="harbour lantern", namespace="rt", mode="keyword", touch=False)
+    question = CandidateQuery(query=req.query, vector=None, k=100, idf_rows=10)
+    with tenant_transaction(UUID(tenant.id)) as conn:
+        statement, params = candidate_statement(plan_recall(req), question, ScanStrategy(pending_rows=0, scope_rows=43))
+        rows = conn.execute(statement, params).fetchall()
+        explained = conn.execute(sql.SQL("EXPLAIN (ANALYZE, FORMAT JSON) {}").format(statement), params).fetchone()
+    ranked = [r for r in rows if r["rank"] is not None]
+    assert len(ranked) == 3 and all("lantern" in r["text"] for r in ranked)
+    assert explained is not None
+    # "harbour": 11 of its 43 rows (one past the 10 counted), "lantern": its 3, the 3 candidates' rows.
+    assert _chunk_rows_read(next(iter(explained.values()))[0]["Plan"]) <= 11 + 3 + 3
