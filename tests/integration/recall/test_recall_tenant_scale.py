@@ -251,8 +251,9 @@ def test_a_namespace_and_tag_filter_reads_only_the_tagged_rows(stack: Any, make_
     """The scope's rows are read through the tenant's view: under row-level security the tag's @> (not
     leakproof) could not use its GIN index, so the namespace's every row was read and the tag checked
     on each (10,000 rows read for 1,429 kept at 100k). Index scans are priced out, so only a bitmap can
-    find the rows: the namespace's index and the tags' must meet in it. A second tenant's rows with the
-    same namespace and tag stay out."""
+    find the rows, and 3,000 rows of the namespace beside 10 with the tag make the namespace's index
+    alone the dearer one: the tags' index must meet it. A second tenant's rows with the same namespace
+    and tag stay out."""
     from psycopg import sql
 
     from engram.core.db import owner_connection, tenant_transaction
@@ -265,14 +266,15 @@ def test_a_namespace_and_tag_filter_reads_only_the_tagged_rows(stack: Any, make_
     space, query = _space_and_query(stack, 13)
     rng = np.random.default_rng(14)
     tenant, other = make_tenant("tagged"), make_tenant("same tags")
-    _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.85, 0.95, 600)), space.model_id, tags=["common"])
-    tagged = _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.3, 0.6, 40)), space.model_id, tags=["rare"])
-    _load(stack.dsn, other.id, _around(rng, query, rng.uniform(0.9, 0.95, 40)), space.model_id, tags=["rare"])
+    rare = f"rare-{uuid4()}"  # no other test's rows hold it: the tag's few rows are plain to the planner
+    _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.85, 0.95, 3000)), space.model_id, tags=["common"])
+    tagged = _load(stack.dsn, tenant.id, _around(rng, query, rng.uniform(0.3, 0.6, 10)), space.model_id, tags=[rare])
+    _load(stack.dsn, other.id, _around(rng, query, rng.uniform(0.9, 0.95, 10)), space.model_id, tags=[rare])
     with owner_connection(stack.dsn) as owner:
         owner.execute("ANALYZE chunks")
         owner.commit()
     settings_env(ENGRAM_RECALL_EXACT_SCAN_MAX_ROWS="200")
-    req = RecallRequest(query="note", namespace="kb", tags=["rare"], limit=10, touch=False)
+    req = RecallRequest(query="note", namespace="kb", tags=[rare], limit=10, touch=False)
     vector = QueryVector(vector_literal(query), space.model_id, DIM)
     question = CandidateQuery(query=req.query, vector=vector, k=50, idf_rows=ranking.KEYWORD_IDF_ROWS)
     with tenant_transaction(UUID(tenant.id)) as conn:
