@@ -175,3 +175,19 @@ def percentile(samples: Sequence[float], q: float) -> float:
 
 def p50_p95(samples: Sequence[float]) -> tuple[float, float]:
     return statistics.median(samples), percentile(samples, 95)
+
+
+# The columns a synthetic memory and its one chunk are COPYed with (bench/perf/recall_latency.py, tenant_scale.py).
+MEMORY_COLUMNS = "id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at"
+CHUNK_COLUMNS = (
+    "tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding, embedding_dim, model_id,"
+    " embedded_at"
+)
+
+
+def copy_memories_and_chunks(conn: Any, memories: Sequence[Sequence[Any]], chunks: Sequence[Sequence[Any]]) -> None:
+    """COPY memory rows (MEMORY_COLUMNS) and chunk rows (CHUNK_COLUMNS) on an open connection, uncommitted."""
+    for table, columns, rows in (("memories", MEMORY_COLUMNS, memories), ("chunks", CHUNK_COLUMNS, chunks)):
+        with conn.cursor().copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)

@@ -30,7 +30,7 @@ from uuid import UUID, uuid4
 
 import numpy as np
 
-from bench.harness import local_stack, new_tenant, p50_p95
+from bench.harness import copy_memories_and_chunks, local_stack, new_tenant, p50_p95
 from engram.indexing.vectors import hnsw_index_name, vector_literal
 from engram.recall.models import RecallRequest
 from engram.recall.service import recall
@@ -90,18 +90,7 @@ def load(
                 literal, model = vector_literal(vec), PrecomputedQueries.model_id
                 chunk = (tenant_id, mid, ns, "semantic", tags, created, 0, text, literal, DIM, model, created)
                 chunk_rows.append(chunk)
-            with conn.cursor().copy(
-                "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
-                " FROM STDIN"
-            ) as copy:
-                for memory in mem_rows:
-                    copy.write_row(memory)
-            with conn.cursor().copy(
-                "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
-                " embedding_dim, model_id, embedded_at) FROM STDIN"
-            ) as copy:
-                for chunk_row in chunk_rows:
-                    copy.write_row(chunk_row)
+            copy_memories_and_chunks(conn, mem_rows, chunk_rows)
         conn.commit()
     with psycopg.connect(dsn, autocommit=True) as conn:
         if rebuild:  # the graph of 1M 384-d rows is ~1.5 GB: built in memory, on both cores

@@ -34,7 +34,7 @@ from uuid import UUID, uuid4
 
 import numpy as np
 
-from bench.harness import local_stack, new_tenant, p50_p95
+from bench.harness import copy_memories_and_chunks, local_stack, new_tenant, p50_p95
 from engram.indexing.vectors import vector_literal
 
 DIM = 384
@@ -103,18 +103,7 @@ def load(
             chunk_rows.append((tenant, mid, ns, "semantic", tags, created, 0, text, vec, DIM, MODEL, created))
     with psycopg.connect(dsn) as conn:
         conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(hnsw_index_name(DIM))))
-        with conn.cursor().copy(
-            "COPY memories (id, tenant_id, namespace, kind, content, content_hash, importance, tags, created_at)"
-            " FROM STDIN"
-        ) as copy:
-            for row in mem_rows:
-                copy.write_row(row)
-        with conn.cursor().copy(
-            "COPY chunks (tenant_id, memory_id, namespace, kind, tags, occurred_at, position, text, embedding,"
-            " embedding_dim, model_id, embedded_at) FROM STDIN"
-        ) as copy:
-            for row in chunk_rows:
-                copy.write_row(row)
+        copy_memories_and_chunks(conn, mem_rows, chunk_rows)
         conn.commit()
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SET maintenance_work_mem = '1GB'")
