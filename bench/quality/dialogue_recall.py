@@ -53,6 +53,7 @@ CONFIGS: dict[str, RecallConfig] = {
     "speaker-0.25": RecallConfig(ranking={"SPEAKER_BOOST": 0.25}),
     "no-session": RecallConfig(ranking={"SESSION_WEIGHT": 0.0}),
     "no-speaker": RecallConfig(ranking={"SPEAKER_BOOST": 0.0}),
+    "no-self-statement": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.0}),
     "context-1.0": RecallConfig(ranking={"CONTEXT_WORD_WEIGHT": 1.0}),
     "no-neighbour-vector": RecallConfig(ranking={"NEIGHBOUR_VECTOR_WEIGHT": 0.0}),
     "neighbour-vector-0.4": RecallConfig(ranking={"NEIGHBOUR_VECTOR_WEIGHT": 0.4}),

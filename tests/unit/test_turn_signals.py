@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from engram.core.select_lists import field_names
-from engram.recall.ranking import RRF_K, SPEAKER_BOOST, Candidate, fuse, named_speakers, rank_sessions
+from engram.recall.ranking import (
+    RRF_K,
+    SELF_STATEMENT_BOOST,
+    SPEAKER_BOOST,
+    Candidate,
+    fuse,
+    named_speakers,
+    rank_sessions,
+)
 from engram.recall.rows import CandidateRow
 
 CONV = uuid.uuid4()
@@ -22,9 +30,11 @@ def _row(**fields: Any) -> CandidateRow:
     return CandidateRow(**(blank | {"importance": 0.5} | fields))
 
 
-def turn(session_total: float | None, day: int = 0, speaker: str | None = None, keyword: float = 0.5) -> Candidate:
+def turn(
+    session_total: float | None, day: int = 0, speaker: str | None = None, keyword: float = 0.5, text: str = ""
+) -> Candidate:
     """A turn whose session's candidate turns hold query words weighing session_total (the store sums them)."""
-    row = _row(conversation_id=CONV, occurred_at=DAY + timedelta(days=day), session_total=session_total)
+    row = _row(conversation_id=CONV, occurred_at=DAY + timedelta(days=day), session_total=session_total, text=text)
     return Candidate(row=row, keyword=keyword, speaker=speaker)
 
 
@@ -89,3 +99,19 @@ def test_a_named_speakers_turns_lead_the_other_speakers() -> None:
     fuse([his, hers], "rrf", keyword_weight=1.0, query="When did Caroline paint?")
     assert hers.fused > his.fused
     assert SPEAKER_BOOST > 0
+
+
+def test_asked_what_a_named_speaker_would_do_their_turns_about_themselves_lead() -> None:
+    # The keyword list puts her turn about a book first; her turn about her own writing is the answer.
+    about_a_book = turn(1.0, speaker="Caroline", keyword=0.9, text="That book on writing was great.")
+    about_herself = turn(1.0, day=1, speaker="Caroline", keyword=0.8, text="I've been writing a lot lately.")
+    his = turn(1.0, day=2, speaker="Melanie", keyword=0.85, text="I write too, now and then.")
+    fuse([about_a_book, about_herself, his], "rrf", keyword_weight=1.0, query="Would Caroline likely pursue writing?")
+    assert about_herself.fused > about_a_book.fused > his.fused  # another speaker's "I" is not hers
+    # Asked what she did, not what she would do: the keyword list's order stands.
+    fuse([about_a_book, about_herself, his], "rrf", keyword_weight=1.0, query="What did Caroline write?")
+    assert about_a_book.fused > about_herself.fused > his.fused
+    # Naming no one, "would" singles out nobody's turns.
+    fuse([about_a_book, about_herself, his], "rrf", keyword_weight=1.0, query="Would anyone pursue writing?")
+    assert about_a_book.fused > his.fused > about_herself.fused
+    assert SELF_STATEMENT_BOOST > 0
