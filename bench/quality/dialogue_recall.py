@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import RecallConfig, applied, call, local_stack, new_tenant, p50_p95, wait_for_vectors
+from engram.recall import ranking
 
 DATA = Path(os.environ.get("ENGRAM_DIALOGUE_DATA", Path(__file__).resolve().parents[3] / "shared/data/locomo-dev"))
 BUDGETS = (2000, 4000, 8000)
@@ -53,7 +54,8 @@ CONFIGS: dict[str, RecallConfig] = {
     "speaker-0.25": RecallConfig(ranking={"SPEAKER_BOOST": 0.25}),
     "no-session": RecallConfig(ranking={"SESSION_WEIGHT": 0.0}),
     "no-speaker": RecallConfig(ranking={"SPEAKER_BOOST": 0.0}),
-    "no-self-statement": RecallConfig(ranking={"SELF_STATEMENT_BOOST": 0.0}),
+    "no-self-statement": RecallConfig(ranking={"SELF_STATEMENT_CUES": ()}),
+    "self-statement-would-only": RecallConfig(ranking={"SELF_STATEMENT_CUES": ranking.SELF_STATEMENT_CUES[:1]}),
     "context-1.0": RecallConfig(ranking={"CONTEXT_WORD_WEIGHT": 1.0}),
     "no-neighbour-vector": RecallConfig(ranking={"NEIGHBOUR_VECTOR_WEIGHT": 0.0}),
     "neighbour-vector-0.4": RecallConfig(ranking={"NEIGHBOUR_VECTOR_WEIGHT": 0.4}),

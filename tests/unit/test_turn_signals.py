@@ -11,7 +11,7 @@ import pytest
 from engram.core.select_lists import field_names
 from engram.recall.ranking import (
     RRF_K,
-    SELF_STATEMENT_BOOST,
+    SELF_STATEMENT_CUES,
     SPEAKER_BOOST,
     Candidate,
     fuse,
@@ -106,12 +106,26 @@ def test_asked_what_a_named_speaker_would_do_their_turns_about_themselves_lead()
     about_a_book = turn(1.0, speaker="Caroline", keyword=0.9, text="That book on writing was great.")
     about_herself = turn(1.0, day=1, speaker="Caroline", keyword=0.8, text="I've been writing a lot lately.")
     his = turn(1.0, day=2, speaker="Melanie", keyword=0.85, text="I write too, now and then.")
-    fuse([about_a_book, about_herself, his], "rrf", keyword_weight=1.0, query="Would Caroline likely pursue writing?")
+    turns = [about_a_book, about_herself, his]
+    fuse(turns, "rrf", keyword_weight=1.0, query="Would Caroline likely pursue writing?")
     assert about_herself.fused > about_a_book.fused > his.fused  # another speaker's "I" is not hers
-    # Asked what she did, not what she would do: the keyword list's order stands.
-    fuse([about_a_book, about_herself, his], "rrf", keyword_weight=1.0, query="What did Caroline write?")
+    # Asked what she did, not what she would do or has done: the keyword list's order stands.
+    fuse(turns, "rrf", keyword_weight=1.0, query="What did Caroline write?")
     assert about_a_book.fused > about_herself.fused > his.fused
     # Naming no one, "would" singles out nobody's turns.
-    fuse([about_a_book, about_herself, his], "rrf", keyword_weight=1.0, query="Would anyone pursue writing?")
+    fuse(turns, "rrf", keyword_weight=1.0, query="Would anyone pursue writing?")
     assert about_a_book.fused > his.fused > about_herself.fused
-    assert SELF_STATEMENT_BOOST > 0
+
+
+def test_asked_what_a_named_speaker_has_done_their_turns_about_themselves_lead_by_a_smaller_boost() -> None:
+    would, has = (boost for _, boost in SELF_STATEMENT_CUES)
+    assert would > has > 0
+    # Her first-person turn ranks second by keyword, one place behind her other turn: "has" lifts it past.
+    about_a_book = turn(1.0, speaker="Caroline", keyword=0.9, text="That book on painting was great.")
+    about_herself = turn(1.0, day=1, speaker="Caroline", keyword=0.85, text="I painted a lake last week.")
+    his = turn(1.0, day=2, speaker="Melanie", keyword=0.1, text="Nice!")  # a speaker the question leaves out
+    turns = [about_a_book, about_herself, his]
+    fuse(turns, "rrf", keyword_weight=1.0, query="What has Caroline painted?")
+    assert about_herself.fused > about_a_book.fused
+    fuse(turns, "rrf", keyword_weight=1.0, query="What did Caroline paint?")
+    assert about_a_book.fused > about_herself.fused

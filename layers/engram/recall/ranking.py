@@ -28,14 +28,18 @@ RRF_K = 10
 SESSION_WEIGHT = 0.5
 SPEAKER_BOOST = 0.5
 # - A question asking what a named speaker would (likely) do, be or like ("Would Caroline likely pursue
-#   writing as a career?") is answered by what that speaker said of themselves ("I've been writing a lot
-#   lately"): their turns that hold a first-person word are raised by SELF_STATEMENT_BOOST on top of
-#   SPEAKER_BOOST. On the development split it lifted open-domain at 8k from .634 to .663 and lost nothing
-#   at 2k, 4k or 8k; the cue reaches 16 of its 46 open-domain questions and no other type. Asked with
-#   "might" and "could" too, it lost a question at 2k; asked of every question naming a speaker, it lost
-#   2k, temporal and single-hop (bench/quality/RESULTS-conversations.md).
-SELF_STATEMENT_BOOST = 0.5
-SELF_STATEMENT_CUE = re.compile(r"\b(would|likely)\b", re.IGNORECASE)
+#   writing as a career?"), or what they have done ("What activities has Melanie done?"), is answered by
+#   what that speaker said of themselves ("I've been writing a lot lately", "I'm off to go swimming"):
+#   their turns that hold a first-person word are raised on top of SPEAKER_BOOST, by the boost of the
+#   first cue of SELF_STATEMENT_CUES the question matches. On the development split, against none:
+#   .778 / .838 / .909 -> .779 / .840 / .913 at 2k / 4k / 8k, open-domain at 8k .634 -> .657,
+#   multi-hop .748 -> .762, no type lower than without them (bench/quality/RESULTS-conversations.md).
+#   "would / likely" reaches 18 of its 44 open-domain questions and no other type; "has / have" 72 of
+#   the 142 multi-hop ones and 46 others, hence its smaller boost (0.5 lost a question at 4k).
+SELF_STATEMENT_CUES: tuple[tuple[re.Pattern[str], float], ...] = (
+    (re.compile(r"\b(would|likely)\b", re.IGNORECASE), 0.5),
+    (re.compile(r"\b(has|have)\b", re.IGNORECASE), 0.25),
+)
 # - A question's answer is often the reply to the turn that matches it ("What does Melanie do to destress?"
 #   / "...pottery. It's like therapy for me"): a turn's vector score is its cosine plus NEIGHBOUR_VECTOR_WEIGHT
 #   x the higher cosine of the turns before and after it, said the same day (when the namespace's rows are
@@ -149,7 +153,8 @@ def fuse(
 
     Conversation turns are then ordered among themselves with their own signals: the session list
     (SESSION_WEIGHT x 1/(RRF_K + session rank)), SPEAKER_BOOST for a speaker the query names and, when it
-    asks what that speaker would do, SELF_STATEMENT_BOOST for their turns about themselves. Those
+    asks what that speaker would do or has done, SELF_STATEMENT_CUES' boost for their turns about
+    themselves. Those
     only reorder the turns within the places the turns hold: a memory, which has neither signal, keeps
     its place among them, so a tenant's notes are not pushed down by its chat logs."""
     # Ties break by the other list's score, not by the order the rows came in.
@@ -169,7 +174,7 @@ def fuse(
     _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     rank_sessions(candidates)
     named = named_speakers(candidates, query)
-    of_themselves = 1.0 + SELF_STATEMENT_BOOST if named and SELF_STATEMENT_CUE.search(query) else 1.0
+    of_themselves = 1.0 + next((boost for cue, boost in SELF_STATEMENT_CUES if named and cue.search(query)), 0.0)
     with_turn_signals: dict[int, float] = {}  # id(candidate) -> its score with the session and speaker
     for c in candidates:
         importance = float(c.row.importance)
