@@ -47,6 +47,8 @@ CONFIGS: dict[str, RecallConfig] = {
     "ts-rank-keyword": RecallConfig(ranking={"KEYWORD_IDF": False}, request={"mode": "keyword"}),
     # diversity: MMR is on by default (lambda 0.5, cosine counted above 0.7); off, and its two constants
     "no-diversify": RecallConfig(request={"diversify": False}),
+    # a named speaker's own statements for "would / likely" and "has / have" questions (on by default)
+    "no-self-statement": RecallConfig(ranking={"SELF_STATEMENT_CUES": ()}),
     # the defaults before idf + MMR
     "before": RecallConfig(ranking={"KEYWORD_IDF": False}, request={"diversify": False}),
     **{f"mmr-lambda-{v}": RecallConfig(ranking={"MMR_LAMBDA": v}) for v in (0.3, 0.7, 0.9)},
