@@ -154,9 +154,8 @@ def fuse(
     Conversation turns are then ordered among themselves with their own signals: the session list
     (SESSION_WEIGHT x 1/(RRF_K + session rank)), SPEAKER_BOOST for a speaker the query names and, when it
     asks what that speaker would do or has done, SELF_STATEMENT_CUES' boost for their turns about
-    themselves. Those
-    only reorder the turns within the places the turns hold: a memory, which has neither signal, keeps
-    its place among them, so a tenant's notes are not pushed down by its chat logs."""
+    themselves. Those only reorder the turns within the places the turns hold: a memory, which has none
+    of these signals, keeps its place among them, so a tenant's notes are not pushed down by its chat logs."""
     # Ties break by the other list's score, not by the order the rows came in.
     by_vec = sorted(
         (c for c in candidates if c.vector is not None), key=lambda c: (-(c.vector or 0), -(c.keyword or 0))
@@ -174,7 +173,7 @@ def fuse(
     _rewrite_parts(candidates, fusion, rewrites, top_kw, keyword_weight)
     rank_sessions(candidates)
     named = named_speakers(candidates, query)
-    of_themselves = 1.0 + next((boost for cue, boost in SELF_STATEMENT_CUES if named and cue.search(query)), 0.0)
+    own = next((boost for cue, boost in SELF_STATEMENT_CUES if cue.search(query)), 0.0) if named else 0.0
     with_turn_signals: dict[int, float] = {}  # id(candidate) -> its score with the session and speaker
     for c in candidates:
         importance = float(c.row.importance)
@@ -197,8 +196,8 @@ def fuse(
         turn = (base + session) * factor
         if c.speaker in named:
             turn *= 1.0 + SPEAKER_BOOST
-            if of_themselves != 1.0 and _FIRST_PERSON.search(c.row.text):
-                turn *= of_themselves
+            if own and _FIRST_PERSON.search(c.row.text):
+                turn *= 1.0 + own
         with_turn_signals[id(c)] = turn
     _order_turns_among_themselves([c for c in candidates if c.row.conversation_id], with_turn_signals)
 
