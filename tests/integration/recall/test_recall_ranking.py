@@ -112,3 +112,35 @@ def test_a_turns_vector_score_counts_its_best_same_day_neighbour(
     assert scored[3] == pytest.approx(cosine[3] + 0.2 * cosine[2], abs=1e-6)  # turn 4 is another day's
     assert scored[4] == pytest.approx(cosine[4], abs=1e-6)  # its neighbour was said days before
     assert scored[3] - cosine[3] > 0.05  # the reply gains from the question it answers
+
+
+def test_asked_what_a_named_speaker_would_do_their_own_statements_lead(api: Any, drain: Any) -> None:
+    """A question naming one speaker and asking what they would (likely) do or have done raises their
+    turns that speak of themselves (ranking.SELF_STATEMENT_CUES): what she said of herself, not what she
+    said of a book, answers whether she would pursue writing."""
+    r = api.post("/v1/conversations", {"title": "plans", "namespace": "own"})
+    assert r.status == 201, r.body
+    said = [  # one a day, so no turn holds another's words as its neighbour
+        "Caroline: That book about writing careers was great.",
+        "Melanie: Writing poems relaxes the kids.",
+        "Caroline: I've been writing a lot lately.",
+        "Melanie: The garden needs work this spring.",
+    ]
+    messages = [
+        {"role": ("user", "assistant")[i % 2], "content": text, "created_at": f"2024-03-0{i + 1}T10:00:00+00:00"}
+        for i, text in enumerate(said)
+    ]
+    r = api.post(f"/v1/conversations/{r.body['id']}/messages", {"messages": messages})
+    assert r.status == 201, r.body
+    drain()
+
+    def first(query: str) -> str:
+        found = api.post("/v1/recall", {"query": query, "namespace": "own", "mode": "keyword"})
+        assert found.status == 200, found.body
+        return found.body["results"][0]["messages"][0]["content"]
+
+    # Her turn about the book holds more of the question's words; asked what she would do, her own leads.
+    assert first("Would Caroline likely pursue writing as a career?") == said[2]
+    assert first("What has Caroline said about writing careers?") == said[2]
+    # Asked what she said, not what she would do or has done: the words decide.
+    assert first("What did Caroline say about writing careers?") == said[0]
