@@ -210,12 +210,16 @@ def main() -> None:
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     parser.add_argument("--dialogues", type=int, default=0, help="the first N dialogues only (0: all)")
     parser.add_argument("--one-conversation", action="store_true", help="a dialogue's sessions in one conversation")
-    parser.add_argument("--json", type=Path, help="write {config: {way: {budget: evidence recall}}} here")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help="write {config: {way: {budget: evidence recall, 'types': {type: evidence recall at the largest budget}}}}",
+    )
     args = parser.parse_args()
     budgets = tuple(int(b) for b in args.budgets.split(","))
     dialogues = load()[: args.dialogues or None]
     rows: list[str] = []
-    figures: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
+    figures: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     with local_stack(durable=False, prefix="engram-dialogue-") as stack:
         key = new_tenant(stack, "bench-dialogue", ["read", "write"]).key
         started = time.perf_counter()
@@ -232,7 +236,9 @@ def main() -> None:
             for way in args.ways.split(","):
                 m = ask(key, dialogues, CONFIGS[label], way, budgets)
                 rows.append(table_row(label, way, m, budgets))
-                figures[label][way] = {str(b): round(m.mean(b), 4) for b in budgets}
+                figures[label][way] = {str(b): round(m.mean(b), 4) for b in budgets} | {
+                    "types": {name: round(m.mean(max(budgets), c), 4) for c, name in CATEGORIES.items()}
+                }
                 print(rows[-1], file=sys.stderr, flush=True)
     print(table_header(budgets))
     print("\n".join(rows))
