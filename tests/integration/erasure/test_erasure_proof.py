@@ -38,13 +38,35 @@ def _write(api: Any, namespace: str, content: str, **extra: Any) -> str:
     return str(reply.body["memory"]["id"])
 
 
+STAGING = "The staging database is db-stage-01 in eu-west-1, ask {mark} first."
+TWIN = "The staging database is db-stage-01 in eu-west-1 region."
+
+
+def _marker_whose_memory_merges_with_its_twin() -> str:
+    """A random marker, letters only (a token with a digit is a "specific", and two texts with different
+    ones never merge), drawn until the embedder finds the memory holding it a near-duplicate of its twin.
+    The marker's word pieces move the pair's cosine: about 1 draw in 75 fell below the dedupe threshold,
+    and the merge this test erases never happened."""
+    import numpy as np
+
+    from engram.adapters.embeddings.local import LocalEmbedder
+    from engram.consolidation.similarity import CALIBRATED
+
+    embedder = LocalEmbedder()
+    least = CALIBRATED[embedder.model_id]["dedupe_cosine"] + 0.02
+    while True:
+        mark = "zq" + "".join(random.choice(string.ascii_lowercase) for _ in range(12))
+        memory, twin = (np.array(v) for v in embedder.embed([STAGING.format(mark=mark), TWIN]))
+        if float(memory @ twin / np.linalg.norm(memory) / np.linalg.norm(twin)) >= least:
+            return mark
+
+
 def test_an_erased_subject_leaves_no_copy_anywhere(
     make_tenant, api_for, stack, drain, settings_env, fake_messages: Callable[..., Any]
 ):
     tenant = make_tenant("proof")
     api = api_for(tenant.key)
-    # Letters only: a token with a digit is a "specific", and two texts with different ones never merge.
-    mark = "zq" + "".join(random.choice(string.ascii_lowercase) for _ in range(12))
+    mark = _marker_whose_memory_merges_with_its_twin()
     subject = {"user_id": f"u-{uuid.uuid4().hex[:8]}"}
 
     # The distillation's facts: one of them holds the marker and belongs to the subject.
@@ -90,9 +112,9 @@ def test_an_erased_subject_leaves_no_copy_anywhere(
     )
     assert created.status == 201, created.body
     memory_id = created.body["memory"]["id"]
-    patched = f"The staging database is db-stage-01 in eu-west-1, ask {mark} first."
+    patched = STAGING.format(mark=mark)
     assert api.patch(f"/v1/memories/{memory_id}", {"content": patched}).status == 200
-    twin = _write(api, "ops", "The staging database is db-stage-01 in eu-west-1 region.", importance=0.4)
+    twin = _write(api, "ops", TWIN, importance=0.4)
     for _fact, text in payments:
         _write(api, "kb", text, tags=["ops"], metadata=subject if text == marked_db else {})
     for text in OTHERS:
