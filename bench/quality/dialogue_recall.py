@@ -50,6 +50,8 @@ CONFIGS: dict[str, RecallConfig] = {
     "mmr-floor-0.9": RecallConfig(request={"diversify": True}, ranking={"MMR_FLOOR": 0.9}),
     "mmr-floor-0.95": RecallConfig(request={"diversify": True}, ranking={"MMR_FLOOR": 0.95}),
     "session-1.0": RecallConfig(ranking={"SESSION_WEIGHT": 1.0}),
+    "session-0.5": RecallConfig(ranking={"SESSION_WEIGHT": 0.5}),
+    "session-0.75": RecallConfig(ranking={"SESSION_WEIGHT": 0.75}),
     "speaker-1.0": RecallConfig(ranking={"SPEAKER_BOOST": 1.0}),
     "speaker-0.25": RecallConfig(ranking={"SPEAKER_BOOST": 0.25}),
     "no-session": RecallConfig(ranking={"SESSION_WEIGHT": 0.0}),
