@@ -42,6 +42,8 @@ SELF_STATEMENT_CUES: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"\b(would|likely)\b", re.IGNORECASE), 0.5),
     (re.compile(r"\b(has|have)\b", re.IGNORECASE), 0.25),
 )
+# A turn in which its speaker speaks of themselves: a first-person word ("I" also starts I'm, I've, I'd).
+_FIRST_PERSON = re.compile(r"\b(I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
 # - A question's answer is often the reply to the turn that matches it ("What does Melanie do to destress?"
 #   / "...pottery. It's like therapy for me"): a turn's vector score is its cosine plus NEIGHBOUR_VECTOR_WEIGHT
 #   x the higher cosine of the turns before and after it, said the same day (when the namespace's rows are
@@ -202,10 +204,6 @@ def fuse(
                 turn *= 1.0 + own
         with_turn_signals[id(c)] = turn
     _order_turns_among_themselves([c for c in candidates if c.row.conversation_id], with_turn_signals)
-
-
-# A turn in which its speaker speaks of themselves: a first-person word.
-_FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
 
 
 def _order_turns_among_themselves(turns: list[Candidate], with_turn_signals: dict[int, float]) -> None:
