@@ -124,7 +124,7 @@ def scan_settings_and_pending(conn: Conn, plan: RecallPlan, scan: ScanSettings) 
         if scan.critical
         else None
     )
-    statement = _scan_settings_and_pending_sql(plan.where, plan.scope if scan.count_scope else None, critical)
+    statement = _scan_settings_and_pending_sql(plan.where, plan.counted_scope if scan.count_scope else None, critical)
     with conn.cursor(row_factory=tuple_row) as cur:
         row = cur.execute(statement, params).fetchone()
     if row is None:
