@@ -27,7 +27,7 @@ from engram.graph import service as graph
 from engram.graph.models import Link, MemorySummary
 from engram.indexing.vectors import cached_active_space, vector_literal
 from engram.recall import ranking
-from engram.recall.candidate_store import CandidateQuery, QueryVector, RecallPlan, ScanStrategy, plan_recall
+from engram.recall.candidate_store import CandidateQuery, QueryVector, ScanStrategy
 from engram.recall.critical import pin_critical
 from engram.recall.evidence import attach_evidence
 from engram.recall.models import (
@@ -39,6 +39,7 @@ from engram.recall.models import (
     RecallResponse,
 )
 from engram.recall.neighbours import fit_neighbours
+from engram.recall.plan_store import RecallPlan, plan_recall
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.rewrite import embed_rewrites, rewrite_query
 from engram.recall.rows import CandidateRow

@@ -38,7 +38,7 @@ class RecallSettings(SettingsGroup):
         "recall filter leaves are at most this many, the shared HNSW and text indexes otherwise; 0: always shared",
     )
     recall_exact_scan_sparse_rows: int = Field(
-        default=10_000,
+        default=20_000,
         ge=0,
         le=1_000_000,
         description="Also scan exactly up to this many rows when they are at most "

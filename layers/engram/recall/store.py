@@ -1,5 +1,6 @@
 """The SQL recall runs: the scan settings and counts, the candidates (composed by
-engram.recall.candidate_store from a plan), the candidates' vectors, the touch, and trace's lookups."""
+engram.recall.candidate_store from a plan, engram.recall.plan_store), the candidates' vectors, the touch,
+and trace's lookups."""
 
 from __future__ import annotations
 
@@ -12,13 +13,8 @@ from psycopg.rows import args_row, class_row, scalar_row, tuple_row
 
 from engram.core.db import Conn
 from engram.core.select_lists import select_list
-from engram.recall.candidate_store import (
-    CandidateQuery,
-    RecallPlan,
-    ScanStrategy,
-    candidate_statement,
-    vector_sql,
-)
+from engram.recall.candidate_store import CandidateQuery, ScanStrategy, candidate_statement, vector_sql
+from engram.recall.plan_store import RecallPlan
 from engram.recall.rows import CandidateRow, TraceTarget
 
 

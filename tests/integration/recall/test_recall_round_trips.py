@@ -72,8 +72,9 @@ def test_the_shared_index_statement_puts_the_plan_setting_back(api: Any, drain: 
     """Through the shared indexes the candidate statement runs with a generic plan; the transaction's
     plan_cache_mode is what it was before it, for the statements that follow."""
     from engram.core.db import tenant_transaction
-    from engram.recall.candidate_store import CandidateQuery, ScanStrategy, plan_recall
+    from engram.recall.candidate_store import CandidateQuery, ScanStrategy
     from engram.recall.models import RecallRequest
+    from engram.recall.plan_store import plan_recall
     from engram.recall.store import candidate_rows
 
     note = {"content": "The harbour lantern hangs at pier 4.", "namespace": "rt"}
@@ -162,8 +163,9 @@ def test_a_word_in_more_rows_than_the_weights_count_is_left_out_unread(api: Any,
     from psycopg import sql
 
     from engram.core.db import tenant_transaction
-    from engram.recall.candidate_store import CandidateQuery, ScanStrategy, candidate_statement, plan_recall
+    from engram.recall.candidate_store import CandidateQuery, ScanStrategy, candidate_statement
     from engram.recall.models import RecallRequest
+    from engram.recall.plan_store import plan_recall
 
     notes = [{"content": f"Harbour log {i}: calm water.", "namespace": "rt"} for i in range(40)]
     notes += [{"content": f"Harbour log {i}: the lantern was lit.", "namespace": "rt"} for i in range(40, 43)]

@@ -154,8 +154,8 @@ def test_a_scope_over_the_always_bound_is_scanned_exactly_when_it_is_a_small_sha
     """The small tenant's 40 rows: over an always-exact bound of 10, under the sparse bound of 100;
     exact when 40 rows are at most the sparse share of the table (set to 1.5x or 0.5x their share)."""
     from engram.core.db import owner_connection, tenant_transaction
-    from engram.recall.candidate_store import plan_recall
     from engram.recall.models import RecallRequest
+    from engram.recall.plan_store import plan_recall
     from engram.recall.service import scan_strategy
 
     with owner_connection(stack.dsn) as owner:
@@ -182,8 +182,8 @@ def test_a_tag_that_leaves_few_rows_of_a_big_namespace_is_scanned_exactly(
     namespace chose the shared graph, which walks ~16 rows for each row that passes such a filter;
     counted with the tag, the filter leaves few rows and all of them are scored."""
     from engram.core.db import tenant_transaction
-    from engram.recall.candidate_store import plan_recall
     from engram.recall.models import RecallRequest
+    from engram.recall.plan_store import plan_recall
     from engram.recall.service import recall, scan_strategy
 
     space, query = _space_and_query(stack, 11)
@@ -223,8 +223,9 @@ def test_small_tenant_hybrid_candidates_read_only_its_rows(crowded: dict[str, An
     from engram.core.db import tenant_transaction
     from engram.indexing.vectors import vector_literal
     from engram.recall import ranking
-    from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement, plan_recall
+    from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement
     from engram.recall.models import RecallRequest
+    from engram.recall.plan_store import plan_recall
     from engram.recall.service import scan_strategy
 
     embedder = crowded["embedder"]
@@ -261,8 +262,9 @@ def test_a_namespace_and_tag_filter_reads_the_scope_through_the_tenants_view(
     from engram.core.db import tenant_transaction
     from engram.indexing.vectors import vector_literal
     from engram.recall import ranking
-    from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement, plan_recall
+    from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement
     from engram.recall.models import RecallRequest
+    from engram.recall.plan_store import plan_recall
     from engram.recall.service import scan_strategy
 
     space, query = _space_and_query(stack, 13)
