@@ -28,7 +28,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, LiteralString
 from uuid import UUID, uuid4
 
 import numpy as np
@@ -120,6 +120,36 @@ def _drop_search_indexes(conn: psycopg.Connection[Any]) -> list[str]:
     return [definition for _, definition in found]
 
 
+BARE_TOP_10 = (
+    "SELECT id FROM chunks WHERE embedding_dim = 384"
+    " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 10"
+)
+# The floor of any hybrid search: both retrievals, no tenant, no joins, no fusion.
+BARE_HYBRID = (
+    "(SELECT id FROM chunks WHERE embedding_dim = 384"
+    " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
+    " UNION ALL (SELECT id FROM chunks WHERE tsv @@ replace(plainto_tsquery('english', %s)::text,"
+    " ' & ', ' | ')::tsquery LIMIT 40)"
+)
+# The same, its keyword side ranked: every match read, the best 40 kept.
+RANKED_HYBRID = (
+    "(SELECT id FROM chunks WHERE embedding_dim = 384"
+    " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
+    " UNION ALL (SELECT id FROM chunks, (SELECT replace(plainto_tsquery('english', %s)::text,"
+    " ' & ', ' | ')::tsquery AS q) w WHERE tsv @@ w.q ORDER BY ts_rank(tsv, w.q) DESC LIMIT 40)"
+)
+
+
+def _time_each(conn: psycopg.Connection[Any], statement: LiteralString, rows: Sequence[Sequence[str]]) -> list[float]:
+    """Milliseconds each run of the statement took, one run per row of parameters."""
+    took = []
+    for params in rows:
+        t = time.perf_counter()
+        conn.execute(statement, params).fetchall()
+        took.append((time.perf_counter() - t) * 1000)
+    return took
+
+
 def run(size: int, queries: int, seed: int, index_after: bool = False) -> None:
     import psycopg
 
@@ -139,40 +169,9 @@ def run(size: int, queries: int, seed: int, index_after: bool = False) -> None:
                     0, 0.35, DIM
                 )
                 qs.append((vector_literal(v / np.linalg.norm(v)), " ".join(rng.sample(words, 3))))
-            bare: list[float] = []
-            for vec, _ in qs:
-                t = time.perf_counter()
-                conn.execute(
-                    "SELECT id FROM chunks WHERE embedding_dim = 384"
-                    " ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384)"
-                    " LIMIT 10",
-                    (vec,),
-                ).fetchall()
-                bare.append((time.perf_counter() - t) * 1000)
-            # The floor of any hybrid search: both retrievals, no tenant, no joins, no fusion.
-            hybrid: list[float] = []
-            for vec, text in qs:
-                t = time.perf_counter()
-                conn.execute(
-                    "(SELECT id FROM chunks WHERE embedding_dim = 384"
-                    "  ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
-                    " UNION ALL (SELECT id FROM chunks WHERE tsv @@ replace(plainto_tsquery('english', %s)::text,"
-                    " ' & ', ' | ')::tsquery LIMIT 40)",
-                    (vec, text),
-                ).fetchall()
-                hybrid.append((time.perf_counter() - t) * 1000)
-            # The same, its keyword side ranked: every match read, the best 40 kept.
-            ranked: list[float] = []
-            for vec, text in qs:
-                t = time.perf_counter()
-                conn.execute(
-                    "(SELECT id FROM chunks WHERE embedding_dim = 384"
-                    "  ORDER BY embedding::halfvec(384) <=> %s::vector::halfvec(384) LIMIT 40)"
-                    " UNION ALL (SELECT id FROM chunks, (SELECT replace(plainto_tsquery('english', %s)::text,"
-                    " ' & ', ' | ')::tsquery AS q) w WHERE tsv @@ w.q ORDER BY ts_rank(tsv, w.q) DESC LIMIT 40)",
-                    (vec, text),
-                ).fetchall()
-                ranked.append((time.perf_counter() - t) * 1000)
+            bare = _time_each(conn, BARE_TOP_10, [(vec,) for vec, _ in qs])
+            hybrid = _time_each(conn, BARE_HYBRID, qs)
+            ranked = _time_each(conn, RANKED_HYBRID, qs)
         embedder = PrecomputedQueries()
         full: list[float] = []
         filtered: list[float] = []
