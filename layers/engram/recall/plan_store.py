@@ -38,11 +38,12 @@ class RecallPlan:
 
 
 # Where the scope's rows are read: the tenant's rows through a view (migration 0055) rather than the
-# table under row-level security. There a condition whose operator is not leakproof (a tag's @>) can
-# not reach an index, so a namespace and tag filter read the namespace's 10,000 rows to keep the tag's
-# 1,429 (13.5 ms at 100k); through the view, chunks_scope and the tags' GIN index (chunks_tags) meet in
-# a bitmap that reads only those (6.2 ms). The rows go on to `found`, which reads chunks under
-# row-level security; a grant's namespaces are named in the filters (_within_grant in the service).
+# table under row-level security. There a condition whose operator is not leakproof (a tag's @>, the
+# keys' &&) can not reach an index, so a namespace and tag filter read the namespace's 10,000 rows to
+# keep the tag's 1,429 (13.5 ms at 100k); through the view the keys' index (_NAMESPACE_TAGS) reads only
+# those, and a tag alone is found by the tags' GIN index (chunks_tags). The rows go on to `found`, which
+# reads chunks under row-level security; a grant's namespaces are named in the filters (_within_grant
+# in the service).
 SCOPE_TABLE: LiteralString = "tenant_chunks"
 
 # The filters the scope holds too (_scope), by the same text.
