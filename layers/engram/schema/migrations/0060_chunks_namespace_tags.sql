@@ -3,7 +3,7 @@
 -- pairs: at 100k chunks (ten namespaces, seven tags) that built bitmaps of 10,000 and 14,286 rows to
 -- keep 1,429; at 1M each query word's rows met the tag's 142,857. Here each chunk is indexed by its
 -- (tenant, namespace, tag) keys, so a namespace and tag read the rows they name
--- (engram.recall.candidate_store._NAMESPACE_TAGS). The count that chooses recall's scan stays on
+-- (engram.recall.plan_store._NAMESPACE_TAGS). The count that chooses recall's scan stays on
 -- chunks_scope, index-only: cheaper for a count than reading the rows.
 -- A key is the tenant's id (36 characters), the namespace's length, the namespace and the tag: no two
 -- pairs can make the same key, so the index condition needs no recheck against namespace and tags.
