@@ -280,7 +280,8 @@ def main() -> None:
         first, second = _kept_up(*args.servers[:2]), _kept_up(*args.servers[2:])
         compare({"first": first, "second": second}, asked)
         return
-    with local_stack(durable=False, prefix="engram-convlat-") as stack, dev_server(stack) as server:
+    # Durable, as `make dev` runs: a recall commits its bookkeeping (the recall event, the activity note).
+    with local_stack(durable=True, prefix="engram-convlat-") as stack, dev_server(stack) as server:
         started = time.perf_counter()
         for i, dialogue in enumerate(dialogues):
             ingest(server.key, dialogue, f"d{i}", one_conversation=False)

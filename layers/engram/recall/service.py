@@ -50,6 +50,7 @@ from engram.recall.store import (
     ScanSettings,
     candidate_rows,
     chunk_vectors,
+    defer_wal_flush,
     scan_settings_and_pending,
     touch_memories,
     vector_ids,
@@ -149,6 +150,7 @@ def recall(
                 if record and not read_only
                 else None
             )
+            defer_wal_flush(conn)
             conn.commit()
     if messages is not None:
         _attach_messages(hits, messages)

@@ -188,6 +188,16 @@ def touch_memories(conn: Conn, memory_ids: Sequence[UUID], boost: float, max_cou
     conn.execute(_TOUCH, (max_count, boost, list(memory_ids)))
 
 
+def defer_wal_flush(conn: Conn) -> None:
+    """This transaction's commit returns before its WAL reaches disk. A recall writes only what a read
+    leaves behind (its recall event, the touch, the namespace's activity note): a database crash in the
+    next ~0.6 s (three wal_writer_delay) may lose those and nothing else, and PostgreSQL's asynchronous
+    commit leaves the database as if they had rolled back. Waiting was a WAL flush on every recall of
+    `make dev` and a storage quorum's acknowledgement on Aurora. LOCAL: the pooled connection's next
+    transaction (a write the caller was promised) commits as before."""
+    conn.execute("SET LOCAL synchronous_commit = off")
+
+
 # What trace reads of each expected chunk: its filter fields, its memory's status and validity, whether a
 # live supersedes link replaced it, whether it holds a query word and whether it has a vector.
 _TRACE_FIELDS: dict[str, sql.Composable] = {

@@ -64,8 +64,35 @@ def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_three_stat
     in_pipelines = [text for text, piped in sent if piped]
     piped = [text.split(" (")[0].split(" AS ")[0] for text in in_pipelines]
     assert piped[0] == "INSERT INTO namespace_activity" and "subject" in piped[1]  # the memory's contradictions
-    assert "JOIN messages m" in in_pipelines[2] and piped[3:] == ["INSERT INTO recall_events"]  # the messages
+    assert "JOIN messages m" in in_pipelines[2]  # the messages, then the event, committed without a WAL wait
+    assert piped[3:] == ["INSERT INTO recall_events", "SET LOCAL synchronous_commit = off"]
     assert all(h.messages for h in hits if h.conversation_id is not None)  # read after the pipeline's sync
+
+
+def test_only_the_recall_commits_without_waiting_for_the_disk(api: Any, drain: Any, tenant: Any) -> None:
+    """A recall's bookkeeping (its event, the touch, the activity note) commits asynchronously; the
+    pooled connection's next transaction, which may be a write the caller is promised, waits again,
+    and the recall's event is there for the feedback that names it."""
+    from engram.adapters.embeddings.factory import embedder_from_env
+    from engram.core.db import tenant_transaction
+    from engram.recall.models import RecallRequest
+    from engram.recall.service import recall
+
+    note = {"content": "The harbour lantern hangs at pier 4.", "namespace": "rt"}
+    assert api.post("/v1/memories", note).status == 201
+    drain()
+    with tenant_transaction(UUID(tenant.id)) as conn:  # this thread's connection: the recall's session
+        conn.execute("SET synchronous_commit = on")  # as a durable server runs (the tests' server does not)
+    try:
+        found = recall(UUID(tenant.id), RecallRequest(query="harbour lantern", namespace="rt"), embedder_from_env())
+        with tenant_transaction(UUID(tenant.id)) as conn:
+            setting = conn.execute("SELECT current_setting('synchronous_commit') AS value").fetchone()
+            event = conn.execute("SELECT count(*) AS n FROM recall_events WHERE id = %s", (found.recall_id,)).fetchone()
+    finally:
+        with tenant_transaction(UUID(tenant.id)) as conn:
+            conn.execute("RESET synchronous_commit")
+    assert setting is not None and setting["value"] == "on"
+    assert event is not None and event["n"] == 1
 
 
 def test_the_shared_index_statement_puts_the_plan_setting_back(api: Any, drain: Any, tenant: Any) -> None:
