@@ -1,6 +1,6 @@
 """The SQL recall runs: the scan settings and counts, the candidates (composed by
 engram.recall.candidate_store from a plan, engram.recall.plan_store), the candidates' vectors, the touch,
-and trace's lookups."""
+the commit's setting, and trace's lookups."""
 
 from __future__ import annotations
 
