@@ -313,9 +313,14 @@ def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int)
         conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk_id))
 
 
+# Driven from the windows, one probe of (conversation_id, seq) each. Joined plainly, the planner hashed
+# the tenant's every message whenever its statistics were behind (after a bulk append, before autovacuum
+# analysed: 78 ms at 200k messages against 0.2 ms); OFFSET 0 keeps the subquery from being folded back
+# into that join.
 _WINDOW_MESSAGES = sql.SQL(
     "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
-    " JOIN messages m ON m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
+    " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
+    " OFFSET 0) m"
 ).format(select_list(WindowMessage, "m"))
 
 

@@ -249,8 +249,12 @@ def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[Ev
     found: dict[UUID, list[EvidenceTurn]] = {}
     if not memory_ids:
         return found
+    # A probe of messages' key for each evidence row (OFFSET 0 keeps it from being folded into a join the
+    # planner may hash over the tenant's every message when its statistics are behind), as recall reads
+    # its windows' messages (engram.conversations.store).
     query = sql.SQL(
-        "SELECT {} FROM memory_evidence e JOIN messages m ON m.id = e.message_id"
+        "SELECT {} FROM memory_evidence e"
+        " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.id = e.message_id OFFSET 0) m"
         " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq"
     ).format(
         select_list(_Evidence, "m", expressions={"memory_id": sql.SQL("e.memory_id"), "message_id": sql.SQL("m.id")})

@@ -286,6 +286,50 @@ def test_recall_returns_the_original_messages(api, chat):
     assert [m["seq"] for m in around] == [14, 15, 16, 17, 18]
 
 
+def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, stack, tenant):
+    """The windows' original messages and a derived memory's evidence turns are read one key probe
+    each, whatever the planner estimates: with statistics taken before a bulk import (before autovacuum
+    analyses), a plain join of the windows and the messages was hashed over the tenant's every message
+    (78 ms at 200k). Here the planner is kept off nested loops instead, which turns a plain join into
+    the same hash over all 5,003."""
+    from uuid import UUID
+
+    import psycopg
+
+    from engram.conversations.service import messages_for_windows
+    from engram.core.db import tenant_transaction
+    from engram.memories.service import evidence_turns
+
+    cid = new_conversation(api, namespace="long")
+    said = append(api, cid, turns(3)).body["messages"]
+    learned = api.post("/v1/memories", {"content": "Turn two was said.", "namespace": "long"}).body["memory"]
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:  # as a bulk import leaves it: not analysed
+        conn.execute(
+            "INSERT INTO messages (tenant_id, conversation_id, seq, role, content)"
+            " SELECT %s, %s, g, 'user', 'filler ' || g FROM generate_series(4, 5003) g",
+            (tenant.id, cid),
+        )
+        conn.execute(  # as extraction records the turn a memory came from
+            "INSERT INTO memory_evidence (tenant_id, memory_id, conversation_id, message_id) VALUES (%s, %s, %s, %s)",
+            (tenant.id, learned["id"], cid, said[1]["id"]),
+        )
+    # The rows this backend has read from messages and not yet reported (earlier transactions included).
+    rows_read = (
+        "SELECT COALESCE(sum(seq_tup_read + COALESCE(idx_tup_fetch, 0)), 0) AS n"
+        " FROM pg_stat_xact_user_tables WHERE relid = 'messages'::regclass"
+    )
+    with tenant_transaction(UUID(tenant.id)) as conn:
+        conn.execute("SET LOCAL enable_nestloop = off")  # as a stale estimate makes a hash join look cheaper
+        before = conn.execute(rows_read).fetchone()
+        found = messages_for_windows(conn, [(UUID(cid), 1, 1), (UUID(cid), 2, 3)])
+        evidence = evidence_turns(conn, [UUID(learned["id"])])
+        after = conn.execute(rows_read).fetchone()
+    assert sorted(seq for _, seq in found) == [1, 2, 3]
+    assert [t.seq for t in evidence[UUID(learned["id"])]] == [2]
+    assert before is not None and after is not None
+    assert after["n"] - before["n"] <= 4, (before, after)  # the 4 rows shown, not the conversation's 5,003
+
+
 def test_recall_filters_by_kind_conversation_and_tags(api, chat):
     cid, _ = chat
     api.post("/v1/memories", {"content": "Pixel is also the name of my phone.", "namespace": "chats"})

@@ -64,7 +64,7 @@ def test_a_conversation_recall_with_feedback_and_a_critical_fact_runs_three_stat
     in_pipelines = [text for text, piped in sent if piped]
     piped = [text.split(" (")[0].split(" AS ")[0] for text in in_pipelines]
     assert piped[0] == "INSERT INTO namespace_activity" and "subject" in piped[1]  # the memory's contradictions
-    assert "JOIN messages m" in in_pipelines[2]  # the messages, then the event, committed without a WAL wait
+    assert "FROM messages m" in in_pipelines[2]  # the messages, then the event, committed without a WAL wait
     assert piped[3:] == ["INSERT INTO recall_events", "SET LOCAL synchronous_commit = off"]
     assert all(h.messages for h in hits if h.conversation_id is not None)  # read after the pipeline's sync
 
