@@ -313,10 +313,11 @@ def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int)
         conn.execute("UPDATE chunks SET context = %s WHERE id = %s", (context, chunk_id))
 
 
-# Driven from the windows, one probe of (conversation_id, seq) each. Joined plainly, the planner hashed
-# the tenant's every message whenever its statistics were behind (after a bulk append, before autovacuum
-# analysed: 78 ms at 200k messages against 0.2 ms); OFFSET 0 keeps the subquery from being folded back
-# into that join.
+# Driven from the windows, one probe of (conversation_id, seq) each. Joined plainly, the planner could
+# not tell a window's few seqs from the range's default share of a conversation and hashed the tenant's
+# every message: 40 windows of a 200k-message conversation took 118 ms with the statistics behind a bulk
+# import and 497 ms analysed, against 1.2-1.4 ms (bench/perf/window_messages.py). OFFSET 0 keeps the
+# subquery from being folded back into that join.
 _WINDOW_MESSAGES = sql.SQL(
     "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
     " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"

@@ -288,10 +288,9 @@ def test_recall_returns_the_original_messages(api, chat):
 
 def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, stack, tenant):
     """The windows' original messages and a derived memory's evidence turns are read one key probe
-    each, whatever the planner estimates: with statistics taken before a bulk import (before autovacuum
-    analyses), a plain join of the windows and the messages was hashed over the tenant's every message
-    (78 ms at 200k). Here the planner is kept off nested loops instead, which turns a plain join into
-    the same hash over all 5,003."""
+    each, whatever the planner estimates: a plain join of the windows and the messages was hashed over
+    the tenant's every message (bench/perf/window_messages.py: 118-497 ms at 200k). Here the planner is
+    kept off nested loops, which turns a plain join into that hash over all 5,003."""
     from uuid import UUID
 
     import psycopg
