@@ -251,7 +251,7 @@ def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[Ev
         return found
     # A probe of messages' key for each evidence row (OFFSET 0 keeps it from being folded into a join the
     # planner may hash over the tenant's every message when its statistics are behind), as recall reads
-    # its windows' messages (engram.conversations.store).
+    # its windows' messages (engram.conversations.store), and never prepared for the same reason.
     query = sql.SQL(
         "SELECT {} FROM memory_evidence e"
         " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.id = e.message_id OFFSET 0) m"
@@ -259,7 +259,7 @@ def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[Ev
     ).format(
         select_list(_Evidence, "m", expressions={"memory_id": sql.SQL("e.memory_id"), "message_id": sql.SQL("m.id")})
     )
-    for turn in conn.cursor(row_factory=class_row(_Evidence)).execute(query, (list(memory_ids),)):
+    for turn in conn.cursor(row_factory=class_row(_Evidence)).execute(query, (list(memory_ids),), prepare=False):
         found.setdefault(turn.memory_id, []).append(EvidenceTurn.model_validate(turn.model_dump(exclude={"memory_id"})))
     return found
 

@@ -286,6 +286,21 @@ def test_recall_returns_the_original_messages(api, chat):
     assert [m["seq"] for m in around] == [14, 15, 16, 17, 18]
 
 
+def said_and_learned(api, stack, tenant) -> tuple[str, str]:
+    """A three-turn conversation and a memory learned from its second turn: (conversation id, memory id)."""
+    import psycopg
+
+    cid = new_conversation(api, namespace="long")
+    said = append(api, cid, turns(3)).body["messages"]
+    learned = api.post("/v1/memories", {"content": "Turn two was said.", "namespace": "long"}).body["memory"]["id"]
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:  # as extraction records the turn a memory came from
+        conn.execute(
+            "INSERT INTO memory_evidence (tenant_id, memory_id, conversation_id, message_id) VALUES (%s, %s, %s, %s)",
+            (tenant.id, learned, cid, said[1]["id"]),
+        )
+    return cid, learned
+
+
 def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, stack, tenant):
     """The windows' original messages and a derived memory's evidence turns are read one key probe
     each, whatever the planner estimates: a plain join of the windows and the messages was hashed over
@@ -299,18 +314,12 @@ def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, 
     from engram.core.db import tenant_transaction
     from engram.memories.service import evidence_turns
 
-    cid = new_conversation(api, namespace="long")
-    said = append(api, cid, turns(3)).body["messages"]
-    learned = api.post("/v1/memories", {"content": "Turn two was said.", "namespace": "long"}).body["memory"]
+    cid, learned = said_and_learned(api, stack, tenant)
     with psycopg.connect(stack.dsn, autocommit=True) as conn:  # as a bulk import leaves it: not analysed
         conn.execute(
             "INSERT INTO messages (tenant_id, conversation_id, seq, role, content)"
             " SELECT %s, %s, g, 'user', 'filler ' || g FROM generate_series(4, 5003) g",
             (tenant.id, cid),
-        )
-        conn.execute(  # as extraction records the turn a memory came from
-            "INSERT INTO memory_evidence (tenant_id, memory_id, conversation_id, message_id) VALUES (%s, %s, %s, %s)",
-            (tenant.id, learned["id"], cid, said[1]["id"]),
         )
     # The rows this backend has read from messages and not yet reported (earlier transactions included).
     rows_read = (
@@ -321,12 +330,31 @@ def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, 
         conn.execute("SET LOCAL enable_nestloop = off")  # as a stale estimate makes a hash join look cheaper
         before = conn.execute(rows_read).fetchone()
         found = messages_for_windows(conn, [(UUID(cid), 1, 1), (UUID(cid), 2, 3)])
-        evidence = evidence_turns(conn, [UUID(learned["id"])])
+        evidence = evidence_turns(conn, [UUID(learned)])
         after = conn.execute(rows_read).fetchone()
     assert sorted(seq for _, seq in found) == [1, 2, 3]
-    assert [t.seq for t in evidence[UUID(learned["id"])]] == [2]
+    assert [t.seq for t in evidence[UUID(learned)]] == [2]
     assert before is not None and after is not None
     assert after["n"] - before["n"] <= 4, (before, after)  # the 4 rows shown, not the conversation's 5,003
+
+
+def test_the_message_probes_are_planned_for_their_values_and_never_prepared(api, stack, tenant):
+    """A generic plan lasts as long as the connection, and one made while messages was a page or two
+    scans the whole table for every window once it has grown: with the table vacuumed at 3 rows and
+    5,000 added, 2 windows read 10,006 rows. The window and evidence probes are planned each time."""
+    from uuid import UUID
+
+    from engram.conversations.service import messages_for_windows
+    from engram.core.db import tenant_transaction
+    from engram.memories.service import evidence_turns
+
+    cid, learned = said_and_learned(api, stack, tenant)
+    with tenant_transaction(UUID(tenant.id)) as conn:
+        for _ in range(12):  # psycopg prepares a statement on its fifth run on a connection
+            assert len(messages_for_windows(conn, [(UUID(cid), 1, 2)] * 30)) == 2
+            assert [t.seq for t in evidence_turns(conn, [UUID(learned)])[UUID(learned)]] == [2]
+        prepared = [r["statement"] for r in conn.execute("SELECT statement FROM pg_prepared_statements")]
+    assert not [s for s in prepared if "FROM messages m" in s], prepared
 
 
 def test_recall_filters_by_kind_conversation_and_tags(api, chat):
