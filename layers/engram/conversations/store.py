@@ -318,10 +318,10 @@ def _add_next_turn_to_context(conn: Conn, conversation_id: UUID, first_new: int)
 # every message: 40 windows of a 200k-message conversation took 118 ms with the statistics behind a bulk
 # import and 497 ms analysed, against 1.2-1.4 ms (bench/perf/window_messages.py). OFFSET 0 keeps the
 # subquery from being folded back into that join. Never prepared: a generic plan is kept for the
-# connection's life, and one made while messages was a page or two probes each window by a sequential
-# scan of the whole table after it grew (2 windows read 10,006 rows of 5,003); planned for its values,
-# the probe sees the table's size now (planning it is 0.14 ms).
-_WINDOW_MESSAGES = sql.SQL(
+# connection's life (until an ANALYZE), and one made while messages held a page scanned the whole table
+# for each window once it had grown: 557 ms for 40 windows at 200k (the same bench). Planned for its
+# values, it sees the table's size now, for 0.2 ms of planning a recall.
+WINDOW_MESSAGES = sql.SQL(
     "SELECT {} FROM unnest(%s::uuid[], %s::int[], %s::int[]) AS w(cid, lo, hi)"
     " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.conversation_id = w.cid AND m.seq BETWEEN w.lo AND w.hi"
     " OFFSET 0) m"
@@ -348,7 +348,7 @@ def ask_window_messages(conn: Conn, spans: list[tuple[UUID, int, int]]) -> Asked
     if not spans:
         return AskedWindowMessages(None)
     cur = conn.cursor(row_factory=class_row(WindowMessage))
-    cur.execute(_WINDOW_MESSAGES, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]), prepare=False)
+    cur.execute(WINDOW_MESSAGES, ([s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]), prepare=False)
     return AskedWindowMessages(cur)
 
 

@@ -341,7 +341,8 @@ def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, 
 def test_the_message_probes_are_planned_for_their_values_and_never_prepared(api, stack, tenant):
     """A generic plan lasts as long as the connection, and one made while messages was a page or two
     scans the whole table for every window once it has grown: with the table vacuumed at 3 rows and
-    5,000 added, 2 windows read 10,006 rows. The window and evidence probes are planned each time."""
+    5,000 added, 2 windows read 10,006 rows (bench/perf/window_messages.py: 557 ms for 40 windows at
+    200k, against 1.8 ms). The window and evidence probes are planned for their values every time."""
     from uuid import UUID
 
     from engram.conversations.service import messages_for_windows
