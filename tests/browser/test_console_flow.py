@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
 
 from tests.support.console_driver import PHONE, Console, as_phone, call
 
@@ -147,7 +148,9 @@ def test_dry_run_then_run_and_see_the_topic_map(console: Console) -> None:
     assert not console.low_contrast_text()
 
     console.go("#/runs")
-    console.driver.find_element(By.PARTIAL_LINK_TEXT, "run ").click()
+    console.wait(  # the runs' list may arrive after the view is drawn
+        expected_conditions.element_to_be_clickable((By.PARTIAL_LINK_TEXT, "run ")), "a run's link"
+    ).click()
     console.find("#undo-run").click()
     console.find("dialog[open] #confirm-yes").click()
     console.text_of("#run-status", "done")
