@@ -26,7 +26,7 @@ import time
 from typing import Any, LiteralString
 from uuid import UUID
 
-from bench.harness import call, local_stack, new_tenant, p50_p95
+from bench.harness import Tenant, call, local_stack, new_tenant, p50_p95
 from engram.conversations.service import messages_for_windows
 from engram.conversations.store import WINDOW_MESSAGES
 from engram.core.db import tenant_transaction
@@ -61,17 +61,25 @@ def _timed(tenant: UUID, spans: list[Spans]) -> tuple[list[float], list[float]]:
     return service, plain
 
 
+def _empty_conversation(stack: Any) -> tuple[Tenant, UUID]:
+    """A tenant and its conversation, autovacuum off for messages (its statistics stay as a test leaves them)."""
+    import psycopg
+
+    tenant = new_tenant(stack, "windows", ["read", "write"])
+    status, conversation = call(tenant.key, "POST", "/v1/conversations", {"namespace": "long"})
+    assert status == 201, conversation
+    with psycopg.connect(stack.dsn, autocommit=True) as conn:
+        conn.execute("ALTER TABLE messages SET (autovacuum_enabled = off)")
+    return tenant, UUID(conversation["id"])
+
+
 def run(size: int, windows: int, rounds: int, seed: int) -> None:
     import psycopg
 
     rng = random.Random(seed)
     with local_stack(durable=False, prefix="engram-windows-") as stack:
-        tenant = new_tenant(stack, "windows", ["read", "write"])
-        status, conversation = call(tenant.key, "POST", "/v1/conversations", {"namespace": "long"})
-        assert status == 201, conversation
-        cid = UUID(conversation["id"])
+        tenant, cid = _empty_conversation(stack)
         with psycopg.connect(stack.dsn, autocommit=True) as conn:
-            conn.execute("ALTER TABLE messages SET (autovacuum_enabled = off)")
             conn.execute("ANALYZE messages")  # the statistics of an empty table, as before an import
             conn.execute(INSERT, (tenant.tenant_id, cid, 1, size))
         spans = [[(cid, s, s) for s in rng.sample(range(1, size + 1), windows)] for _ in range(rounds)]
@@ -109,12 +117,8 @@ def run_prepared_early(size: int, windows: int, rounds: int, seed: int) -> None:
 
     rng = random.Random(seed)
     with local_stack(durable=False, prefix="engram-windows-") as stack:
-        tenant = new_tenant(stack, "windows", ["read", "write"])
-        status, conversation = call(tenant.key, "POST", "/v1/conversations", {"namespace": "long"})
-        assert status == 201, conversation
-        cid = UUID(conversation["id"])
+        tenant, cid = _empty_conversation(stack)
         with psycopg.connect(stack.dsn, autocommit=True) as conn:
-            conn.execute("ALTER TABLE messages SET (autovacuum_enabled = off)")
             conn.execute(INSERT, (tenant.tenant_id, cid, 1, 3))
             conn.execute("VACUUM ANALYZE messages")  # a new table: one page
         # Prepared, then planned generic. psycopg prepares a statement per text and parameter types, and
