@@ -355,7 +355,7 @@ def test_the_message_probes_are_planned_for_their_values_and_never_prepared(api,
             assert len(messages_for_windows(conn, [(UUID(cid), 1, 2)] * 30)) == 2
             assert [t.seq for t in evidence_turns(conn, [UUID(learned)])[UUID(learned)]] == [2]
         prepared = [r["statement"] for r in conn.execute("SELECT statement FROM pg_prepared_statements")]
-    assert not [s for s in prepared if "FROM messages m" in s], prepared
+    assert not [s for s in prepared if "CROSS JOIN LATERAL (SELECT * FROM messages m" in s], prepared
 
 
 def test_recall_filters_by_kind_conversation_and_tags(api, chat):
