@@ -71,10 +71,12 @@ def load(
     centers: np.ndarray,
     words: list[str],
     index_after: bool = False,
+    analyse: bool = True,
 ) -> None:
     """n memories of one chunk each, COPYed in batches (1M rows' values are gigabytes as Python objects).
     `index_after`: the HNSW and text indexes are dropped first and built once the rows are in, as a bulk
-    import would: built row by row, 1M rows take over an hour here."""
+    import would: built row by row, 1M rows take over an hour here. `analyse` False: the tables are left
+    as the load leaves them, before autovacuum's next pass."""
     import psycopg
 
     nrng = np.random.default_rng(rng.randint(0, 2**31))
@@ -101,9 +103,9 @@ def load(
             conn.execute("SET max_parallel_maintenance_workers = 2")
             for definition in rebuild:
                 conn.execute(definition)
-        # The steady state autovacuum reaches: statistics fresh, GIN pending list merged.
-        conn.execute("VACUUM ANALYZE memories")
-        conn.execute("VACUUM ANALYZE chunks")
+        if analyse:  # the steady state autovacuum reaches: statistics fresh, GIN pending list merged
+            conn.execute("VACUUM ANALYZE memories")
+            conn.execute("VACUUM ANALYZE chunks")
 
 
 def _drop_search_indexes(conn: psycopg.Connection[Any]) -> list[str]:

@@ -1,0 +1,109 @@
+"""Recall on a connection whose statements were prepared while the tables were small, after a bulk load.
+
+    .venv/bin/python -m bench.perf.plans_after_growth [--small 300] [--added 30000] [--queries 30]
+
+psycopg prepares a statement on its fifth run on a connection, and PostgreSQL keeps a generic plan
+for it until an ANALYZE of a table it reads. A Lambda's connection lives for many requests, so a plan
+made while a table was new can outlive the table's growth until autovacuum next analyses it (here
+autovacuum is off for memories and chunks, so that moment does not come by itself). The same recalls
+(precomputed query vectors, as bench/perf/recall_latency.py) are timed: on a table of `--small` rows;
+after `--added` rows are COPYed in, on the connection that ran the first recalls; on a new
+connection; and after ANALYZE. Unfiltered and with a namespace and tag; each with the scan settings'
+round trip (the pending count and the scope's count, service.scan_strategy) on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from bench.harness import local_stack, new_tenant, p50_p95
+from bench.perf.recall_latency import DIM, PrecomputedQueries, load, vocabulary
+from engram.recall import service
+from engram.recall.models import RecallRequest
+
+Question = tuple[list[float], str]
+
+
+def _timed(tenant: Any, questions: list[Question], filtered: bool) -> tuple[list[float], list[float]]:
+    """Each question's recall and its scan_strategy step, ms: (recall, scan strategy)."""
+    embedder = PrecomputedQueries()
+    whole, scan = [], []
+    original = service.scan_strategy
+
+    def timed_scan(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            scan.append((time.perf_counter() - started) * 1000)
+
+    service.scan_strategy = timed_scan
+    try:
+        for i, (vector, text) in enumerate(questions):
+            embedder.next = vector
+            scope: dict[str, Any] = {"namespace": f"ns{i % 10}", "tags": [f"tag{i % 7}"]} if filtered else {}
+            started = time.perf_counter()
+            service.recall(tenant, RecallRequest(query=text, limit=10, touch=False, **scope), embedder)
+            whole.append((time.perf_counter() - started) * 1000)
+    finally:
+        service.scan_strategy = original
+    return whole, scan
+
+
+def run(small: int, added: int, queries: int, seed: int) -> None:
+    import psycopg
+
+    from engram.core.db import reset_connections
+
+    rng = random.Random(seed)
+    with local_stack(durable=False, prefix="engram-plans-") as stack:
+        tenant = new_tenant(stack).tenant_id
+        with psycopg.connect(stack.dsn, autocommit=True) as conn:
+            conn.execute("ALTER TABLE memories SET (autovacuum_enabled = off)")
+            conn.execute("ALTER TABLE chunks SET (autovacuum_enabled = off)")
+        centers = np.random.default_rng(seed).normal(size=(200, DIM))
+        words = vocabulary(rng)
+        load(stack.dsn, tenant, small, rng, centers, words)  # vacuumed and analysed: a new table, settled
+        questions: list[Question] = []
+        for _ in range(queries):
+            v = centers[rng.randrange(len(centers))] + np.random.default_rng(rng.randint(0, 9999)).normal(0, 0.35, DIM)
+            questions.append(([float(x) for x in v / np.linalg.norm(v)], " ".join(rng.sample(words, 3))))
+
+        def report(state: str) -> None:
+            for filtered in (False, True):
+                whole, scan = _timed(tenant, questions, filtered)
+                w50, w95 = p50_p95(whole[2:])  # the first two: a new connection's first plans
+                s50, _ = p50_p95(scan[2:])
+                shape = "namespace + tag" if filtered else "unfiltered"
+                timings = f"recall p50 {w50:6.2f} / p95 {w95:6.2f} ms, scan settings {s50:5.2f} ms"
+                print(f"  {state:<36} {shape:<15} {timings}")
+
+        print(f"{small} rows, then {added} more, {queries} questions:")
+        report(f"{small} rows")
+        load(stack.dsn, tenant, added, rng, centers, words, analyse=False)
+        report(f"+{added}, the plans made at {small} rows")
+        reset_connections()
+        report(f"+{added}, a new connection")
+        with psycopg.connect(stack.dsn, autocommit=True) as conn:
+            conn.execute("ANALYZE memories")
+            conn.execute("ANALYZE chunks")
+        report(f"+{added}, analysed")
+
+
+def main(argv: Any = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--small", type=int, default=300)
+    parser.add_argument("--added", type=int, default=30_000)
+    parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    run(args.small, args.added, args.queries, args.seed)
+
+
+if __name__ == "__main__":
+    main()
