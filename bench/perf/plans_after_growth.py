@@ -18,6 +18,7 @@ import argparse
 import random
 import time
 from typing import Any
+from uuid import UUID
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from engram.recall.models import RecallRequest
 Question = tuple[list[float], str]
 
 
-def _timed(tenant: Any, questions: list[Question], filtered: bool) -> tuple[list[float], list[float]]:
+def _timed(tenant: UUID, questions: list[Question], filtered: bool) -> tuple[list[float], list[float]]:
     """Each question's recall and its scan_strategy step, ms: (recall, scan strategy)."""
     embedder = PrecomputedQueries()
     whole, scan = [], []
