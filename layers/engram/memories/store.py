@@ -244,30 +244,31 @@ def memory_page(
     )
 
 
+class _Evidence(EvidenceTurn):
+    """A turn and the derived memory it is evidence of."""
+
+    memory_id: UUID
+
+
+# A probe of messages' key for each evidence row (OFFSET 0 keeps it from being folded into a join the
+# planner may hash over the tenant's every message when its statistics are behind), as recall reads its
+# windows' messages (engram.conversations.store), and never prepared for the same reason.
+EVIDENCE_TURNS = sql.SQL(
+    "SELECT {} FROM memory_evidence e"
+    " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.id = e.message_id OFFSET 0) m"
+    " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq"
+).format(select_list(_Evidence, "m", expressions={"memory_id": sql.SQL("e.memory_id"), "message_id": sql.SQL("m.id")}))
+
+
 def evidence_turns(conn: Conn, memory_ids: Sequence[UUID]) -> dict[UUID, list[EvidenceTurn]]:
     """The turns each derived memory came from, in conversation order (none: no entry)."""
     found: dict[UUID, list[EvidenceTurn]] = {}
     if not memory_ids:
         return found
-    # A probe of messages' key for each evidence row (OFFSET 0 keeps it from being folded into a join the
-    # planner may hash over the tenant's every message when its statistics are behind), as recall reads
-    # its windows' messages (engram.conversations.store), and never prepared for the same reason.
-    query = sql.SQL(
-        "SELECT {} FROM memory_evidence e"
-        " CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.id = e.message_id OFFSET 0) m"
-        " WHERE e.memory_id = ANY(%s) ORDER BY e.memory_id, m.conversation_id, m.seq"
-    ).format(
-        select_list(_Evidence, "m", expressions={"memory_id": sql.SQL("e.memory_id"), "message_id": sql.SQL("m.id")})
-    )
-    for turn in conn.cursor(row_factory=class_row(_Evidence)).execute(query, (list(memory_ids),), prepare=False):
+    cur = conn.cursor(row_factory=class_row(_Evidence))
+    for turn in cur.execute(EVIDENCE_TURNS, (list(memory_ids),), prepare=False):
         found.setdefault(turn.memory_id, []).append(EvidenceTurn.model_validate(turn.model_dump(exclude={"memory_id"})))
     return found
-
-
-class _Evidence(EvidenceTurn):
-    """A turn and the derived memory it is evidence of."""
-
-    memory_id: UUID
 
 
 def insert_evidence(
