@@ -15,7 +15,7 @@
 --    find a window or a memory's evidence turn. Now they belong to their tenant through their
 --    conversation: (conversation_id, tenant_id) references the conversation's (id, tenant_id), which
 --    also holds a message's tenant to its conversation's, and no index of theirs leads with the tenant.
---    No query read messages by tenant and time. Adding the keys checks the existing rows (one pass).
+--    No query read messages by tenant and time.
 -- Depends on 0002 (conversations, messages), 0006 (consolidation_verdicts), 0023 (OAuth tables),
 -- 0026 (extraction_runs, memory_evidence).
 
@@ -33,17 +33,17 @@ CREATE INDEX extraction_runs_conversation ON extraction_runs (conversation_id) W
 
 ALTER TABLE conversations ADD CONSTRAINT conversations_id_tenant UNIQUE (id, tenant_id);
 
-ALTER TABLE messages
-  DROP CONSTRAINT messages_conversation_id_fkey,
-  DROP CONSTRAINT messages_tenant_id_fkey,
-  ADD CONSTRAINT messages_conversation_fkey FOREIGN KEY (conversation_id, tenant_id)
-    REFERENCES conversations (id, tenant_id) ON DELETE CASCADE;
-DROP INDEX messages_time;
+-- The new keys first: checking the existing rows (one pass of each table) lets reads go on. Dropping
+-- the old keys and indexes then locks the two tables out for a moment, till the commit.
+ALTER TABLE messages ADD CONSTRAINT messages_conversation_fkey FOREIGN KEY (conversation_id, tenant_id)
+  REFERENCES conversations (id, tenant_id) ON DELETE CASCADE;
+ALTER TABLE memory_evidence ADD CONSTRAINT memory_evidence_conversation_fkey FOREIGN KEY (conversation_id, tenant_id)
+  REFERENCES conversations (id, tenant_id) ON DELETE CASCADE;
+CREATE INDEX memory_evidence_by_conversation ON memory_evidence (conversation_id);
 
+ALTER TABLE messages DROP CONSTRAINT messages_conversation_id_fkey, DROP CONSTRAINT messages_tenant_id_fkey;
+DROP INDEX messages_time;
 ALTER TABLE memory_evidence
-  DROP CONSTRAINT memory_evidence_conversation_id_fkey,
-  DROP CONSTRAINT memory_evidence_tenant_id_fkey,
-  ADD CONSTRAINT memory_evidence_conversation_fkey FOREIGN KEY (conversation_id, tenant_id)
-    REFERENCES conversations (id, tenant_id) ON DELETE CASCADE;
+  DROP CONSTRAINT memory_evidence_conversation_id_fkey, DROP CONSTRAINT memory_evidence_tenant_id_fkey;
 DROP INDEX memory_evidence_conversation;
-CREATE INDEX memory_evidence_conversation ON memory_evidence (conversation_id);
+ALTER INDEX memory_evidence_by_conversation RENAME TO memory_evidence_conversation;
