@@ -304,10 +304,11 @@ def said_and_learned(api, stack, tenant) -> tuple[str, str]:
 def test_a_recall_reads_only_the_messages_it_shows_whatever_the_statistics(api, stack, tenant):
     """The windows' original messages and a derived memory's evidence turns are read one key probe
     each, whatever the planner believes. The statistics are taken before 5,000 more turns go in, as a
-    bulk import leaves them: the tenant looks like three rows. An index leading with the tenant was
-    then read for its every message (a bitmap AND of 5,003 entries per window, migration 0061); a
-    plain join of the windows and the messages was hashed over all of them (bench/perf/window_messages.py:
-    118-497 ms at 200k), which keeping the planner off nested loops brings about here."""
+    bulk import leaves them. When the planner read the tenant's id into its estimates, the tenant
+    looked like three rows and an index leading with it was read for its every message (a bitmap AND
+    of 5,003 entries per window; migrations 0061 and 0062 took both away). A plain join of the windows
+    and the messages was hashed over all of them (bench/perf/window_messages.py: 118-497 ms at 200k),
+    which keeping the planner off nested loops brings about here."""
     from uuid import UUID
 
     import psycopg

@@ -2,9 +2,9 @@
 -- found by its own key, never by its tenant.
 --
 -- 1. Deleting a row scans each table that references it, once per row, unless an index leads with the
---    referencing columns. memory_evidence had none on message_id: deleting a 2,003-turn conversation in
---    a tenant with 20,000 evidence rows took 2,037 ms (a scan of the evidence per turn), and 9.7 ms with
---    the index (bench/perf/conversation_delete.py). The same held for a conversation's evidence, an
+--    referencing columns. memory_evidence had none on message_id: deleting a 2,000-turn conversation in
+--    a tenant with 20,000 evidence rows took 2,004.5 ms p50 (a scan of the evidence per turn), and 16.7
+--    ms with the index; 13,714.0 and 20.2 ms at 100,000 (bench/perf/conversation_delete.py). The same held for a conversation's evidence, an
 --    extraction run's, a consolidation run's verdicts, a conversation's extraction runs (dry runs were
 --    left out of their index) and an OAuth client's or key's requests, grants and codes.
 --    Tenant erasure is one statement per tenant table, so the tenant keys need no index of their own.
