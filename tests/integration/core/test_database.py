@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+from uuid import UUID
 
 import psycopg
 import pytest
@@ -112,6 +113,68 @@ def test_conversation_chunks_stored_before_0019_get_their_neighbours_as_keyword_
         ).fetchall()
         assert matched == [(1,), (2,)]
         assert conn.execute("SELECT count(*) FROM tenant_chunks").fetchone() is not None  # the view is back
+
+
+def _said_before_0061(dsn: str, monkeypatch: pytest.MonkeyPatch, *, stray: bool) -> tuple[UUID, UUID]:
+    """A database at 0060 with two tenants' conversations of three turns, the first tenant's memory
+    learned from its turns; `stray`: one of the second tenant's messages names the first tenant (the
+    foreign key on the tenant alone allowed it). Returns the two conversations' ids."""
+    from engram.schema import migrate
+
+    everything = migrate.available_migrations()
+    monkeypatch.setattr(migrate, "available_migrations", lambda: [m for m in everything if m.version < "0061"])
+    apply_migrations(dsn)
+    monkeypatch.setattr(migrate, "available_migrations", lambda: everything)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        a, b = (conn.execute("INSERT INTO tenants (name) VALUES (%s) RETURNING id", (n,)).fetchone()[0] for n in "ab")
+        conversations = []
+        for tenant in (a, b):
+            conv = conn.execute("INSERT INTO conversations (tenant_id) VALUES (%s) RETURNING id", (tenant,)).fetchone()
+            conversations.append(conv[0])
+            for seq in (1, 2, 3):
+                named = a if stray and tenant == b and seq == 3 else tenant
+                conn.execute(
+                    "INSERT INTO messages (tenant_id, conversation_id, seq, role, content)"
+                    " VALUES (%s, %s, %s, 'user', 'x')",
+                    (named, conv[0], seq),
+                )
+        memory = conn.execute(
+            "INSERT INTO memories (tenant_id, content, content_hash) VALUES (%s, 'learned', '\\x01') RETURNING id", (a,)
+        ).fetchone()[0]
+        conn.execute(
+            "INSERT INTO memory_evidence (tenant_id, memory_id, conversation_id, message_id)"
+            " SELECT tenant_id, %s, conversation_id, id FROM messages WHERE conversation_id = %s",
+            (memory, conversations[0]),
+        )
+    return conversations[0], conversations[1]
+
+
+def test_a_database_with_conversations_upgrades_through_0061_and_0062(fresh_db, monkeypatch):
+    """Messages and evidence move to their conversation's key with every row kept, and deleting a
+    conversation still takes its turns and their evidence, and nobody else's."""
+    first, second = _said_before_0061(fresh_db, monkeypatch, stray=False)
+    assert apply_migrations(fresh_db)[:2] == ["0061_keys_found_by_index", "0062_tenant_policies_planned_once"]
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM messages").fetchone() == (6,)
+        assert conn.execute("SELECT count(*) FROM memory_evidence").fetchone() == (3,)
+        conn.execute("DELETE FROM conversations WHERE id = %s", (first,))
+        left = conn.execute("SELECT DISTINCT conversation_id FROM messages").fetchall()
+        assert left == [(second,)]
+        assert conn.execute("SELECT count(*) FROM memory_evidence").fetchone() == (0,)
+
+
+def test_a_message_naming_another_tenant_than_its_conversation_stops_the_upgrade(fresh_db, monkeypatch):
+    """0061 holds a message's tenant to its conversation's: a row that breaks it fails the migration
+    whole (the deploy fails and rolls back), and the database stays at 0060 with its rows."""
+    _said_before_0061(fresh_db, monkeypatch, stray=True)
+    with pytest.raises(psycopg.errors.ForeignKeyViolation):
+        apply_migrations(fresh_db)
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        latest = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+        assert latest == ("0060_chunks_namespace_tags",)
+        assert conn.execute("SELECT count(*) FROM messages").fetchone() == (6,)
+        indexes = conn.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'memory_evidence_message'").fetchone()
+        assert indexes == (0,)
 
 
 def test_a_connection_killed_between_requests_is_replaced_transparently(api, stack):
