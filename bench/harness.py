@@ -1,6 +1,7 @@
 """What every bench shares: the local stack in a throwaway folder, a tenant and its key, requests through
 the local API Gateway stand-in (authorizer and route Lambdas run for real, in process), the dev server on
-a free port, waiting for the embed pipeline, recall settings changed for one row of a table, and percentiles.
+a free port, waiting for the embed pipeline, recall settings changed for one row of a table, a clock on
+chosen functions of a module, and percentiles.
 
 engram_local is imported inside the functions: a script's `--help` stays instant, and the settings are
 read after the script has set its environment.
@@ -15,6 +16,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +33,7 @@ __all__ = [
     "Tenant",
     "applied",
     "call",
+    "clocked",
     "dev_server",
     "local_stack",
     "new_tenant",
@@ -164,6 +167,33 @@ def applied(config: RecallConfig) -> Iterator[None]:
         for name, value in saved.items():
             setattr(modules[name], name, value)
         LocalStack.refresh_settings()
+
+
+@contextmanager
+def clocked(module: Any, names: Sequence[str]) -> Iterator[dict[str, float]]:
+    """While inside, the module's functions `names` run with a clock: the wall ms spent in each, summed
+    over its calls, in the dict yielded (clear it to start a new count). The originals are put back
+    after. A caller that imported one of them by name keeps the original (rebind it there too)."""
+    spent: dict[str, float] = defaultdict(float)
+    originals = {name: getattr(module, name) for name in names}
+
+    def timed(name: str, original: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[name] += (time.perf_counter() - started) * 1000
+
+        return run
+
+    for name, original in originals.items():
+        setattr(module, name, timed(name, original))
+    try:
+        yield spent
+    finally:
+        for name, original in originals.items():
+            setattr(module, name, original)
 
 
 def percentile(samples: Sequence[float], q: float) -> float:

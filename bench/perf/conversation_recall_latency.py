@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from bench.harness import DevServer, call, dev_server, local_stack, p50_p95, wait_for_vectors
+from bench.harness import DevServer, call, clocked, dev_server, local_stack, p50_p95, wait_for_vectors
 from bench.quality.dialogue_recall import Dialogue, ingest, load
 
 SHAPES: dict[str, dict[str, Any]] = {
@@ -196,40 +196,27 @@ def phases(key: str, asked: list[tuple[str, str]]) -> None:
     from engram.recall import service
     from engram_http.routes import recall as route
 
-    spent: dict[str, float] = defaultdict(float)
     per_request: dict[str, list[float]] = defaultdict(list)
-    originals = {name: getattr(service, name) for name in (*PHASES, "recall")}
-
-    def timed(name: str) -> Any:
-        def run(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return originals[name](*args, **kwargs)
-            finally:
-                spent[name] += (time.perf_counter() - started) * 1000
-
-        return run
-
-    for name in originals:
-        setattr(service, name, timed(name))
-    setattr(route, "recall", service.recall)  # noqa: B010 (the route imported the function itself)
-    try:
-        for namespace, query in asked:
-            spent.clear()
-            started = time.perf_counter()
-            call(key, "POST", "/v1/recall", budget_4000(namespace, query))
-            total = (time.perf_counter() - started) * 1000
-            for name in PHASES:
-                per_request[name].append(spent[name])
-            per_request["rest of recall (transaction, event, commit, response)"].append(
-                spent["recall"] - sum(spent[name] for name in PHASES)
-            )
-            per_request["around recall (gateway stand-in, authorizer, handler, JSON)"].append(total - spent["recall"])
-            per_request["whole request"].append(total)
-    finally:
-        for name, original in originals.items():
-            setattr(service, name, original)
-        setattr(route, "recall", originals["recall"])  # noqa: B010
+    with clocked(service, (*PHASES, "recall")) as spent:
+        original_route = getattr(route, "recall")  # noqa: B009 (mypy: imported by name, not exported)
+        setattr(route, "recall", service.recall)  # noqa: B010 (the route imported the function itself)
+        try:
+            for namespace, query in asked:
+                spent.clear()
+                started = time.perf_counter()
+                call(key, "POST", "/v1/recall", budget_4000(namespace, query))
+                total = (time.perf_counter() - started) * 1000
+                for name in PHASES:
+                    per_request[name].append(spent[name])
+                per_request["rest of recall (transaction, event, commit, response)"].append(
+                    spent["recall"] - sum(spent[name] for name in PHASES)
+                )
+                per_request["around recall (gateway stand-in, authorizer, handler, JSON)"].append(
+                    total - spent["recall"]
+                )
+                per_request["whole request"].append(total)
+        finally:
+            setattr(route, "recall", original_route)  # noqa: B010
     print(f"\nIn process, budget 4,000, wall ms per request (median of {len(asked)}):")
     for name, ms in per_request.items():
         print(f"  {statistics.median(ms):7.2f} ms  {name}")

@@ -26,7 +26,7 @@ from uuid import UUID
 
 import numpy as np
 
-from bench.harness import local_stack, new_tenant, p50_p95
+from bench.harness import clocked, local_stack, new_tenant, p50_p95
 from bench.perf.recall_latency import DIM, PrecomputedQueries, load, vocabulary
 from engram.recall import service
 from engram.recall.models import RecallRequest
@@ -38,25 +38,15 @@ def _timed(tenant: UUID, questions: list[Question], filtered: bool) -> tuple[lis
     """Each question's recall and its scan_strategy step, ms: (recall, scan strategy)."""
     embedder = PrecomputedQueries()
     whole, scan = [], []
-    original = service.scan_strategy
-
-    def timed_scan(*args: Any, **kwargs: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            scan.append((time.perf_counter() - started) * 1000)
-
-    service.scan_strategy = timed_scan
-    try:
+    with clocked(service, ("scan_strategy",)) as spent:
         for i, (vector, text) in enumerate(questions):
             embedder.next = vector
             scope: dict[str, Any] = {"namespace": f"ns{i % 10}", "tags": [f"tag{i % 7}"]} if filtered else {}
+            spent.clear()
             started = time.perf_counter()
             service.recall(tenant, RecallRequest(query=text, limit=10, touch=False, **scope), embedder)
             whole.append((time.perf_counter() - started) * 1000)
-    finally:
-        service.scan_strategy = original
+            scan.append(spent["scan_strategy"])
     return whole, scan
 
 
