@@ -1,6 +1,6 @@
 """Deleting a row looks up every row that references it, once per deleted row: without an index that
 leads with the referencing columns, that is a scan of the referencing table per row (a conversation's
-2,003 turns against 20,000 evidence rows: 2 s, bench/perf/conversation_delete.py). A key's first
+2,000 turns against 20,000 evidence rows: 2.0 s, bench/perf/conversation_delete.py). A key's first
 column leads: the conversation of (conversation_id, tenant_id) finds its few rows."""
 
 from __future__ import annotations
