@@ -57,8 +57,8 @@ def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
     with psycopg.connect(f"postgresql://postgres@127.0.0.1:{env['ENGRAM_DEV_PG_PORT']}/engram") as conn:
         for setting in ("fsync", "synchronous_commit", "full_page_writes"):
             assert conn.execute(f"SHOW {setting}").fetchone()[0] == "on", setting
-        blocks = conn.execute("SELECT setting::int FROM pg_settings WHERE name = 'shared_buffers'").fetchone()[0]
-        assert blocks * 8 // 1024 == shared_buffers_mb()
+        cache = conn.execute("SELECT pg_size_bytes(current_setting('shared_buffers'))").fetchone()[0]
+        assert cache == shared_buffers_mb() * 1024 * 1024
 
     acknowledged: list[str] = []
     enough = threading.Event()
