@@ -6,8 +6,9 @@
 Loads the development conversations (LoCoMo's development split, `../shared/data/locomo-dev` or
 `ENGRAM_DIALOGUE_DATA`: five dialogues of 369-680 turns, one namespace each, one conversation per
 session, as `bench/quality/dialogue_recall.py` ingests them) into `make dev`'s server on a free port,
-then asks their questions over real HTTP (`budget_chars` 2,000 / 4,000 / 8,000 and `limit` 10, touch
-off), the four shapes alternating question by question so a load spike falls on all of them alike.
+analyzes the tables (as autovacuum's next pass would), then asks their questions over real HTTP
+(`budget_chars` 2,000 / 4,000 / 8,000 and `limit` 10, touch off), the four shapes alternating question
+by question so a load spike falls on all of them alike.
 `bench/perf/recall_latency.py` is the same figure on bare memories.
 
 `--phases`: the budget-4,000 request in process, the wall time of each step of a recall (the query's
@@ -152,6 +153,17 @@ def explain(tenant_id: UUID, key: str, asked: list[tuple[str, str]]) -> None:
     print(f"\nThe slowest, for the first question:\n{plans[ranked[0][0]]}")
 
 
+def settle_statistics(dsn: str) -> None:
+    """ANALYZE what the load wrote, as autovacuum does once its next pass comes (a minute at most; the load
+    changed far more than the tenth of each table that sets it off). Without it, some questions met the
+    plans of an empty table's statistics and the rest those of the loaded one, whichever way autovacuum's
+    pass fell in the run (budget 4,000 p50 48.0 ms before it against 41.6 ms after, one run)."""
+    from engram.core.db import owner_connection
+
+    with owner_connection(dsn) as owner:
+        owner.execute("ANALYZE")
+
+
 def dev_tenant(dsn: str) -> UUID:
     """The dev server's tenant (engram_local.serve.dev_key made it)."""
     from engram.core.db import owner_connection
@@ -273,6 +285,7 @@ def main() -> None:
         for i, dialogue in enumerate(dialogues):
             ingest(server.key, dialogue, f"d{i}", one_conversation=False)
         wait_for_vectors(stack)
+        settle_statistics(stack.dsn)
         turns = sum(d.turns for d in dialogues)
         print(f"# {len(dialogues)} dialogues, {turns} turns; ingest + embed {time.perf_counter() - started:.0f} s")
         http_latency(server.url, server.headers, asked[:10])  # warm: the embedder, the plans, the caches

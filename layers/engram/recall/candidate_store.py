@@ -207,7 +207,9 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery, counted
     little beside a rare one); a word a conversation turn holds only in its neighbours (chunks.context,
     weight D) counts ranking.CONTEXT_WORD_WEIGHT of it. Turns are short, so term frequency and length are left
     out. Any query word may match (OR): questions rarely share every word. `terms`: the query words a
-    conversation turn holds itself (candidate_statement adds their weights up per session: `_SESSIONS`).
+    conversation turn holds itself (candidate_statement adds their weights up per session: `_SESSIONS`),
+    gathered for the k rows kept only: gathered while ranking every matching row, the grouping's state
+    outgrew work_mem and spilled to disk (~1,500 rows at 100k chunks: 1 ms of a 16 ms statement).
 
     Each query word finds its rows once (`matches`: one index probe per word), and that one pass gives
     both the words' document frequencies and each row's rank: no per-row subquery, no second count.
@@ -277,11 +279,12 @@ def _keyword_sql(plan: RecallPlan, scoped_rows: bool, q: CandidateQuery, counted
         " idf AS MATERIALIZED (SELECT d.q,"
         " ln(1 + (GREATEST(t.n, d.df) - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS w"
         " FROM (SELECT q, count(*) AS df FROM matches GROUP BY q) d, total t WHERE d.df <= t.n),"
-        " kw AS MATERIALIZED (SELECT m.id,"
+        " ranked AS MATERIALIZED (SELECT m.id,"
         " round(sum(CASE WHEN m.own THEN idf.w ELSE {context} * idf.w END) * 1e9::float8) / 1e9::float8"
-        " + 1e-6::float8 / (1 + min(m.lexemes)) AS rank,"
-        " array_agg(m.q) FILTER (WHERE m.own AND m.turn) AS terms"
-        " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s)"
+        " + 1e-6::float8 / (1 + min(m.lexemes)) AS rank"
+        " FROM matches m JOIN idf ON idf.q = m.q GROUP BY m.id ORDER BY rank DESC, m.id LIMIT %(k)s),"
+        " kw AS MATERIALIZED (SELECT r.id, r.rank, array_agg(m.q) FILTER (WHERE m.own AND m.turn) AS terms"
+        " FROM ranked r JOIN matches m ON m.id = r.id GROUP BY r.id, r.rank)"
     ).format(matched=matched, total=total, context=sql.Literal(float(q.context_word_weight)))
 
 
