@@ -309,7 +309,7 @@ def test_a_word_in_many_rows_is_ranked_without_spilling_to_disk(stack: Any, make
     a 16 ms statement at 100k chunks). The words are gathered for the k rows kept, and nothing spills."""
     from psycopg import sql
 
-    from engram.core.db import tenant_transaction
+    from engram.core.db import owner_connection, tenant_transaction
     from engram.indexing.vectors import vector_literal
     from engram.recall import ranking
     from engram.recall.candidate_store import CandidateQuery, QueryVector, candidate_statement
@@ -320,11 +320,12 @@ def test_a_word_in_many_rows_is_ranked_without_spilling_to_disk(stack: Any, make
     space, query = _space_and_query(stack, 21)
     tenant = make_tenant("many matches")
     _load(stack.dsn, tenant.id, _around(np.random.default_rng(22), query, np.full(1800, 0.5)), space.model_id)
+    with owner_connection(stack.dsn) as owner:
+        owner.execute("ANALYZE chunks")  # the planner knows the rows: it sized the grouping for ~1,800 groups
     req = RecallRequest(query="note", namespace="kb", limit=10, touch=False)
     vector = QueryVector(vector_literal(query), space.model_id, DIM)
     question = CandidateQuery(query=req.query, vector=vector, k=50, idf_rows=ranking.KEYWORD_IDF_ROWS)
     with tenant_transaction(UUID(tenant.id)) as conn:
-        conn.execute("ANALYZE chunks")
         recall_plan = plan_recall(req)
         strategy = scan_strategy(conn, req, recall_plan, True, [])
         query_sql, params = candidate_statement(recall_plan, question, strategy)
