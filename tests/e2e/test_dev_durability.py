@@ -11,6 +11,7 @@ import os
 import signal
 import threading
 import time
+from datetime import UTC
 
 import psycopg
 
@@ -59,6 +60,8 @@ def test_sigkill_during_batch_ingest_loses_no_acknowledged_write(dev_env):
             assert conn.execute(f"SHOW {setting}").fetchone()[0] == "on", setting
         cache = conn.execute("SELECT pg_size_bytes(current_setting('shared_buffers'))").fetchone()[0]
         assert cache == shared_buffers_mb() * 1024 * 1024
+        # Instants come back in datetime.UTC, as from Aurora (timezone UTC), not in a ZoneInfo of Etc/UTC.
+        assert conn.execute("SELECT now()").fetchone()[0].tzinfo is UTC
 
     acknowledged: list[str] = []
     enough = threading.Event()

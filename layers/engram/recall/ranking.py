@@ -86,7 +86,7 @@ def results_expected(limit: int, budget_chars: int | None) -> int:
     return min(limit, -(-budget_chars // BUDGET_CHARS_PER_RESULT))
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     row: CandidateRow
     vector: float | None = None  # cosine similarity
@@ -109,9 +109,12 @@ class Candidate:
         return self.fused if self.rerank is None else self.rerank
 
 
+_DECAY_PER_SECOND = math.log(2) / (RECENCY_HALF_LIFE_DAYS * 86400.0)
+
+
 def recency_score(occurred_at: datetime, now: datetime) -> float:
-    age_days = max((now - occurred_at).total_seconds(), 0.0) / 86400.0
-    return math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
+    """1 now, halving every RECENCY_HALF_LIFE_DAYS of age."""
+    return math.exp(-_DECAY_PER_SECOND * max((now - occurred_at).total_seconds(), 0.0))
 
 
 def session_key(row: CandidateRow) -> tuple[int, date] | None:
