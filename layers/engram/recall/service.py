@@ -40,6 +40,7 @@ from engram.recall.models import (
 )
 from engram.recall.neighbours import fit_neighbours
 from engram.recall.plan_store import RecallPlan, plan_recall
+from engram.recall.query_vector import query_vector
 from engram.recall.ranking import Candidate, fuse, mmr, recency_score
 from engram.recall.rewrite import embed_rewrites, rewrite_query
 from engram.recall.rows import CandidateRow
@@ -190,7 +191,7 @@ def _embed_query(req: RecallRequest, embedder: Embedder | None, degraded: list[s
         degraded.append("vector_search_unavailable: no embedder configured")
         return None
     try:
-        return vector_literal(embedder.embed([req.query])[0])
+        return vector_literal(query_vector(embedder, req.query))
     except Exception as exc:  # any embedder failure degrades to keyword search
         logger.warning("query embedding failed; keyword only", extra={"error": str(exc)})
         degraded.append(f"vector_search_unavailable: {type(exc).__name__}")

@@ -39,6 +39,9 @@ BUILD_VERSION = "v4"  # v3: per-token activation scales (batch-independent vecto
 MODEL_FILENAME = f"{MODEL_ID}-{BUILD_VERSION}.onnx"
 TOKENIZER_FILENAME = "all-minilm-l6-v2-tokenizer.json"
 BATCH_SIZE = 32
+# A recall embeds its query, or the query and its twin without names (engram.recall.query_vector), on the
+# one-thread session (LocalEmbedder._load).
+QUERY_TEXTS = 2
 
 _BUILD_LOCK = threading.Lock()  # one build per process even with several embedder instances
 
@@ -169,8 +172,9 @@ class LocalEmbedder:
         self._tokenizer: Any = None
 
     def _load(self, one_text: bool = False) -> tuple[Any, Any]:
-        """The session and the tokenizer, loaded on first use. `one_text` (a recall's query): a session of
-        one thread that does not spin after a run. One short text gains nothing from a second thread, and
+        """The session and the tokenizer, loaded on first use. `one_text` (a recall's query, or the query and
+        its twin without names: engram.recall.query_vector): a session of one thread that does not spin
+        after a run. One short text gains nothing from a second thread, and
         onnxruntime's default pool (a thread per core, spinning for a while after each run) took the
         CPU the database needed next: on a loaded 2-core machine a query embedded in 23.6 ms p50 with the
         default pool against 5.0 ms on one thread, the fastest of each 2.9 ms (bench/perf/embed_throughput.py
@@ -233,7 +237,7 @@ class LocalEmbedder:
 
         from engram.adapters.embeddings.minilm_reference import pad_batch
 
-        session, tokenizer = self._load(one_text=len(texts) == 1)
+        session, tokenizer = self._load(one_text=len(texts) <= QUERY_TEXTS)
         ids = [enc.ids for enc in tokenizer.encode_batch(list(texts), add_special_tokens=True)]
         out = np.empty((len(ids), self.dimension), dtype=np.float32)
         # Sorting by length keeps each batch's padding (wasted attention work) small.
