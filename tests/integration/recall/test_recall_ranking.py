@@ -1,5 +1,6 @@
 """How recall ranks, through the API on real Postgres + pgvector: keyword words weighed by how rare they
-are, and results that repeat an earlier one waiting behind ones that say something else."""
+are, results that repeat an earlier one waiting behind ones that say something else, a conversation's
+turns by their own signals, and a named question's vector."""
 
 from __future__ import annotations
 
@@ -144,3 +145,37 @@ def test_asked_what_a_named_speaker_would_do_their_own_statements_lead(api: Any,
     assert first("What has Caroline said about writing careers?") == said[2]
     # Asked what she said, not what she would do or has done: the words decide.
     assert first("What did Caroline say about writing careers?") == said[0]
+
+
+def test_a_question_naming_someone_asks_with_the_mean_of_its_vectors_with_and_without_the_name(
+    api: Any, drain: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """engram.recall.query_vector through the API: the cosines explain reports for a named question are
+    those of the unit mean of its embedding as asked (a) and without the name (b), so each memory's is
+    one constant x (a's + b's), and not a's alone."""
+    from engram.recall import service
+
+    _store(
+        api,
+        [
+            "Caroline wants to work as a counselor for young people.",
+            "Melanie wants to open a pottery studio.",
+            "Caroline went hiking with her friends last weekend.",
+        ],
+        "named",
+    )
+    drain()
+
+    def cosines(query: str) -> dict[str, float]:
+        found = api.post("/v1/recall", {"query": query, "namespace": "named", "explain": True, "touch": False})
+        assert found.status == 200, found.body
+        return {h["chunk"]["text"]: h["explain"]["vector"] for h in found.body["results"]}
+
+    named = cosines("What does Caroline want to work as?")
+    monkeypatch.setattr(service, "query_vector", lambda embedder, query: embedder.embed([query])[0])
+    asked, bare = cosines("What does Caroline want to work as?"), cosines("What does want to work as?")
+    assert named.keys() == asked.keys() == bare.keys() and len(named) == 3
+    scale = [named[t] / (asked[t] + bare[t]) for t in named]
+    assert max(scale) - min(scale) < 0.005, scale  # one constant: 1 / |a + b|
+    assert min(scale) >= 0.5 and max(scale) <= 1.0  # |a + b| lies between 1 and 2 for two unit vectors
+    assert any(abs(named[t] - asked[t]) > 0.01 for t in named)  # the name's pull halved, not kept whole
